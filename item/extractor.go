@@ -1,0 +1,220 @@
+package item
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Extractor is one extractor rule file of spec 1.7: which file forms a kind
+// has, how its fields are found, how search weighs them, and the rules its
+// metadata must follow. The rules are data (YAML in the system bundle at
+// .ai/tools/rye/core/extractors/<kind>/<kind>_extractor.yaml), so a project
+// can override them by shipping an item with the same id.
+type Extractor struct {
+	Extensions      []string
+	Parser          string
+	Parsers         map[string]string
+	SignatureFormat *Node
+	SearchFields    []SearchField
+	Extraction      map[string]ExtractionRule
+	Rules           []*FieldRule
+}
+
+// SearchField is a field that search indexes, with its weight.
+type SearchField struct {
+	Name   string
+	Weight float64
+}
+
+// ExtractionRule says where a field comes from: "filename" (the item's file
+// name) or "path" (the value of Key in the parsed metadata, falling back to
+// the field's own name, so that the reference's `key: __version__` also
+// works for forms that spell it `version`).
+type ExtractionRule struct {
+	Type string
+	Key  string
+}
+
+// FieldRule is the validation rule for one field.
+type FieldRule struct {
+	Field         string
+	Required      bool
+	Nullable      bool
+	Type          string // string integer number boolean semver enum object array
+	Format        string // snake_case
+	Values        []string
+	Minimum       *float64
+	Maximum       *float64
+	Nested        []*FieldRule
+	ItemType      string
+	ItemRequired  []string
+	MatchFilename bool
+	MatchPath     bool
+}
+
+var ruleTypes = map[string]bool{"string": true, "integer": true, "number": true, "boolean": true, "semver": true, "enum": true, "object": true, "array": true}
+
+// extractorKeys are the top-level keys an extractor file may have. Unknown
+// keys are an error: a misspelt `validation_schema` must not silently turn
+// every check off.
+var extractorKeys = map[string]bool{
+	"version": true, "tool_type": true, "executor_id": true, "category": true, "description": true,
+	"extensions": true, "parser": true, "parsers": true, "signature_format": true, "signature_formats": true,
+	"extraction_rules": true, "search_fields": true, "validation_schema": true,
+}
+
+// ParseExtractor reads an extractor rule file (YAML).
+func ParseExtractor(src []byte) (*Extractor, error) {
+	md, err := readTool(src, ".yaml")
+	if err != nil {
+		return nil, err
+	}
+	f := md.Fields
+	for _, fl := range f.Fields {
+		if !extractorKeys[fl.Key] {
+			return nil, &Error{Pos: fl.KeyPos, Field: fl.Key, Msg: "unknown key in extractor file"}
+		}
+	}
+	x := &Extractor{Parsers: map[string]string{}, Extraction: map[string]ExtractionRule{}, SignatureFormat: f.Get("signature_format")}
+	for _, e := range f.Get("extensions").items() {
+		x.Extensions = append(x.Extensions, e.String())
+	}
+	x.Parser = f.Get("parser").String()
+	for _, p := range f.Get("parsers").fields() {
+		x.Parsers[p.Key] = p.Value.String()
+	}
+	for _, sf := range f.Get("search_fields").fields() {
+		w, ok := sf.Value.number()
+		if !ok {
+			return nil, &Error{Pos: sf.Value.Pos, Field: "search_fields." + sf.Key, Msg: "a search weight must be a number, found " + describeKind(sf.Value)}
+		}
+		x.SearchFields = append(x.SearchFields, SearchField{Name: sf.Key, Weight: w})
+	}
+	for _, er := range f.Get("extraction_rules").fields() {
+		x.Extraction[er.Key] = ExtractionRule{Type: er.Value.Get("type").String(), Key: er.Value.Get("key").String()}
+	}
+	vs := f.Get("validation_schema")
+	if vs == nil {
+		return nil, &Error{Pos: f.Pos, Msg: "extractor file has no validation_schema"}
+	}
+	x.Rules, err = parseFieldRules(vs.Get("fields"), "")
+	if err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+var ruleKeys = map[string]bool{"required": true, "nullable": true, "type": true, "format": true, "values": true,
+	"minimum": true, "maximum": true, "nested": true, "item_type": true, "item_required": true,
+	"match_filename": true, "match_path": true, "description": true}
+
+func parseFieldRules(fields *Node, prefix string) ([]*FieldRule, error) {
+	var rules []*FieldRule
+	for _, fl := range fields.fields() {
+		name := prefix + fl.Key
+		r := &FieldRule{Field: fl.Key}
+		spec := fl.Value
+		if spec.Kind != MapNode {
+			return nil, &Error{Pos: spec.Pos, Field: name, Msg: "a field rule must be a mapping, found " + describeKind(spec)}
+		}
+		for _, k := range spec.Fields {
+			if !ruleKeys[k.Key] {
+				return nil, &Error{Pos: k.KeyPos, Field: name, Msg: fmt.Sprintf("unknown rule key %q", k.Key)}
+			}
+		}
+		r.Required = spec.Get("required").IsTrue()
+		r.Nullable = spec.Get("nullable").IsTrue()
+		r.Type = spec.Get("type").String()
+		if r.Type != "" && !ruleTypes[r.Type] {
+			return nil, &Error{Pos: spec.Get("type").Pos, Field: name, Msg: fmt.Sprintf("unknown rule type %q (known: %s)", r.Type, strings.Join(sortedKeys(ruleTypes), ", "))}
+		}
+		r.Format = spec.Get("format").String()
+		if r.Format != "" && r.Format != "snake_case" {
+			return nil, &Error{Pos: spec.Get("format").Pos, Field: name, Msg: fmt.Sprintf("unknown format %q (known: snake_case)", r.Format)}
+		}
+		for _, v := range spec.Get("values").items() {
+			r.Values = append(r.Values, scalarText(v))
+		}
+		if v, ok := spec.Get("minimum").number(); ok {
+			r.Minimum = &v
+		}
+		if v, ok := spec.Get("maximum").number(); ok {
+			r.Maximum = &v
+		}
+		r.ItemType = spec.Get("item_type").String()
+		if r.ItemType != "" && !ruleTypes[r.ItemType] {
+			return nil, &Error{Pos: spec.Get("item_type").Pos, Field: name, Msg: fmt.Sprintf("unknown item_type %q", r.ItemType)}
+		}
+		for _, v := range spec.Get("item_required").items() {
+			r.ItemRequired = append(r.ItemRequired, v.String())
+		}
+		r.MatchFilename = spec.Get("match_filename").IsTrue()
+		r.MatchPath = spec.Get("match_path").IsTrue()
+		if nested := spec.Get("nested"); nested != nil {
+			var err error
+			if r.Nested, err = parseFieldRules(nested, name+"."); err != nil {
+				return nil, err
+			}
+		}
+		rules = append(rules, r)
+	}
+	return rules, nil
+}
+
+// Fields returns an item's metadata fields as the extractor sees them: the
+// reader's fields plus those the extraction rules derive (a tool's name is
+// its file name).
+func (x *Extractor) Fields(md *Metadata, id ID) *Node {
+	out := NewMap(md.Fields.Pos)
+	out.Fields = append(out.Fields, md.Fields.Fields...)
+	for _, name := range sortedKeys(x.Extraction) {
+		r := x.Extraction[name]
+		switch r.Type {
+		case "filename":
+			out.Set(name, Pos{}, NewString(id.Name(), Pos{}))
+		case "path":
+			if r.Key != "" && r.Key != name {
+				if f := md.Fields.Field(r.Key); f != nil {
+					out.Set(name, f.KeyPos, f.Value)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// items and fields iterate lists and maps, treating anything else as empty.
+func (n *Node) items() []*Node {
+	if n == nil || n.Kind != ListNode {
+		return nil
+	}
+	return n.Items
+}
+
+func (n *Node) fields() []*Field {
+	if n == nil || n.Kind != MapNode {
+		return nil
+	}
+	return n.Fields
+}
+
+func (n *Node) number() (float64, bool) {
+	switch {
+	case n == nil:
+		return 0, false
+	case n.Kind == IntNode:
+		return float64(n.Int), true
+	case n.Kind == FloatNode:
+		return n.Float, true
+	}
+	return 0, false
+}
+
+// SearchWeights returns the search field weights as a map.
+func (x *Extractor) SearchWeights() map[string]float64 {
+	m := make(map[string]float64, len(x.SearchFields))
+	for _, f := range x.SearchFields {
+		m[f.Name] = f.Weight
+	}
+	return m
+}

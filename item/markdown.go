@@ -1,0 +1,72 @@
+package item
+
+import "bytes"
+
+// fence is a fenced code block at the top level of a Markdown file.
+type fence struct {
+	openStart  int // offset of the opening ``` line
+	bodyStart  int // offset of the first line inside the fence
+	bodyEnd    int // offset of the closing line (end of the content)
+	closeEnd   int // offset just past the closing line
+	closeFound bool
+}
+
+// findFence returns the first top-level fenced block whose opening line is
+// exactly "```"+info (trailing blanks allowed), scanning from offset from.
+// Fences are tracked the CommonMark way: inside a block opened by N
+// backticks or tildes, nothing counts until a line of at least N of the same
+// character, so a ```yaml example inside a ````markdown block is content,
+// not metadata (spec 1.4, 1.6).
+func findFence(src []byte, from int, info string) (fence, bool) {
+	var open struct {
+		char  byte
+		count int
+		want  bool // this open fence is the one we are looking for
+		f     fence
+	}
+	for off := from; off < len(src); {
+		next := lineEnd(src, off)
+		line := trimRightBlank(src[off:next])
+		if open.count == 0 {
+			char, count := fenceRun(line)
+			if count >= 3 {
+				open.char, open.count = char, count
+				open.want = count == 3 && char == '`' && string(line[3:]) == info
+				open.f = fence{openStart: off, bodyStart: next}
+			}
+		} else if char, count := fenceRun(line); char == open.char && count >= open.count && count == len(line) {
+			if open.want {
+				open.f.bodyEnd, open.f.closeEnd, open.f.closeFound = off, next, true
+				return open.f, true
+			}
+			open.count = 0
+		}
+		off = next
+	}
+	if open.count > 0 && open.want {
+		open.f.bodyEnd, open.f.closeEnd = len(src), len(src)
+		return open.f, true
+	}
+	return fence{}, false
+}
+
+// fenceRun returns the fence character and how many times it repeats at the
+// start of a line (0 when the line does not start a fence).
+func fenceRun(line []byte) (byte, int) {
+	if len(line) == 0 || (line[0] != '`' && line[0] != '~') {
+		return 0, 0
+	}
+	n := 0
+	for n < len(line) && line[n] == line[0] {
+		n++
+	}
+	return line[0], n
+}
+
+// trimRightBlank drops the line ending and trailing spaces and tabs.
+func trimRightBlank(line []byte) []byte {
+	return bytes.TrimRight(line, " \t\r\n")
+}
+
+// isDashes reports whether a line is a front-matter delimiter "---".
+func isDashes(line []byte) bool { return string(trimRightBlank(line)) == "---" }

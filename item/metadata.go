@@ -1,0 +1,76 @@
+package item
+
+import (
+	"fmt"
+	"path"
+)
+
+// Form says how an item file carries its metadata.
+type Form string
+
+const (
+	FormDirectiveXML  Form = "markdown-xml"         // directive: ```xml block
+	FormYAMLFence     Form = "markdown-yaml"        // knowledge: ```yaml block
+	FormFrontMatter   Form = "markdown-frontmatter" // knowledge: --- front matter
+	FormYAMLFile      Form = "yaml"                 // knowledge or tool: the whole file
+	FormTOMLFile      Form = "toml"                 // tool: the whole file
+	FormPython        Form = "python"               // tool: module-level literals
+	FormCommentHeader Form = "comment-header"       // tool: YAML in leading comments (.js .ts .sh)
+)
+
+// Metadata is what a reader found in one item file.
+type Metadata struct {
+	Form Form
+	// Fields holds the metadata under rye's field names (spec 1.4-1.6):
+	// a map node whose values carry their positions in the file.
+	Fields *Node
+	// Body is the Markdown after the metadata block (directives, knowledge).
+	Body    string
+	BodyPos Pos
+	// Directive extras: the text before the ```xml fence and the XML itself.
+	Preamble string
+	Content  string
+	// Problems are things the reader could not read but that do not stop it,
+	// such as a Python metadata name bound to something that is not a
+	// literal. Lint reports them; signing refuses items that have any.
+	Problems []*Error
+}
+
+// Get returns a field's value, or nil.
+func (m *Metadata) Get(name string) *Node {
+	if m == nil {
+		return nil
+	}
+	return m.Fields.Get(name)
+}
+
+// Str returns a string field, or "".
+func (m *Metadata) Str(name string) string { return m.Get(name).String() }
+
+// Schema returns a tool's parameter schema: config_schema, or input_schema
+// (the name MCP tool definitions use).
+func (m *Metadata) Schema() *Node {
+	if s := m.Get("config_schema"); !s.IsNull() {
+		return s
+	}
+	return m.Get("input_schema")
+}
+
+// ReadMetadata reads the metadata of an item of kind k from the bytes of a
+// file named name (only its extension is used). Syntax errors are returned as
+// *Error with the position of the problem.
+func ReadMetadata(k Kind, name string, src []byte) (*Metadata, error) {
+	ext := path.Ext(name)
+	if !k.HasExtension(ext) {
+		return nil, &Error{Msg: fmt.Sprintf("%q is not a %s file form (expected one of %v)", ext, k, k.Extensions())}
+	}
+	switch k {
+	case Directive:
+		return readDirective(src)
+	case Knowledge:
+		return readKnowledge(src, ext)
+	case Tool:
+		return readTool(src, ext)
+	}
+	return nil, &Error{Msg: fmt.Sprintf("unknown kind %q", k)}
+}

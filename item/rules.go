@@ -1,0 +1,250 @@
+package item
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+var (
+	semverRE    = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$`)
+	snakeCaseRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+)
+
+// IsSemver reports whether s is a semantic version (SemVer 2.0.0:
+// MAJOR.MINOR.PATCH with optional pre-release and build parts).
+func IsSemver(s string) bool { return semverRE.MatchString(s) }
+
+// Check applies the extractor's rules to an item's fields and returns one
+// *Error per broken rule, in rule order. Fields that the reader could not
+// read (md.Problems) are not reported again as missing.
+func (x *Extractor) Check(md *Metadata, id ID) []*Error {
+	fields := x.Fields(md, id)
+	unreadable := map[string]bool{}
+	for _, p := range md.Problems {
+		if p.Field != "" {
+			unreadable[p.Field] = true
+		}
+	}
+	c := &checker{id: id, form: md.Form, unreadable: unreadable}
+	c.fields(x.Rules, fields, "")
+	return c.errs
+}
+
+type checker struct {
+	id         ID
+	form       Form
+	unreadable map[string]bool
+	errs       []*Error
+}
+
+func (c *checker) add(r *FieldRule, name string, v *Node, pos Pos, rule, msg, fix, want string) {
+	c.errs = append(c.errs, &Error{Pos: pos, Field: Spelling(c.form, name), Msg: msg, Fix: fix, Rule: rule, Value: v, Want: want})
+}
+
+func (c *checker) fields(rules []*FieldRule, m *Node, prefix string) {
+	for _, r := range rules {
+		name := prefix + r.Field
+		f := m.Field(r.Field)
+		if f == nil {
+			if r.Required && !c.unreadable[name] {
+				c.add(r, name, nil, m.Pos, "required", "missing required field", c.missingFix(r, name), "")
+			}
+			continue
+		}
+		c.value(r, name, f.Value)
+	}
+}
+
+func (c *checker) missingFix(r *FieldRule, name string) string {
+	switch {
+	case r.MatchFilename:
+		return "add " + Assignment(c.form, name, c.id.Name())
+	case r.MatchPath:
+		return "add " + Assignment(c.form, name, c.id.Dir())
+	case r.Type == "semver":
+		return "add " + Assignment(c.form, name, "1.0.0")
+	}
+	return ""
+}
+
+func (c *checker) value(r *FieldRule, name string, v *Node) {
+	if v.Kind == NullNode {
+		if !r.Nullable {
+			c.add(r, name, v, v.Pos, "type", "found null, expected "+expectation(r), "", "")
+		}
+		return
+	}
+	if !c.typeOK(r, name, v) {
+		return
+	}
+	if r.Format == "snake_case" && v.Kind == StringNode && !snakeCaseRE.MatchString(v.Str) {
+		want := toSnakeCase(v.Str)
+		c.add(r, name, v, v.Pos, "format", fmt.Sprintf("found %q, expected snake_case (lower-case letters, digits and '_', starting with a letter)", v.Str), "", want)
+	}
+	if r.MatchFilename && v.Kind == StringNode && v.Str != c.id.Name() {
+		c.add(r, name, v, v.Pos, "match_filename", fmt.Sprintf("found %q, expected the file name %q", v.Str, c.id.Name()),
+			"write "+Assignment(c.form, name, c.id.Name())+", or rename the file", c.id.Name())
+	}
+	if r.MatchPath && v.Kind == StringNode && v.Str != c.id.Dir() {
+		c.add(r, name, v, v.Pos, "match_path", fmt.Sprintf("found %q, expected the folder path %q", v.Str, c.id.Dir()),
+			"write "+Assignment(c.form, name, c.id.Dir())+", or move the file", c.id.Dir())
+	}
+	if n, ok := v.number(); ok {
+		if r.Minimum != nil && n < *r.Minimum {
+			c.add(r, name, v, v.Pos, "range", fmt.Sprintf("found %s, expected at least %s", scalarText(v), fmtNum(*r.Minimum)), "", "")
+		}
+		if r.Maximum != nil && n > *r.Maximum {
+			c.add(r, name, v, v.Pos, "range", fmt.Sprintf("found %s, expected at most %s", scalarText(v), fmtNum(*r.Maximum)), "", "")
+		}
+	}
+	if r.Type == "object" && len(r.Nested) > 0 {
+		c.fields(r.Nested, v, name+".")
+	}
+	if r.Type == "array" {
+		for i, it := range v.Items {
+			itemName := fmt.Sprintf("%s[%d]", name, i)
+			if r.ItemType != "" && !kindMatches(r.ItemType, it) {
+				c.add(r, itemName, it, it.Pos, "item_type", fmt.Sprintf("found %s, expected %s", describeKind(it), article(r.ItemType)), "", "")
+				continue
+			}
+			for _, req := range r.ItemRequired {
+				if it.Kind == MapNode && it.Field(req) == nil {
+					c.add(r, itemName, it, it.Pos, "item_required", fmt.Sprintf("missing %q", req), "", "")
+				}
+			}
+		}
+	}
+}
+
+// typeOK checks the rule's type and reports a mismatch.
+func (c *checker) typeOK(r *FieldRule, name string, v *Node) bool {
+	switch r.Type {
+	case "":
+		return true
+	case "semver":
+		if v.Kind == StringNode && IsSemver(v.Str) {
+			return true
+		}
+		fix, want := "", ""
+		if v.Kind == IntNode || v.Kind == FloatNode {
+			want = semverOf(v)
+			fix = "quote it: " + Assignment(c.form, name, want)
+		}
+		c.add(r, name, v, v.Pos, "type", "found "+describeKind(v)+", expected a semantic version string like \"1.0.0\"", fix, want)
+		return false
+	case "enum":
+		s := scalarText(v)
+		for _, want := range r.Values {
+			if s == want {
+				return true
+			}
+		}
+		c.add(r, name, v, v.Pos, "enum", fmt.Sprintf("found %s, expected one of: %s", describeKind(v), strings.Join(r.Values, ", ")), "", "")
+		return false
+	}
+	if kindMatches(r.Type, v) {
+		return true
+	}
+	c.add(r, name, v, v.Pos, "type", "found "+describeKind(v)+", expected "+expectation(r), "", "")
+	return false
+}
+
+func kindMatches(typ string, v *Node) bool {
+	switch typ {
+	case "string", "semver":
+		return v.Kind == StringNode
+	case "integer":
+		return v.Kind == IntNode
+	case "number":
+		return v.Kind == IntNode || v.Kind == FloatNode
+	case "boolean":
+		return v.Kind == BoolNode
+	case "object":
+		return v.Kind == MapNode
+	case "array":
+		return v.Kind == ListNode
+	}
+	return true
+}
+
+func expectation(r *FieldRule) string {
+	switch r.Type {
+	case "semver":
+		return "a semantic version string like \"1.0.0\""
+	case "enum":
+		return "one of: " + strings.Join(r.Values, ", ")
+	case "":
+		return "a value"
+	}
+	return article(r.Type)
+}
+
+func article(typ string) string {
+	switch typ {
+	case "integer", "object", "array":
+		return "an " + typ
+	case "boolean", "number", "string":
+		return "a " + typ
+	}
+	return typ
+}
+
+// scalarText is a scalar's text as a user would write it.
+func scalarText(v *Node) string {
+	switch v.Kind {
+	case StringNode:
+		return v.Str
+	case BoolNode:
+		return strconv.FormatBool(v.Bool)
+	case IntNode:
+		return strconv.FormatInt(v.Int, 10)
+	case FloatNode:
+		if v.Raw != "" {
+			return v.Raw
+		}
+		return strconv.FormatFloat(v.Float, 'g', -1, 64)
+	case NullNode:
+		return "null"
+	}
+	return describeKind(v)
+}
+
+// semverOf turns a number written as a version (1, 1.0, 1.2) into the
+// version it was meant to be ("1.0.0", "1.0.0", "1.2.0").
+func semverOf(v *Node) string {
+	raw := v.Raw
+	if raw == "" {
+		raw = scalarText(v)
+	}
+	parts := strings.Split(raw, ".")
+	for len(parts) < 3 {
+		parts = append(parts, "0")
+	}
+	return strings.Join(parts, ".")
+}
+
+func fmtNum(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// toSnakeCase suggests a snake_case spelling of a name ("Greet-User" →
+// "greet_user").
+func toSnakeCase(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			if i > 0 && b.Len() > 0 && !strings.HasSuffix(b.String(), "_") {
+				b.WriteByte('_')
+			}
+			b.WriteRune(r + ('a' - 'A'))
+		case (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') || r == '_':
+			b.WriteRune(r)
+		default:
+			if b.Len() > 0 && !strings.HasSuffix(b.String(), "_") {
+				b.WriteByte('_')
+			}
+		}
+	}
+	return strings.Trim(b.String(), "_")
+}

@@ -1,0 +1,115 @@
+package item
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func shippedExtractor(t *testing.T, k Kind) *Extractor {
+	t.Helper()
+	p := filepath.Join("..", "bundle", "system", ".ai", "tools", "rye", "core", "extractors", string(k), string(k)+"_extractor.yaml")
+	src, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := ParseExtractor(src)
+	if err != nil {
+		t.Fatalf("%s: %v", p, err)
+	}
+	return x
+}
+
+// ruleErrs renders rule errors as "field rule line:col: msg | fix".
+func ruleErrs(errs []*Error) []string {
+	var out []string
+	for _, e := range errs {
+		out = append(out, e.Field+" "+e.Rule+" "+e.Pos.String()+": "+e.Msg+" | "+e.Fix)
+	}
+	return out
+}
+
+func checkRules(t *testing.T, k Kind, id string, name string, src []byte, want ...string) {
+	t.Helper()
+	md, err := ReadMetadata(k, name, src)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	got := ruleErrs(shippedExtractor(t, k).Check(md, MustID(id)))
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("%s as %s:\n got:\n  %s\nwant:\n  %s", name, id, strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+}
+
+func sample(t *testing.T, k Kind, name string) []byte {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", string(k), name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src
+}
+
+func TestRulesDirective(t *testing.T) {
+	signed := sample(t, Directive, "signed.md")
+	checkRules(t, Directive, "demo/greet", "signed.md", signed)
+	checkRules(t, Directive, "other/greet", "signed.md", signed,
+		`category match_path 10:15: found "demo", expected the folder path "other" | write <category>other</category> in <metadata>, or move the file`)
+	checkRules(t, Directive, "demo/hello", "signed.md", signed,
+		`name match_filename 7:18: found "greet", expected the file name "hello" | write name="hello" on <directive>, or rename the file`)
+	checkRules(t, Directive, "ops/release/deploy_app", "full.md", sample(t, Directive, "full.md"),
+		`limits.depth type 18:57: found a string ("x"), expected an integer | `)
+	bad := []byte("```xml\n<directive name=\"Bad-Name\" version=\"1\">\n<metadata><category>x</category><limits turns=\"-1\"/><inputs/></metadata>\n<inputs><input type=\"string\"/></inputs>\n</directive>\n```\n")
+	checkRules(t, Directive, "x/bad_name", "bad.md", bad,
+		`name format 2:18: found "Bad-Name", expected snake_case (lower-case letters, digits and '_', starting with a letter) | `,
+		`name match_filename 2:18: found "Bad-Name", expected the file name "bad_name" | write name="bad_name" on <directive>, or rename the file`,
+		`version type 2:37: found a string ("1"), expected a semantic version string like "1.0.0" | `,
+		`description required 2:1: missing required field | `,
+		`author required 2:1: missing required field | `,
+		`limits.turns range 3:48: found -1, expected at least 0 | `,
+		`inputs[0] item_required 4:9: missing "name" | `)
+}
+
+func TestRulesKnowledgeAndTools(t *testing.T) {
+	checkRules(t, Knowledge, "demo/note", "fence.md", sample(t, Knowledge, "fence.md"))
+	checkRules(t, Knowledge, "note2", "frontmatter.md", sample(t, Knowledge, "frontmatter.md"))
+	checkRules(t, Knowledge, "whole", "whole.yaml", sample(t, Knowledge, "whole.yaml"),
+		`version type 5:10: found a number (1.0), expected a semantic version string like "1.0.0" | quote it: version: "1.0.0"`)
+	checkRules(t, Knowledge, "other/whole", "whole.yaml", []byte("id: nope\ntitle: t\nentry_type: e\nversion: \"1.0.0\"\ncategory: demo\n"),
+		`id match_filename 1:5: found "nope", expected the file name "whole" | write id: "whole", or rename the file`,
+		`category match_path 5:11: found "demo", expected the folder path "other" | write category: "other", or move the file`)
+	checkRules(t, Tool, "demo/runtime", "runtime.yaml", sample(t, Tool, "runtime.yaml"))
+	noExecutor := strings.Replace(string(sample(t, Tool, "count.sh")), "# executor_id: rye/core/runtimes/shell_runtime\n", "", 1)
+	checkRules(t, Tool, "demo/count", "count.sh", sample(t, Tool, "count.sh"))
+	checkRules(t, Tool, "demo/count", "count.sh", []byte(noExecutor),
+		`executor_id required 4:3: missing required field | `)
+	checkRules(t, Tool, "ops/deploy", "deploy.toml", sample(t, Tool, "deploy.toml"))
+	checkRules(t, Tool, "lib/helper", "helper.yaml", []byte("version: 2\ntool_type: library\nexecutor_id: null\ncategory: lib\ndescription: d\n"),
+		`version type 1:10: found a number (2), expected a semantic version string like "1.0.0" | quote it: version: "2.0.0"`)
+	checkRules(t, Tool, "x/y", "y.yaml", []byte("version: \"1.0.0\"\ntool_type: [a]\nexecutor_id: 3\ncategory: x\ndescription: d\n"),
+		`tool_type type 2:12: found a list, expected a string | `,
+		`executor_id type 3:14: found a number (3), expected a string | `)
+}
+
+func TestParseExtractorErrors(t *testing.T) {
+	cases := map[string]string{
+		"validation_schema:\n  fields:\n    name: {requird: true}\n":      `unknown rule key "requird"`,
+		"validation_schema:\n  fields:\n    name: {type: strnig}\n":       `unknown rule type "strnig"`,
+		"validation_schema:\n  fields:\n    name: {format: camel}\n":      `unknown format "camel"`,
+		"validation_schema:\n  fields:\n    name: true\n":                 `a field rule must be a mapping`,
+		"validaton_schema:\n  fields: {}\n":                               `unknown key in extractor file`,
+		"extensions: [.md]\n":                                             `no validation_schema`,
+		"search_fields: {title: high}\nvalidation_schema: {fields: {}}\n": `a search weight must be a number`,
+	}
+	for src, want := range cases {
+		_, err := ParseExtractor([]byte(src))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: got %v, want %q", src, err, want)
+		}
+	}
+	x := shippedExtractor(t, Directive)
+	if w := x.SearchWeights(); w["title"] != 3 || w["content"] != 1 {
+		t.Errorf("weights %v", w)
+	}
+}

@@ -1,0 +1,80 @@
+package item
+
+import "bytes"
+
+// This file knows where a signature line sits in each file form (spec 2.1).
+// Parsing the line itself is the job of package sign; readers only need to
+// know which line to step over.
+
+// BOM is the UTF-8 byte-order mark. A file may start with one; the signature
+// line then follows it, and the mark stays part of the signed content.
+const BOM = "\xef\xbb\xbf"
+
+// Envelope returns the comment opener (with its one space) and closer (with
+// its one space, or "") that wrap a signature line in a file with extension
+// ext, and false for an extension that cannot carry one.
+func Envelope(ext string) (prefix, suffix string, ok bool) {
+	switch ext {
+	case ".md":
+		return "<!-- ", " -->", true
+	case ".py", ".yaml", ".yml", ".sh", ".toml":
+		return "# ", "", true
+	case ".js", ".ts":
+		return "// ", "", true
+	}
+	return "", "", false
+}
+
+// allowsShebang reports whether a file form is a script whose first line may
+// be "#!...", pushing the signature line to the second line.
+func allowsShebang(ext string) bool {
+	switch ext {
+	case ".py", ".sh", ".js", ".ts":
+		return true
+	}
+	return false
+}
+
+// SignatureSlot returns the byte range [start, end) of the line where the
+// signature line of a file with extension ext sits: the first line after an
+// optional BOM, or the second when the first is a "#!" line in a script.
+// end includes the line's '\n' when there is one. For an empty file, or a
+// script that is only a shebang line, the range is empty and start is where
+// a signature line would be inserted.
+func SignatureSlot(src []byte, ext string) (start, end int) {
+	if bytes.HasPrefix(src, []byte(BOM)) {
+		start = len(BOM)
+	}
+	if allowsShebang(ext) && bytes.HasPrefix(src[start:], []byte("#!")) {
+		start = lineEnd(src, start)
+	}
+	return start, lineEnd(src, start)
+}
+
+// HasSignatureLine reports whether the line at the signature slot looks like
+// a rye signature or placeholder line (envelope + "rye:"), so that readers
+// can step over it. Whether it is a valid one is for package sign to decide.
+func HasSignatureLine(src []byte, ext string) bool {
+	start, end := SignatureSlot(src, ext)
+	prefix, _, ok := Envelope(ext)
+	return ok && bytes.HasPrefix(src[start:end], []byte(prefix+"rye:"))
+}
+
+// AfterSignature returns the offset where the content after the signature
+// line begins: the end of that line when there is one, else the slot start.
+func AfterSignature(src []byte, ext string) int {
+	start, end := SignatureSlot(src, ext)
+	if HasSignatureLine(src, ext) {
+		return end
+	}
+	return start
+}
+
+// lineEnd returns the offset just past the '\n' ending the line that starts
+// at off, or len(src).
+func lineEnd(src []byte, off int) int {
+	if i := bytes.IndexByte(src[off:], '\n'); i >= 0 {
+		return off + i + 1
+	}
+	return len(src)
+}

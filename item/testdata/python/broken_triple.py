@@ -1,0 +1,4 @@
+"""Broken."""
+__version__ = "1.0.0"
+TEXT = """never
+closed

@@ -1,0 +1,151 @@
+package item
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	toml "github.com/pelletier/go-toml/v2"
+	"github.com/pelletier/go-toml/v2/unstable"
+)
+
+// readTOML reads a whole-file TOML document. Values are decoded by the TOML
+// library; a second pass over its syntax tree finds where each key and value
+// was written, so that messages can point at them.
+func readTOML(src []byte) (*Node, error) {
+	idx := NewLineIndex(src)
+	var doc map[string]any
+	if err := toml.Unmarshal(src, &doc); err != nil {
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			row, col := de.Position()
+			pos := Pos{}
+			if off := idx.LineStart(row); off >= 0 {
+				pos = idx.Pos(off + col - 1)
+			}
+			return nil, &Error{Pos: pos, Msg: "invalid TOML: " + strings.TrimPrefix(de.Error(), "toml: ")}
+		}
+		return nil, &Error{Msg: "invalid TOML: " + strings.TrimPrefix(err.Error(), "toml: ")}
+	}
+	places := tomlPlaces(src, idx)
+	return tomlNode(doc, "", places, idx.Pos(0)), nil
+}
+
+// tomlPlace is where a key (and its value) was written.
+type tomlPlace struct{ key, value Pos }
+
+// tomlPlaces maps dotted key paths ("config.args") to their positions.
+// Array-of-table elements share the path of the array.
+func tomlPlaces(src []byte, idx *LineIndex) map[string]tomlPlace {
+	places := map[string]tomlPlace{}
+	var p unstable.Parser
+	p.Reset(src)
+	table := ""
+	for p.NextExpression() {
+		e := p.Expression()
+		switch e.Kind {
+		case unstable.Table, unstable.ArrayTable:
+			path, first, _ := tomlKey(e)
+			table = path
+			if _, seen := places[path]; !seen {
+				places[path] = tomlPlace{key: idx.Pos(first), value: idx.Pos(first)}
+			}
+		case unstable.KeyValue:
+			path, first, last := tomlKey(e)
+			if table != "" {
+				path = table + "." + path
+			}
+			val := last
+			if v := e.Value(); v.Raw.Length > 0 {
+				val = int(v.Raw.Offset)
+			} else if eq := strings.IndexByte(string(src[last:]), '='); eq >= 0 {
+				val = last + eq + 1
+				for val < len(src) && (src[val] == ' ' || src[val] == '\t') {
+					val++
+				}
+			}
+			places[path] = tomlPlace{key: idx.Pos(first), value: idx.Pos(val)}
+		}
+	}
+	return places
+}
+
+// tomlKey returns the dotted path of an expression's key, the offset of its
+// first part and the offset just past its last part.
+func tomlKey(e *unstable.Node) (path string, first, last int) {
+	var parts []string
+	it := e.Key()
+	for it.Next() {
+		k := it.Node()
+		if len(parts) == 0 {
+			first = int(k.Raw.Offset)
+		}
+		last = int(k.Raw.Offset + k.Raw.Length)
+		parts = append(parts, string(k.Data))
+	}
+	return strings.Join(parts, "."), first, last
+}
+
+func tomlNode(v any, path string, places map[string]tomlPlace, pos Pos) *Node {
+	switch x := v.(type) {
+	case map[string]any:
+		n := NewMap(pos)
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.SliceStable(keys, func(i, j int) bool {
+			pi, pj := places[join(path, keys[i])].key, places[join(path, keys[j])].key
+			if pi.IsValid() != pj.IsValid() {
+				return pi.IsValid()
+			}
+			if pi.Offset != pj.Offset {
+				return pi.Offset < pj.Offset
+			}
+			return keys[i] < keys[j]
+		})
+		for _, k := range keys {
+			p := places[join(path, k)]
+			valuePos := p.value
+			if !valuePos.IsValid() {
+				valuePos = pos
+			}
+			n.Set(k, p.key, tomlNode(x[k], join(path, k), places, valuePos))
+		}
+		return n
+	case []any:
+		n := NewList(pos)
+		for _, it := range x {
+			n.Append(tomlNode(it, path, places, pos))
+		}
+		return n
+	case []map[string]any:
+		n := NewList(pos)
+		for _, it := range x {
+			n.Append(tomlNode(it, path, places, pos))
+		}
+		return n
+	case string:
+		return NewString(x, pos)
+	case bool:
+		return NewBool(x, pos)
+	case int64:
+		return NewInt(x, pos)
+	case float64:
+		return NewFloat(x, pos)
+	case time.Time:
+		return NewString(x.Format(time.RFC3339Nano), pos)
+	case fmt.Stringer: // LocalDate, LocalTime, LocalDateTime
+		return NewString(x.String(), pos)
+	}
+	return NewNull(pos)
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
