@@ -1,0 +1,94 @@
+// Command ryebench times whole-tree rye commands on a generated project:
+//
+//	go run ./internal/ryebench [-n 10000] [-runs 5] [-keep DIR]
+//
+// It generates a corpus of n items (internal/corpus), then runs each
+// command in-process several times and prints the fastest and the median
+// wall time. The numbers in BENCHMARKS.md come from it and from the
+// packages' go test benchmarks.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ryekit/rye/cmd/rye/cli"
+	"github.com/ryekit/rye/internal/corpus"
+)
+
+func main() {
+	n := flag.Int("n", 10000, "number of items to generate")
+	runs := flag.Int("runs", 5, "runs per command")
+	keep := flag.String("keep", "", "generate into `DIR` and keep it (default: a temporary folder)")
+	flag.Parse()
+
+	root := *keep
+	if root == "" {
+		tmp, err := os.MkdirTemp("", "ryebench")
+		check(err)
+		defer os.RemoveAll(tmp)
+		root = tmp
+	}
+	home := filepath.Join(root, "home")
+	check(os.MkdirAll(home, 0o755))
+	os.Setenv("HOME", home)
+	os.Setenv("USER_SPACE", "")
+	os.Setenv("XDG_CACHE_HOME", filepath.Join(root, "cache"))
+	project := filepath.Join(root, "project")
+	start := time.Now()
+	_, err := corpus.Generate(project, *n, 42)
+	check(err)
+	fmt.Printf("generated %d items in %s (%s)\n\n", *n, time.Since(start).Round(time.Millisecond), project)
+
+	for _, c := range commands {
+		args := append([]string{"-C", project}, c.args...)
+		if c.warm {
+			cli.Main(args, strings.NewReader(""), io.Discard, io.Discard)
+		}
+		var times []time.Duration
+		for i := 0; i < *runs; i++ {
+			t := time.Now()
+			code := cli.Main(args, strings.NewReader(""), io.Discard, io.Discard)
+			times = append(times, time.Since(t))
+			if code != c.exit {
+				fmt.Fprintf(os.Stderr, "rye %s: exit %d, want %d\n", strings.Join(c.args, " "), code, c.exit)
+				os.Exit(1)
+			}
+		}
+		slices.Sort(times)
+		fmt.Printf("%-40s  min %8s  median %8s  (%s)\n", "rye "+strings.Join(c.args, " "), round(times[0]), round(times[len(times)/2]), c.note)
+	}
+}
+
+// command is one timed rye invocation; warm runs it once, untimed, first.
+type command struct {
+	args []string
+	exit int
+	note string
+	warm bool
+}
+
+var commands = []command{
+	{args: []string{"search", "all", "deploy", "verify"}, warm: true, note: "index cache current"},
+	{args: []string{"search", "--no-cache", "all", "deploy", "verify"}, note: "every item read and parsed"},
+}
+
+func round(d time.Duration) time.Duration {
+	if d > time.Second {
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(10 * time.Microsecond)
+}
+
+func check(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}

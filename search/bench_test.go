@@ -1,0 +1,68 @@
+package search
+
+import (
+	"testing"
+
+	"github.com/ryekit/rye/bundle"
+	"github.com/ryekit/rye/internal/corpus"
+)
+
+// benchSpaces generates a 10,000-item project once per benchmark.
+func benchSpaces(b *testing.B) []*bundle.Space {
+	b.Helper()
+	root := b.TempDir()
+	if _, err := corpus.Generate(root, 10000, 42); err != nil {
+		b.Fatal(err)
+	}
+	return []*bundle.Space{bundle.NewDiskSpace(bundle.Project, root, ""), bundle.EmbeddedSpace()}
+}
+
+// BenchmarkSearch10kWarm is what `rye search` costs on a tree of 10,000
+// items whose index cache is current: walk and stat every file, load the
+// cache, rank.
+func BenchmarkSearch10kWarm(b *testing.B) {
+	spaces := benchSpaces(b)
+	cache := b.TempDir()
+	if _, err := Open(spaces, Options{CacheDir: cache}); err != nil {
+		b.Fatal(err)
+	}
+	sc, _ := ParseScope("all")
+	b.ResetTimer()
+	for b.Loop() {
+		ix, err := Open(spaces, Options{CacheDir: cache})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if rs, _ := ix.Search(sc, "deploy verify", 10); len(rs) == 0 {
+			b.Fatal("no results")
+		}
+	}
+}
+
+// BenchmarkSearch10kCold builds the index from scratch (no cache): every
+// item read and parsed.
+func BenchmarkSearch10kCold(b *testing.B) {
+	spaces := benchSpaces(b)
+	sc, _ := ParseScope("all")
+	b.ResetTimer()
+	for b.Loop() {
+		ix, err := Open(spaces, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ix.Search(sc, "deploy verify", 10)
+	}
+}
+
+// BenchmarkQuery10k is the ranking alone, on an index in memory.
+func BenchmarkQuery10k(b *testing.B) {
+	ix, err := Open(benchSpaces(b), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	sc, _ := ParseScope("all")
+	b.ResetTimer()
+	for b.Loop() {
+		ix.Search(sc, "deploy verify token", 10)
+	}
+}

@@ -1,0 +1,380 @@
+// Package search ranks items for `rye search`: BM25F over an item's name,
+// title, description, category and body, each field weighted as the
+// extractor rule files say (search_fields). The tokenised index is cached on
+// disk and refreshed item by item, so that a search over ten thousand items
+// reads only what changed since the last one.
+package search
+
+import (
+	"cmp"
+	"math"
+	"math/bits"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/ryekit/rye/item"
+)
+
+// The indexed fields, in the order of the weights and of the cache format.
+const (
+	fieldName = iota
+	fieldTitle
+	fieldDescription
+	fieldCategory
+	fieldContent
+	numFields
+)
+
+var fieldNames = [numFields]string{"name", "title", "description", "category", "content"}
+
+// Weights are per-field weights, indexed like fieldNames.
+type Weights [numFields]float64
+
+// DefaultWeights are the shipped extractors' search_fields.
+var DefaultWeights = Weights{3, 3, 2, 1.5, 1}
+
+// WeightsFrom reads weights from an extractor's search_fields; fields it
+// does not name keep their default.
+func WeightsFrom(x *item.Extractor) Weights {
+	w := DefaultWeights
+	if x == nil {
+		return w
+	}
+	for _, sf := range x.SearchFields {
+		for i, name := range fieldNames {
+			if sf.Name == name {
+				w[i] = sf.Weight
+			}
+		}
+	}
+	return w
+}
+
+// posting is one term of a document field with its frequency.
+type posting struct {
+	term uint32
+	tf   uint32
+}
+
+// Doc is one item as the index sees it.
+type Doc struct {
+	Kind        item.Kind
+	ID          item.ID
+	Space       string
+	Path        string
+	Name        string
+	Title       string
+	Description string
+	Category    string
+
+	lengths  [numFields]uint32
+	postings [numFields][]posting
+
+	// Cache key: where the file was and what it looked like.
+	rel     string
+	size    int64
+	modTime int64
+}
+
+// Index is a set of documents over one term dictionary.
+type Index struct {
+	terms   []string
+	termIDs map[string]uint32
+	Docs    []*Doc
+	Weights map[item.Kind]Weights
+}
+
+// NewIndex returns an empty index.
+func NewIndex() *Index {
+	return &Index{termIDs: map[string]uint32{}, Weights: map[item.Kind]Weights{}}
+}
+
+func (ix *Index) termID(t string) uint32 {
+	if id, ok := ix.termIDs[t]; ok {
+		return id
+	}
+	id := uint32(len(ix.terms))
+	ix.terms = append(ix.terms, t)
+	ix.termIDs[t] = id
+	return id
+}
+
+// Fields is the text of an item that search indexes.
+type Fields struct {
+	Name, Title, Description, Category, Content string
+}
+
+// FieldsOf picks an item's searchable text from its metadata.
+func FieldsOf(it *item.Item, md *item.Metadata) Fields {
+	f := Fields{Name: it.ID.Name(), Category: it.ID.Dir()}
+	if md == nil {
+		return f
+	}
+	if n := md.Str("name"); n != "" {
+		f.Name = n
+	}
+	f.Title = md.Str("title")
+	f.Description = md.Str("description")
+	if c := md.Str("category"); c != "" {
+		f.Category = c
+	}
+	f.Content = md.Body
+	if f.Content == "" {
+		f.Content = md.Str("docstring")
+	}
+	if tags := md.Get("tags"); tags != nil {
+		for _, t := range tags.Items {
+			f.Content += " " + t.String()
+		}
+	}
+	return f
+}
+
+// Add indexes a document.
+func (ix *Index) Add(d *Doc, f Fields) {
+	texts := [numFields]string{f.Name, f.Title, f.Description, f.Category, f.Content}
+	d.Name, d.Title, d.Description, d.Category = f.Name, f.Title, f.Description, f.Category
+	var words []string
+	counts := map[uint32]uint32{}
+	for i, text := range texts {
+		words = tokenize(words[:0], text)
+		clear(counts)
+		for _, w := range words {
+			counts[ix.termID(w)]++
+		}
+		ps := make([]posting, 0, len(counts))
+		for t, n := range counts {
+			ps = append(ps, posting{t, n})
+		}
+		sort.Slice(ps, func(a, b int) bool { return ps[a].term < ps[b].term })
+		d.postings[i] = ps
+		d.lengths[i] = uint32(len(words))
+	}
+	ix.Docs = append(ix.Docs, d)
+}
+
+// Result is one ranked item.
+type Result struct {
+	Kind        item.Kind `json:"kind"`
+	ID          item.ID   `json:"id"`
+	Space       string    `json:"space"`
+	Path        string    `json:"path"`
+	Name        string    `json:"name"`
+	Title       string    `json:"title,omitempty"`
+	Description string    `json:"description,omitempty"`
+	Category    string    `json:"category"`
+	Score       float64   `json:"score"`
+}
+
+// BM25 parameters: the usual values.
+const (
+	k1 = 1.2
+	b  = 0.75
+)
+
+// queryTerm is one word of the query and the dictionary terms it matches
+// (more than one for a prefix query "deplo*").
+type queryTerm struct {
+	word  string
+	terms map[uint32]bool
+}
+
+// Search ranks the documents in scope for query (BM25F); limit <= 0 means
+// no limit. An empty query, or "*", lists everything in scope by id.
+// Results are ordered by score, then kind, then id, so equal scores come out
+// in the same order every time.
+func (ix *Index) Search(sc Scope, query string, limit int) (results []Result, total int) {
+	var inScope []*Doc
+	for _, d := range ix.Docs {
+		if sc.Contains(d.Kind, d.ID) {
+			inScope = append(inScope, d)
+		}
+	}
+	var hits []hit
+	if qs := ix.parseQuery(query); len(qs) == 0 {
+		hits = make([]hit, len(inScope))
+		for i, d := range inScope {
+			hits[i] = hit{doc: d}
+		}
+	} else {
+		hits = ix.rank(inScope, qs)
+	}
+	slices.SortFunc(hits, compareHits)
+	total = len(hits)
+	if limit > 0 && len(hits) > limit {
+		hits = hits[:limit]
+	}
+	results = make([]Result, len(hits))
+	for i, h := range hits {
+		results[i] = h.doc.result(h.score)
+	}
+	return results, total
+}
+
+// hit is a document with its score.
+type hit struct {
+	doc   *Doc
+	score float64
+}
+
+// compareHits orders by score (descending), then kind, then id: a total
+// order, so equal scores always come out the same way.
+func compareHits(x, y hit) int {
+	switch {
+	case x.score != y.score:
+		return cmp.Compare(y.score, x.score)
+	case x.doc.Kind != y.doc.Kind:
+		return cmp.Compare(x.doc.Kind, y.doc.Kind)
+	}
+	return cmp.Compare(x.doc.ID, y.doc.ID)
+}
+
+// maxQueryWords bounds a query (the ranking keeps one bit per word).
+const maxQueryWords = 64
+
+func (ix *Index) parseQuery(query string) []queryTerm {
+	var qs []queryTerm
+	for _, raw := range strings.Fields(query) {
+		prefix := strings.HasSuffix(raw, "*")
+		for _, w := range tokenize(nil, raw) {
+			q := queryTerm{word: w, terms: map[uint32]bool{}}
+			if id, ok := ix.termIDs[w]; ok {
+				q.terms[id] = true
+			}
+			if prefix {
+				for t, id := range ix.termIDs {
+					if strings.HasPrefix(t, w) {
+						q.terms[id] = true
+					}
+				}
+			}
+			qs = append(qs, q)
+		}
+	}
+	if len(qs) > maxQueryWords {
+		qs = qs[:maxQueryWords]
+	}
+	return qs
+}
+
+// rank scores docs with BM25F: per query term, the field frequencies are
+// weighted and length-normalised per field, then saturated once.
+func (ix *Index) rank(docs []*Doc, qs []queryTerm) []hit {
+	n := float64(len(docs))
+	var avg [numFields]float64
+	for _, d := range docs {
+		for f := range avg {
+			avg[f] += float64(d.lengths[f])
+		}
+	}
+	for f := range avg {
+		avg[f] = math.Max(avg[f]/math.Max(n, 1), 1)
+	}
+	// The dictionary terms the query matches, sorted, each with the set of
+	// query words it answers (a bit set). Postings are sorted by term, so a
+	// document is scored by binary search for these few terms instead of a
+	// pass over all its postings.
+	var matched []termMask
+	for q := range qs {
+		for t := range qs[q].terms {
+			matched = append(matched, termMask{t, 1 << uint(q)})
+		}
+	}
+	sort.Slice(matched, func(i, j int) bool { return matched[i].term < matched[j].term })
+	matched = mergeMasks(matched)
+	// tfs[i*len(qs)+q] is the weighted, normalised frequency of query word
+	// q in doc i.
+	nq := len(qs)
+	tfs := make([]float64, len(docs)*nq)
+	df := make([]int, nq)
+	for i, d := range docs {
+		w := ix.weights(d.Kind)
+		row := tfs[i*nq : (i+1)*nq]
+		for f := 0; f < numFields; f++ {
+			ps := d.postings[f]
+			if len(ps) == 0 || w[f] == 0 {
+				continue
+			}
+			norm := 1 - b + b*float64(d.lengths[f])/avg[f]
+			for _, tm := range matched {
+				if tf := findTF(ps, tm.term); tf > 0 {
+					for m := tm.mask; m != 0; m &= m - 1 {
+						row[bits.TrailingZeros64(m)] += w[f] * float64(tf) / norm
+					}
+				}
+			}
+		}
+		for q, v := range row {
+			if v > 0 {
+				df[q]++
+			}
+		}
+	}
+	idf := make([]float64, nq)
+	for q := range idf {
+		idf[q] = math.Log(1 + (n-float64(df[q])+0.5)/(float64(df[q])+0.5))
+	}
+	var out []hit
+	for i, d := range docs {
+		score := 0.0
+		for q, tf := range tfs[i*nq : (i+1)*nq] {
+			if tf > 0 {
+				score += idf[q] * tf / (k1 + tf)
+			}
+		}
+		if score > 0 {
+			out = append(out, hit{doc: d, score: math.Round(score*1e4) / 1e4})
+		}
+	}
+	return out
+}
+
+func (ix *Index) weights(k item.Kind) Weights {
+	if w, ok := ix.Weights[k]; ok {
+		return w
+	}
+	return DefaultWeights
+}
+
+func (d *Doc) result(score float64) Result {
+	return Result{Kind: d.Kind, ID: d.ID, Space: d.Space, Path: d.Path, Name: d.Name, Title: d.Title,
+		Description: d.Description, Category: d.Category, Score: score}
+}
+
+// termMask is a dictionary term and the query words it answers.
+type termMask struct {
+	term uint32
+	mask uint64
+}
+
+// mergeMasks joins adjacent entries for the same term (a term can answer
+// two query words, "dep*" and "deploy").
+func mergeMasks(ms []termMask) []termMask {
+	out := ms[:0]
+	for _, m := range ms {
+		if n := len(out); n > 0 && out[n-1].term == m.term {
+			out[n-1].mask |= m.mask
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// findTF returns the frequency of term in postings sorted by term, or 0.
+func findTF(ps []posting, term uint32) uint32 {
+	lo, hi := 0, len(ps)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if ps[mid].term < term {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo < len(ps) && ps[lo].term == term {
+		return ps[lo].tf
+	}
+	return 0
+}

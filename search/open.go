@@ -1,0 +1,155 @@
+package search
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"github.com/ryekit/rye/bundle"
+	"github.com/ryekit/rye/internal/atomicfile"
+	"github.com/ryekit/rye/item"
+)
+
+// Options control Open.
+type Options struct {
+	// CacheDir holds the index cache ("" disables it).
+	CacheDir string
+	// Extractors supply the field weights per kind (nil: defaults).
+	Extractors map[item.Kind]*item.Extractor
+}
+
+// Open indexes every item of the spaces, reusing the cached entry of each
+// file whose size and modification time are unchanged. An item that shadows
+// another (same kind and id in a later space) is indexed once, from the
+// space that resolution would pick. Items whose metadata does not parse are
+// still indexed by their id.
+func Open(spaces []*bundle.Space, o Options) (*Index, error) {
+	cachePath := ""
+	var cached *Index
+	if o.CacheDir != "" {
+		cachePath = filepath.Join(o.CacheDir, cacheName(spaces))
+		if data, err := os.ReadFile(cachePath); err == nil {
+			cached, _ = decodeIndex(data) // a damaged cache is rebuilt
+		}
+	}
+	old := map[string]*Doc{}
+	if cached != nil {
+		for _, d := range cached.Docs {
+			old[d.Space+"\x00"+d.rel] = d
+		}
+	}
+	ix := NewIndex()
+	if cached != nil {
+		// Keep the cached dictionary so that cached postings need no
+		// translation; terms of deleted items linger harmlessly.
+		ix.terms, ix.termIDs = cached.terms, cached.termIDs
+	}
+	for k, x := range o.Extractors {
+		ix.Weights[k] = WeightsFrom(x)
+	}
+	files, err := walkAll(spaces)
+	if err != nil {
+		return nil, err
+	}
+	changed := cached == nil
+	for _, f := range files {
+		if d := old[f.Space.Label+"\x00"+f.Rel]; d != nil && d.size == f.size && d.modTime == f.modTime {
+			ix.Docs = append(ix.Docs, d)
+			continue
+		}
+		changed = true
+		ix.Add(&Doc{Kind: f.Kind, ID: f.ID, Space: f.Space.Label, Path: f.Path(), rel: f.Rel, size: f.size, modTime: f.modTime}, fieldsOf(f.Found))
+	}
+	if cached != nil && len(ix.Docs) != len(cached.Docs) {
+		changed = true // items were deleted
+	}
+	if cachePath != "" && changed {
+		// Best effort: a cache that cannot be written only costs time.
+		if err := os.MkdirAll(filepath.Dir(cachePath), 0o700); err == nil {
+			_ = atomicfile.WriteFile(cachePath, ix.encode(), 0o600)
+		}
+	}
+	return ix, nil
+}
+
+// file is an item found by walking, with its size and modification time.
+type file struct {
+	bundle.Found
+	size, modTime int64
+}
+
+// walkAll lists the items of the spaces that resolution would pick (an item
+// shadowed by an earlier space is left out) and stats them, in parallel:
+// on a tree of ten thousand items the stat calls are most of the time a
+// warm search takes.
+func walkAll(spaces []*bundle.Space) ([]file, error) {
+	var files []file
+	seen := map[string]bool{}
+	for _, sp := range spaces {
+		found, _, err := sp.Walk(item.Kinds)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range found {
+			key := string(f.Kind) + "\x00" + string(f.ID)
+			if !seen[key] {
+				seen[key] = true
+				files = append(files, file{Found: f})
+			}
+		}
+	}
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < len(files); i += workers {
+				if info, err := files[i].Info(); err == nil {
+					files[i].size, files[i].modTime = info.Size(), info.ModTime().UnixNano()
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	return files, nil
+}
+
+// fieldsOf reads an item for indexing; unreadable or unparsable items are
+// indexed by id alone.
+func fieldsOf(f bundle.Found) Fields {
+	it, err := f.Load()
+	if err != nil {
+		return Fields{Name: f.ID.Name(), Category: f.ID.Dir()}
+	}
+	md, err := it.Metadata()
+	if err != nil {
+		md = nil
+	}
+	return FieldsOf(it, md)
+}
+
+// cacheName names the cache file after the set of spaces it covers.
+func cacheName(spaces []*bundle.Space) string {
+	h := sha256.New()
+	for _, sp := range spaces {
+		h.Write([]byte(sp.Label + "\x00" + sp.Root + "\x00"))
+		if sp.Embedded() {
+			h.Write([]byte(bundle.EmbeddedDigest()))
+		}
+	}
+	return "search-" + hex.EncodeToString(h.Sum(nil)[:12]) + ".idx"
+}
+
+// DefaultCacheDir is rye's folder in the user cache directory
+// ($XDG_CACHE_HOME/rye, ~/Library/Caches/rye, %LocalAppData%\rye).
+func DefaultCacheDir() (string, error) {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "rye"), nil
+}

@@ -1,0 +1,211 @@
+package search
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ryekit/rye/bundle"
+	"github.com/ryekit/rye/internal/corpus"
+	"github.com/ryekit/rye/item"
+)
+
+func TestTokenize(t *testing.T) {
+	got := strings.Join(tokenize(nil, "rye/file-system/write: Write_a FILE, naïve 3.14 Straße"), "|")
+	if got != "rye|file|system|write|write|a|file|naïve|3|14|straße" {
+		t.Errorf("tokens %s", got)
+	}
+}
+
+func TestParseScope(t *testing.T) {
+	cases := map[string]string{
+		"tool":                       "[tool] ",
+		"tools":                      "[tool] ",
+		"directive.my-project.*":     "[directive] my-project",
+		"tool.rye.core":              "[tool] rye/core",
+		"rye.search.tool.rye.core.*": "[tool] rye/core",
+		"all":                        "[directive tool knowledge] ",
+		"*":                          "[directive tool knowledge] ",
+		"knowledge.*":                "[knowledge] ",
+	}
+	for in, want := range cases {
+		sc, err := ParseScope(in)
+		if err != nil {
+			t.Errorf("%s: %v", in, err)
+			continue
+		}
+		var ks []string
+		for _, k := range sc.Kinds {
+			ks = append(ks, string(k))
+		}
+		if got := "[" + strings.Join(ks, " ") + "] " + sc.Namespace; got != want {
+			t.Errorf("%s: %s, want %s", in, got, want)
+		}
+	}
+	for _, bad := range []string{"gadget", "tool..x", "tool.a..b"} {
+		if _, err := ParseScope(bad); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+	sc, _ := ParseScope("tool.rye.core")
+	for id, want := range map[string]bool{"rye/core": true, "rye/core/x": true, "rye/core_x": false, "rye": false} {
+		if sc.Contains(item.Tool, item.ID(id)) != want {
+			t.Errorf("rye.core contains %s: %v", id, !want)
+		}
+	}
+	if sc.Contains(item.Directive, "rye/core/x") {
+		t.Error("kind ignored")
+	}
+}
+
+func doc(k item.Kind, id string, f Fields) (*Doc, Fields) {
+	return &Doc{Kind: k, ID: item.ID(id), Space: "project"}, f
+}
+
+func TestRanking(t *testing.T) {
+	ix := NewIndex()
+	ix.Add(doc(item.Tool, "a/deploy", Fields{Name: "deploy", Description: "Deploy the app to production"}))
+	ix.Add(doc(item.Tool, "a/build", Fields{Name: "build", Description: "Build the app", Content: "after the build you may deploy"}))
+	ix.Add(doc(item.Knowledge, "a/notes", Fields{Name: "notes", Title: "Release notes", Content: "nothing about shipping"}))
+	ix.Add(doc(item.Directive, "b/deploy_all", Fields{Name: "deploy_all", Description: "Deploy everything", Category: "b"}))
+
+	ids := func(rs []Result) string {
+		var s []string
+		for _, r := range rs {
+			s = append(s, string(r.ID))
+		}
+		return strings.Join(s, " ")
+	}
+	all, _ := ParseScope("all")
+	rs, total := ix.Search(all, "deploy", 0)
+	// Name and description matches outrank a body mention; no match, no result.
+	if got := ids(rs); total != 3 || !strings.HasSuffix(got, "a/build") || strings.Contains(got, "a/notes") {
+		t.Errorf("deploy: %s (total %d)", got, total)
+	}
+	if rs[0].Score <= rs[1].Score || rs[1].Score <= rs[2].Score {
+		t.Errorf("scores not decreasing: %+v", rs)
+	}
+	// Two words: documents with both rank first.
+	rs, _ = ix.Search(all, "deploy app", 0)
+	if rs[0].ID != "a/deploy" {
+		t.Errorf("deploy app: %s", ids(rs))
+	}
+	// A rare word is worth more than a common one (IDF).
+	rs, _ = ix.Search(all, "production the", 0)
+	if rs[0].ID != "a/deploy" {
+		t.Errorf("idf: %s", ids(rs))
+	}
+	// Prefixes, scope, limit, and listing with "*".
+	rs, _ = ix.Search(all, "rel*", 0)
+	if ids(rs) != "a/notes" {
+		t.Errorf("prefix: %s", ids(rs))
+	}
+	tools, _ := ParseScope("tool")
+	if rs, total := ix.Search(tools, "*", 1); ids(rs) != "a/build" || total != 2 {
+		t.Errorf("list: %s %d", ids(rs), total)
+	}
+	if rs, _ := ix.Search(all, "zebra", 0); len(rs) != 0 {
+		t.Errorf("zebra: %s", ids(rs))
+	}
+	// Weights: with the description weighted 0, a match only there is none.
+	ix.Weights[item.Directive] = Weights{0, 3, 0, 0, 1}
+	rs, _ = ix.Search(all, "everything", 0)
+	if len(rs) != 0 {
+		t.Errorf("zero weights still matched: %+v", rs)
+	}
+}
+
+func TestCacheRoundTripAndRefresh(t *testing.T) {
+	root := t.TempDir()
+	if _, err := corpus.Generate(root, 60, 1); err != nil {
+		t.Fatal(err)
+	}
+	cache := t.TempDir()
+	sp := bundle.NewDiskSpace(bundle.Project, root, "")
+	spaces := []*bundle.Space{sp, bundle.EmbeddedSpace()}
+	first, err := Open(spaces, Options{CacheDir: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, _ := ParseScope("all")
+	want, _ := first.Search(all, "deploy verify", 0)
+	files, _ := filepath.Glob(filepath.Join(cache, "*.idx"))
+	if len(files) != 1 {
+		t.Fatalf("cache files: %v", files)
+	}
+	info, _ := os.Stat(files[0])
+	second, err := Open(spaces, Options{CacheDir: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := second.Search(all, "deploy verify", 0)
+	if len(got) == 0 || len(got) != len(want) {
+		t.Fatalf("cached search: %d results, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("result %d differs: %+v vs %+v", i, got[i], want[i])
+		}
+	}
+	if info2, _ := os.Stat(files[0]); !info2.ModTime().Equal(info.ModTime()) {
+		t.Error("an unchanged tree rewrote the cache")
+	}
+	// An edited item is re-read; a deleted one disappears.
+	edited := filepath.Join(root, ".ai", "knowledge", "ns01", "group01", "item_00001.md")
+	if err := os.WriteFile(edited, []byte("---\nid: item_00001\ntitle: Zanzibar\nentry_type: x\nversion: \"1.0.0\"\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(root, ".ai", "tools", "ns02", "group02", "item_00002.py"))
+	third, err := Open(spaces, Options{CacheDir: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs, _ := third.Search(all, "zanzibar", 0); len(rs) != 1 || rs[0].ID != "ns01/group01/item_00001" {
+		t.Errorf("edit not seen: %+v", rs)
+	}
+	if len(third.Docs) != len(first.Docs)-1 {
+		t.Errorf("docs %d, want %d", len(third.Docs), len(first.Docs)-1)
+	}
+	// A damaged cache is rebuilt, not trusted.
+	if err := os.WriteFile(files[0], []byte("RYESRCH\x02garbage"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if fourth, err := Open(spaces, Options{CacheDir: cache}); err != nil || len(fourth.Docs) != len(third.Docs) {
+		t.Errorf("damaged cache: %v", err)
+	}
+}
+
+func TestShadowedItemsIndexedOnce(t *testing.T) {
+	project, user := t.TempDir(), t.TempDir()
+	for _, root := range []string{project, user} {
+		p := filepath.Join(root, ".ai", "knowledge", "k.yaml")
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte("id: k\ntitle: from "+filepath.Base(root)+"\n"), 0o644)
+	}
+	ix, err := Open([]*bundle.Space{bundle.NewDiskSpace(bundle.Project, project, ""), bundle.NewDiskSpace(bundle.User, user, "")}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ix.Docs) != 1 || ix.Docs[0].Space != "project" {
+		t.Errorf("docs: %+v", ix.Docs)
+	}
+}
+
+func FuzzDecodeCache(f *testing.F) {
+	ix := NewIndex()
+	ix.Add(doc(item.Tool, "a/b", Fields{Name: "b", Description: "hello world"}))
+	f.Add(ix.encode())
+	f.Add([]byte("RYESRCH\x02"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ix, err := decodeIndex(data)
+		if err != nil {
+			return
+		}
+		all, _ := ParseScope("all")
+		ix.Search(all, "hello wor*", 5)
+		if _, err := decodeIndex(ix.encode()); err != nil {
+			t.Fatalf("re-encoding a decoded cache fails: %v", err)
+		}
+	})
+}
