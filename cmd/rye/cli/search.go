@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/search"
+)
+
+func (a *app) searchCommand() *cobra.Command {
+	var limit int
+	var noCache bool
+	cmd := &cobra.Command{
+		Use:   "search SCOPE QUERY...",
+		Short: "Search items by name, title, description, category and body",
+		Long: `rye search ranks the items of every space with BM25 over their name, title,
+description, category and body (weights from the extractor rule files).
+
+SCOPE is a kind with an optional namespace: tool, directive.my-project.*,
+tool.rye.core, knowledge, or all. QUERY is one or more words; a word ending
+in * matches every word it starts ("deplo*"); "*" alone lists everything in
+scope. The index is cached in the user cache directory and refreshed file by
+file; --no-cache rebuilds it in memory.`,
+		Args: cobra.MinimumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			sc, err := search.ParseScope(args[0])
+			if err != nil {
+				return usageError("%v", err)
+			}
+			query := strings.Join(args[1:], " ")
+			ss, err := a.getSpaces()
+			if err != nil {
+				return err
+			}
+			opts := search.Options{Extractors: a.extractors()}
+			if !noCache {
+				if dir, err := search.DefaultCacheDir(); err == nil {
+					opts.CacheDir = dir
+				}
+			}
+			ix, err := search.Open(ss.All(), opts)
+			if err != nil {
+				return findings("%v", err)
+			}
+			results, total := ix.Search(sc, query, limit)
+			if a.json {
+				return writeJSON(a.stdout, map[string]any{"scope": args[0], "query": query, "total": total, "results": nonNil(results)})
+			}
+			for _, r := range results {
+				desc := r.Description
+				if desc == "" {
+					desc = r.Title
+				}
+				fmt.Fprintf(a.stdout, "%-9s  %-40s  %-7s  %6.3f  %s\n", r.Kind, r.ID, r.Space, r.Score, oneLine(desc))
+			}
+			if total > len(results) {
+				a.info("%d of %d results shown (use --limit)", len(results), total)
+			} else if total == 0 {
+				a.info("no results for %q in %s", query, args[0])
+			}
+			return nil
+		},
+	}
+	cmd.Flags().IntVar(&limit, "limit", 10, "show at most `N` results (0: all)")
+	cmd.Flags().BoolVar(&noCache, "no-cache", false, "do not read or write the index cache")
+	return cmd
+}
+
+// extractors loads the extractor rule file of each kind; a kind whose file
+// does not resolve or parse gets the defaults (search only needs weights).
+func (a *app) extractors() map[item.Kind]*item.Extractor {
+	ss, err := a.getSpaces()
+	if err != nil {
+		return nil
+	}
+	out := map[item.Kind]*item.Extractor{}
+	for _, k := range item.Kinds {
+		if x, err := ss.Extractor(k); err == nil {
+			out[k] = x
+		}
+	}
+	return out
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 80 {
+		s = s[:77] + "..."
+	}
+	return s
+}
