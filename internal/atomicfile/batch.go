@@ -1,0 +1,147 @@
+package atomicfile
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// Batch replaces many files atomically with a few disk barriers instead of
+// one fsync per file. Stage writes each new content to a temporary file next
+// to its target; Commit makes all of them durable (one barrier), renames
+// each over its target, and makes the renames durable (a second barrier).
+// Every target is at every moment either its old bytes or its new bytes,
+// whatever is killed when: a crash before a rename leaves the old file (and
+// a stale temporary file, which CleanStale removes); after it, the new one.
+//
+// On Linux a barrier is syncfs(2) on each filesystem involved; elsewhere it
+// is an fsync of every staged file (and of every directory, where the
+// platform can). On this project's 2-core machine one fsync costs about half
+// a millisecond and they do not overlap, so signing ten thousand items with
+// one fsync each would take five seconds of barriers alone.
+type Batch struct {
+	mu      sync.Mutex
+	pending []pending
+}
+
+type pending struct{ target, tmp string }
+
+// TempPrefix marks rye's temporary files: a dot (so that walks skip them),
+// the target's name, then this.
+const TempPrefix = ".rye-tmp-"
+
+// Stage writes data to a temporary file beside target. The target keeps its
+// permission bits (perm is for new files). Safe for concurrent use.
+func (b *Batch) Stage(target string, data []byte, perm fs.FileMode) error {
+	if info, err := os.Stat(target); err == nil {
+		perm = info.Mode().Perm()
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	var rnd [6]byte
+	if _, err := rand.Read(rnd[:]); err != nil {
+		return err
+	}
+	tmp := filepath.Join(filepath.Dir(target), "."+filepath.Base(target)+TempPrefix+hex.EncodeToString(rnd[:]))
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(data)
+	if err := f.Chmod(perm); werr == nil {
+		werr = err // the umask must not change the mode
+	}
+	if err := f.Close(); werr == nil {
+		werr = err
+	}
+	if werr != nil {
+		os.Remove(tmp)
+		return werr
+	}
+	b.mu.Lock()
+	b.pending = append(b.pending, pending{target, tmp})
+	b.mu.Unlock()
+	return nil
+}
+
+// Len is the number of staged files.
+func (b *Batch) Len() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.pending)
+}
+
+// Commit makes the staged files durable and renames them into place. It
+// returns the targets that could not be replaced, with why; the others are
+// done. The batch is empty afterwards.
+func (b *Batch) Commit() map[string]error {
+	b.mu.Lock()
+	ps := b.pending
+	b.pending = nil
+	b.mu.Unlock()
+	failed := map[string]error{}
+	if len(ps) == 0 {
+		return failed
+	}
+	tmps := make([]string, len(ps))
+	for i, p := range ps {
+		tmps[i] = p.tmp
+	}
+	unsynced := barrier(tmps)
+	var dirs []string
+	seen := map[string]bool{}
+	renamed := ps[:0:0]
+	for _, p := range ps {
+		err := unsynced[p.tmp]
+		if err == nil {
+			err = os.Rename(p.tmp, p.target)
+		}
+		if err != nil {
+			os.Remove(p.tmp)
+			failed[p.target] = err
+			continue
+		}
+		renamed = append(renamed, p)
+		if d := filepath.Dir(p.target); !seen[d] {
+			seen[d] = true
+			dirs = append(dirs, d)
+		}
+	}
+	unflushed := barrier(dirs)
+	for _, p := range renamed {
+		if err := unflushed[filepath.Dir(p.target)]; err != nil {
+			// The rename happened; only its durability is in doubt.
+			failed[p.target] = errors.New("replaced, but flushing its folder failed: " + err.Error())
+		}
+	}
+	return failed
+}
+
+// Abort removes the staged temporary files without touching the targets.
+func (b *Batch) Abort() {
+	b.mu.Lock()
+	ps := b.pending
+	b.pending = nil
+	b.mu.Unlock()
+	for _, p := range ps {
+		os.Remove(p.tmp)
+	}
+}
+
+// CleanStale removes temporary files that an interrupted batch left beside
+// target.
+func CleanStale(target string) {
+	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(target), "."+escapeGlob(filepath.Base(target))+TempPrefix+"*"))
+	for _, m := range matches {
+		os.Remove(m)
+	}
+}
+
+func escapeGlob(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`, `[`, `\[`).Replace(s)
+}

@@ -1,0 +1,106 @@
+package atomicfile
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestBatchCommit(t *testing.T) {
+	dir := t.TempDir()
+	var targets []string
+	for i := 0; i < 50; i++ {
+		sub := filepath.Join(dir, fmt.Sprint("d", i%5))
+		os.MkdirAll(sub, 0o755)
+		p := filepath.Join(sub, fmt.Sprintf("f%d.py", i))
+		if i%2 == 0 {
+			os.WriteFile(p, []byte("old"), 0o700)
+		}
+		targets = append(targets, p)
+	}
+	var b Batch
+	var wg sync.WaitGroup
+	for i, p := range targets {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := b.Stage(p, []byte(fmt.Sprint("new ", i)), 0o644); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if b.Len() != 50 {
+		t.Fatalf("staged %d", b.Len())
+	}
+	// Nothing is replaced before Commit.
+	if data, _ := os.ReadFile(targets[0]); string(data) != "old" {
+		t.Fatalf("replaced before commit: %q", data)
+	}
+	// A target whose folder disappears fails alone.
+	gone := filepath.Join(dir, "gone")
+	os.MkdirAll(gone, 0o755)
+	lost := filepath.Join(gone, "x")
+	if err := b.Stage(lost, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.RemoveAll(gone)
+	failed := b.Commit()
+	if len(failed) != 1 || failed[lost] == nil {
+		t.Fatalf("failed: %v", failed)
+	}
+	for i, p := range targets {
+		data, err := os.ReadFile(p)
+		if err != nil || string(data) != fmt.Sprint("new ", i) {
+			t.Errorf("%s: %q %v", p, data, err)
+		}
+		info, _ := os.Stat(p)
+		want := os.FileMode(0o644)
+		if i%2 == 0 {
+			want = 0o700
+		}
+		if runtime.GOOS != "windows" && info.Mode().Perm() != want {
+			t.Errorf("%s mode %v, want %v", p, info.Mode().Perm(), want)
+		}
+	}
+	filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if strings.Contains(p, TempPrefix) {
+			t.Errorf("left behind: %s", p)
+		}
+		return nil
+	})
+	if len(b.Commit()) != 0 {
+		t.Error("a second commit did something")
+	}
+}
+
+func TestBatchAbortAndCleanStale(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a[1].md")
+	os.WriteFile(p, []byte("old"), 0o644)
+	var b Batch
+	b.Stage(p, []byte("new"), 0o644)
+	b.Abort()
+	if data, _ := os.ReadFile(p); string(data) != "old" {
+		t.Errorf("abort changed the target: %q", data)
+	}
+	stale := filepath.Join(dir, ".a[1].md"+TempPrefix+"abc")
+	other := filepath.Join(dir, ".b.md"+TempPrefix+"abc")
+	os.WriteFile(stale, nil, 0o644)
+	os.WriteFile(other, nil, 0o644)
+	CleanStale(p)
+	if _, err := os.Stat(stale); err == nil {
+		t.Error("stale temp file kept")
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Error("another file's temp file removed")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("entries: %v", entries)
+	}
+}
