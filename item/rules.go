@@ -18,7 +18,8 @@ func IsSemver(s string) bool { return semverRE.MatchString(s) }
 
 // Check applies the extractor's rules to an item's fields and returns one
 // *Error per broken rule, in rule order. Fields that the reader could not
-// read (md.Problems) are not reported again as missing.
+// read (md.Problems, which name fields as the file spells them) are not
+// reported again as missing.
 func (x *Extractor) Check(md *Metadata, id ID) []*Error {
 	fields := x.Fields(md, id)
 	unreadable := map[string]bool{}
@@ -48,7 +49,7 @@ func (c *checker) fields(rules []*FieldRule, m *Node, prefix string) {
 		name := prefix + r.Field
 		f := m.Field(r.Field)
 		if f == nil {
-			if r.Required && !c.unreadable[name] {
+			if r.Required && !c.unreadable[Spelling(c.form, name)] {
 				c.add(r, name, nil, m.Pos, "required", "missing required field", c.missingFix(r, name), "")
 			}
 			continue

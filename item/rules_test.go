@@ -113,3 +113,18 @@ func TestParseExtractorErrors(t *testing.T) {
 		t.Errorf("weights %v", w)
 	}
 }
+
+func TestValidate(t *testing.T) {
+	x := shippedExtractor(t, Tool)
+	if errs := Validate(x, Tool, "demo/runtime", "runtime.yaml", sample(t, Tool, "runtime.yaml")); len(errs) != 0 {
+		t.Errorf("valid item: %v", errs)
+	}
+	errs := Validate(x, Tool, "demo/x", "x.py", []byte("__version__ = get()\n__tool_type__ = 't'\n__executor_id__ = None\n__category__ = 'demo'\n__tool_description__ = 'd'\n"))
+	if len(errs) != 1 || errs[0].Error() != "x.py:1:15: __version__: not a literal: the value is not visible without running the file (found a call to get at 1:15)" {
+		t.Errorf("non-literal: %v", errs)
+	}
+	errs = Validate(x, Tool, "demo/x", "x.toml", []byte("a = \n"))
+	if len(errs) != 1 || errs[0].Path != "x.toml" || !strings.Contains(errs[0].Msg, "invalid TOML") {
+		t.Errorf("syntax: %v", errs)
+	}
+}

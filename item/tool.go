@@ -55,7 +55,7 @@ func readPythonTool(src []byte) (*Metadata, error) {
 			continue
 		}
 		if a.Value == nil {
-			md.Problems = append(md.Problems, &Error{Pos: a.ExprPos, Field: w.field, Msg: w.py + " is " + a.Reason})
+			md.Problems = append(md.Problems, &Error{Pos: a.ExprPos, Field: w.py, Msg: a.Reason})
 			continue
 		}
 		md.Fields.Set(w.field, a.NamePos, a.Value)

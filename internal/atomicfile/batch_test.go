@@ -13,6 +13,7 @@ import (
 func TestBatchCommit(t *testing.T) {
 	dir := t.TempDir()
 	var targets []string
+	var perms []os.FileMode
 	for i := 0; i < 50; i++ {
 		sub := filepath.Join(dir, fmt.Sprint("d", i%5))
 		os.MkdirAll(sub, 0o755)
@@ -21,6 +22,7 @@ func TestBatchCommit(t *testing.T) {
 			os.WriteFile(p, []byte("old"), 0o700)
 		}
 		targets = append(targets, p)
+		perms = append(perms, map[bool]os.FileMode{true: 0o700, false: 0o644}[i%2 == 0])
 	}
 	var b Batch
 	var wg sync.WaitGroup
@@ -28,7 +30,7 @@ func TestBatchCommit(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := b.Stage(p, []byte(fmt.Sprint("new ", i)), 0o644); err != nil {
+			if err := b.Stage(p, []byte(fmt.Sprint("new ", i)), perms[i]); err != nil {
 				t.Error(err)
 			}
 		}()
@@ -80,6 +82,8 @@ func TestBatchCommit(t *testing.T) {
 
 func TestBatchAbortAndCleanStale(t *testing.T) {
 	dir := t.TempDir()
+	dir = filepath.Join(dir, "odd[*]")
+	os.MkdirAll(dir, 0o755)
 	p := filepath.Join(dir, "a[1].md")
 	os.WriteFile(p, []byte("old"), 0o644)
 	var b Batch
@@ -89,15 +93,15 @@ func TestBatchAbortAndCleanStale(t *testing.T) {
 		t.Errorf("abort changed the target: %q", data)
 	}
 	stale := filepath.Join(dir, ".a[1].md"+TempPrefix+"abc")
-	other := filepath.Join(dir, ".b.md"+TempPrefix+"abc")
+	other := filepath.Join(dir, ".b.md.tmp")
 	os.WriteFile(stale, nil, 0o644)
 	os.WriteFile(other, nil, 0o644)
-	CleanStale(p)
+	CleanStale(dir)
 	if _, err := os.Stat(stale); err == nil {
 		t.Error("stale temp file kept")
 	}
 	if _, err := os.Stat(other); err != nil {
-		t.Error("another file's temp file removed")
+		t.Error("a file that is not ours was removed")
 	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 2 {

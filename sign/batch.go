@@ -1,0 +1,189 @@
+package sign
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ryekit/rye/internal/atomicfile"
+	"github.com/ryekit/rye/item"
+)
+
+// Target is one item file to sign.
+type Target struct {
+	Kind    item.Kind
+	ID      item.ID
+	File    string // path on disk
+	Display string // path as shown to the user
+}
+
+// Outcome is what happened to one target.
+type Outcome int
+
+const (
+	OutcomeSigned    Outcome = iota // rewritten with a new signature line
+	OutcomeUnchanged                // already validly signed by this key in this format
+	OutcomeWouldSign                // --dry-run: would be rewritten
+	OutcomeFailed                   // refused or not written; Err says why
+)
+
+func (o Outcome) String() string {
+	return [...]string{"signed", "unchanged", "would sign", "failed"}[o]
+}
+
+// Result is the outcome for one target.
+type Result struct {
+	Target
+	Outcome Outcome
+	Err     error
+}
+
+// Batch signs many items: in parallel, idempotently, and atomically per
+// file. A failure on one item never stops or corrupts another.
+type Batch struct {
+	Key    *Key
+	Format Format
+	Time   time.Time
+	Force  bool // re-sign items that are already validly signed
+	DryRun bool // compute, write nothing
+	// Validate checks an item's metadata before it is signed (spec 1.7);
+	// an error refuses the item. nil signs without checking.
+	Validate func(t Target, src []byte) error
+	// Progress, when set, is called as items finish (from one goroutine at a
+	// time).
+	Progress func(done, total int)
+	// ChunkSize is how many rewritten files share one durability barrier
+	// (default 2000); it bounds memory and temporary files.
+	ChunkSize int
+}
+
+// MaxFileSize is the largest item the signer reads (as the verifier).
+const MaxFileSize = 1 << 20
+
+// Run signs the targets and returns one result per target, in order.
+func (b *Batch) Run(targets []Target) []Result {
+	results := make([]Result, len(targets))
+	chunk := b.ChunkSize
+	if chunk <= 0 {
+		chunk = 2000
+	}
+	if !b.DryRun {
+		// Temporary files of an earlier run that was killed.
+		cleaned := map[string]bool{}
+		for _, t := range targets {
+			if dir := filepath.Dir(t.File); !cleaned[dir] {
+				cleaned[dir] = true
+				atomicfile.CleanStale(dir)
+			}
+		}
+	}
+	var done atomic.Int64
+	var progressMu sync.Mutex
+	for start := 0; start < len(targets); start += chunk {
+		end := min(start+chunk, len(targets))
+		var staged atomicfile.Batch
+		b.parallel(start, end, func(i int) {
+			results[i] = b.one(targets[i], &staged)
+			if b.Progress != nil {
+				n := done.Add(1)
+				progressMu.Lock()
+				b.Progress(int(n), len(targets))
+				progressMu.Unlock()
+			}
+		})
+		if failed := staged.Commit(); len(failed) > 0 {
+			for i := start; i < end; i++ {
+				if err := failed[results[i].File]; err != nil {
+					results[i].Outcome, results[i].Err = OutcomeFailed, fmt.Errorf("writing failed: %w", err)
+				}
+			}
+		}
+	}
+	return results
+}
+
+// parallel runs fn for indexes [start, end) on a bounded worker pool. The
+// work is mostly waiting on the file system (creating the temporary files),
+// so the pool is larger than the number of CPUs.
+func (b *Batch) parallel(start, end int, fn func(int)) {
+	workers := 4 * runtime.GOMAXPROCS(0)
+	next := atomic.Int64{}
+	next.Store(int64(start))
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= end {
+					return
+				}
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// one signs a single target, staging its new bytes in staged.
+func (b *Batch) one(t Target, staged *atomicfile.Batch) Result {
+	r := Result{Target: t, Outcome: OutcomeFailed}
+	src, perm, err := readItem(t.File)
+	if err != nil {
+		r.Err = err
+		return r
+	}
+	ext := filepath.Ext(t.File)
+	if !b.Force && SignedBy(b.Key, b.Format, t.Kind, t.ID, ext, src) {
+		r.Outcome = OutcomeUnchanged
+		return r
+	}
+	if b.Validate != nil {
+		if err := b.Validate(t, src); err != nil {
+			r.Err = err
+			return r
+		}
+	}
+	out, err := Sign(b.Key, b.Format, t.Kind, t.ID, ext, src, b.Time)
+	if err != nil {
+		r.Err = err
+		return r
+	}
+	if b.DryRun {
+		r.Outcome = OutcomeWouldSign
+		return r
+	}
+	if err := staged.Stage(t.File, out, perm); err != nil {
+		r.Err = fmt.Errorf("writing failed: %w", err)
+		return r
+	}
+	r.Outcome = OutcomeSigned
+	return r
+}
+
+// readItem reads a file to sign and its permission bits, refusing links
+// and oversized files.
+func readItem(path string) ([]byte, fs.FileMode, error) {
+	info, err := os.Lstat(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	if info.Mode()&fs.ModeSymlink != 0 {
+		return nil, 0, errors.New("is a symbolic link; rye refuses symbolic links inside .ai/")
+	}
+	if !info.Mode().IsRegular() {
+		return nil, 0, errors.New("is not a regular file")
+	}
+	if info.Size() > MaxFileSize {
+		return nil, 0, fmt.Errorf("is larger than %d bytes", MaxFileSize)
+	}
+	data, err := os.ReadFile(path)
+	return data, info.Mode().Perm(), err
+}

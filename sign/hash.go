@@ -1,0 +1,138 @@
+package sign
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ryekit/rye/item"
+)
+
+// HashV2 is the v2 content hash: SHA-256 of the file's bytes with exactly
+// the signature line (start..end, including its line ending) removed.
+// Nothing is decoded or normalised, so everything else is covered: the
+// shebang, preamble, body, front matter, line endings and a BOM.
+func HashV2(src []byte, start, end int) string {
+	h := sha256.New()
+	h.Write(src[:start])
+	h.Write(src[end:])
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// ErrNotUTF8 is returned for v1 hashing of a file that is not UTF-8 text
+// (the reference reads files as text).
+var ErrNotUTF8 = errors.New("not UTF-8 text")
+
+// ErrNoDirective is returned for v1 hashing of a directive without a
+// <directive ...> ... </directive> element.
+var ErrNoDirective = errors.New("no <directive> element to hash (v1 signs the XML of the directive)")
+
+// HashInputV1 returns the text the reference implementation hashes for a
+// v1 signature (spec 2.2). The signature line at the signature position is
+// dropped, the rest is decoded as UTF-8 with "\r\n" and lone "\r" turned
+// into "\n", and then:
+//   - tool: a leading "#!" line is dropped too; the rest is hashed as is;
+//   - directive: from the first "<directive...>" tag to the end of the last
+//     "</directive>";
+//   - knowledge: the rest; if it starts with "---", only what follows the
+//     next "---", trimmed.
+func HashInputV1(kind item.Kind, ext string, src []byte) (string, error) {
+	// The reference removes the first signature line; the position rule of
+	// spec 2.1, applied to the bytes as stored, decides which line that is,
+	// so that signer and verifier agree even on files with odd line ends.
+	f := Find(src, ext)
+	if f.End > f.Start {
+		src = append(append(make([]byte, 0, len(src)), src[:f.Start]...), src[f.End:]...)
+	}
+	if !utf8.Valid(src) {
+		return "", ErrNotUTF8
+	}
+	text := normalizeNewlines(src)
+	s := string(text)
+	switch kind {
+	case item.Tool:
+		if strings.HasPrefix(s, "#!") {
+			if i := strings.IndexByte(s, '\n'); i >= 0 {
+				s = s[i+1:]
+			} else {
+				s = ""
+			}
+		}
+		return s, nil
+	case item.Directive:
+		start := directiveTagRE.FindStringIndex(s)
+		end := strings.LastIndex(s, "</directive>")
+		if start == nil || end < 0 {
+			return "", ErrNoDirective
+		}
+		end += len("</directive>")
+		if end < start[0] {
+			return "", nil // Python's slice of an empty range
+		}
+		return pyStrip(s[start[0]:end]), nil
+	case item.Knowledge:
+		if strings.HasPrefix(s, "---") {
+			// Python: rest[rest.find("---", 3) + 3:].strip(); find gives
+			// -1 when there is no second "---".
+			i := strings.Index(s[3:], "---")
+			if i >= 0 {
+				i += 3
+			}
+			return pyStrip(s[i+3:]), nil
+		}
+		return s, nil
+	}
+	return "", errors.New("unknown kind " + string(kind))
+}
+
+var directiveTagRE = regexp.MustCompile(`<directive[^>]*>`)
+
+// HashV1 is the v1 content hash: SHA-256 hex of HashInputV1.
+func HashV1(kind item.Kind, ext string, src []byte) (string, error) {
+	in, err := HashInputV1(kind, ext, src)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(in))
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// normalizeNewlines turns "\r\n" and lone "\r" into "\n", as Python's
+// universal-newline text mode does when the reference reads a file.
+func normalizeNewlines(src []byte) []byte {
+	if bytes.IndexByte(src, '\r') < 0 {
+		return src
+	}
+	out := make([]byte, 0, len(src))
+	for i := 0; i < len(src); i++ {
+		if src[i] == '\r' {
+			out = append(out, '\n')
+			if i+1 < len(src) && src[i+1] == '\n' {
+				i++
+			}
+			continue
+		}
+		out = append(out, src[i])
+	}
+	return out
+}
+
+// pyStrip trims what Python's str.strip() trims: the characters for which
+// str.isspace() is true, which include the ASCII separators \x1c-\x1f that
+// Go's unicode.IsSpace leaves alone.
+func pyStrip(s string) string {
+	return strings.TrimFunc(s, pyIsSpace)
+}
+
+func pyIsSpace(r rune) bool {
+	switch {
+	case r >= '\t' && r <= '\r', r >= 0x1c && r <= 0x20, r == 0x85, r == 0xa0, r == 0x1680,
+		r >= 0x2000 && r <= 0x200a, r == 0x2028, r == 0x2029, r == 0x202f, r == 0x205f, r == 0x3000:
+		return true
+	}
+	return false
+}

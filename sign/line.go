@@ -1,0 +1,236 @@
+// Package sign is rye's signature format: the signature line embedded in
+// every item (spec 2.1-2.3), its strict parser, the content hashes of v1
+// (the Python reference's format) and v2 (rye's own), the v2 message, keys
+// and fingerprints (spec 2.4), and the batch signer that rewrites items
+// atomically and leaves validly signed ones alone.
+//
+// The parser fails closed: a line that starts like a signature but does not
+// match its grammar is malformed, never "unsigned"; only a missing line, a
+// placeholder or a legacy rye:validated: line counts as unsigned.
+package sign
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/ryekit/rye/item"
+)
+
+// Format is a signature format version.
+type Format int
+
+const (
+	V1 Format = 1 // the Python reference's format
+	V2 Format = 2 // rye's format: binds content, kind, id, time and key
+)
+
+func (f Format) String() string { return fmt.Sprintf("v%d", int(f)) }
+
+// ParseFormat reads "v1" or "v2".
+func ParseFormat(s string) (Format, error) {
+	switch s {
+	case "v1", "1":
+		return V1, nil
+	case "v2", "2":
+		return V2, nil
+	}
+	return 0, fmt.Errorf("unknown signature format %q: use v1 or v2", s)
+}
+
+// TimeLayout is the timestamp format of both versions (UTC, seconds).
+const TimeLayout = "2006-01-02T15:04:05Z"
+
+// Line is a parsed signature line.
+type Line struct {
+	Format      Format
+	Timestamp   string // as written: YYYY-MM-DDTHH:MM:SSZ
+	Hash        string // 64 lowercase hex
+	Signature   string // base64url with padding, 88 characters
+	Fingerprint string // 16 lowercase hex
+	// Provenance is the v1 "provider@user" suffix, not covered by the
+	// signature ("" when absent).
+	Provenance string
+}
+
+// Time returns the timestamp as a time.
+func (l *Line) Time() (time.Time, error) { return time.Parse(TimeLayout, l.Timestamp) }
+
+// Fields is the part of the line inside the envelope, after "rye:signed:".
+func (l *Line) fields() string {
+	switch l.Format {
+	case V2:
+		return "v2:" + l.Timestamp + ":" + l.Hash + ":" + l.Signature + ":" + l.Fingerprint
+	default:
+		s := l.Timestamp + ":" + l.Hash + ":" + l.Signature + ":" + l.Fingerprint
+		if l.Provenance != "" {
+			s += "|" + l.Provenance
+		}
+		return s
+	}
+}
+
+// Encode returns the full signature line for a file with extension ext,
+// with its envelope and ending '\n'.
+func (l *Line) Encode(ext string) (string, error) {
+	prefix, suffix, ok := item.Envelope(ext)
+	if !ok {
+		return "", fmt.Errorf("%s files cannot carry a signature line", ext)
+	}
+	return prefix + "rye:signed:" + l.fields() + suffix + "\n", nil
+}
+
+// Status is what sits at the signature position of a file.
+type Status int
+
+const (
+	Unsigned  Status = iota // no line, a placeholder, or a legacy rye:validated: line
+	Signed                  // a line that parses
+	Malformed               // a line that starts like a signature but does not parse
+	Duplicate               // a signature line followed by another one
+)
+
+func (s Status) String() string {
+	return [...]string{"unsigned", "signed", "malformed-signature", "duplicate-signature"}[s]
+}
+
+// Found is the result of looking for the signature line of a file.
+type Found struct {
+	Status Status
+	Line   *Line // Signed (and Duplicate: the first line)
+	// Start and End delimit the line at the signature position, including
+	// its '\n' (and a '\r' before it), when there is a line that looks like
+	// a signature or placeholder; otherwise Start == End is where a line
+	// would be inserted.
+	Start, End int
+	// Placeholder is true for an Unsigned file whose line is a placeholder
+	// or legacy line that the signer replaces.
+	Placeholder bool
+	// Reason explains Malformed and Duplicate.
+	Reason string
+}
+
+var (
+	tsPattern = `(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)`
+	v2RE      = regexp.MustCompile(`^v2:` + tsPattern + `:([0-9a-f]{64}):([A-Za-z0-9_-]{86}==):([0-9a-f]{16})$`)
+	v1RE      = regexp.MustCompile(`^` + tsPattern + `:([0-9a-f]{64}):([A-Za-z0-9_-]{86}==):([0-9a-f]{16})(?:\|([A-Za-z0-9_-]+@[A-Za-z0-9_-]+))?$`)
+	versionRE = regexp.MustCompile(`^v(\d+):`)
+	// placeholderRE is the reference's placeholder:
+	// rye:signed:<TS>:placeholder:unsigned:unsigned
+	placeholderRE = regexp.MustCompile(`^` + tsPattern + `:placeholder:unsigned:unsigned$`)
+)
+
+// lineKind is what a line at the top of a file looks like.
+type lineKind int
+
+const (
+	notSignature lineKind = iota
+	signatureLike
+	legacyLike
+)
+
+// classify says whether a line looks like a signature line: a comment
+// opener, optional blanks, then "rye:signed:" (or the legacy
+// "rye:validated:"). Looking like one is enough to be judged by the
+// grammar: a misspaced envelope is malformed, not unsigned.
+func classify(line []byte, ext string) (lineKind, []byte) {
+	prefix, _, ok := item.Envelope(ext)
+	if !ok {
+		return notSignature, nil
+	}
+	opener := bytes.TrimRight([]byte(prefix), " ")
+	if !bytes.HasPrefix(line, opener) {
+		return notSignature, nil
+	}
+	rest := bytes.TrimLeft(line[len(opener):], " \t")
+	switch {
+	case bytes.HasPrefix(rest, []byte("rye:signed:")):
+		return signatureLike, rest
+	case bytes.HasPrefix(rest, []byte("rye:validated:")):
+		return legacyLike, rest
+	}
+	return notSignature, nil
+}
+
+// Find looks at the signature position of a file (spec 2.1) and parses the
+// line there.
+func Find(src []byte, ext string) Found {
+	start, end := item.SignatureSlot(src, ext)
+	line := trimEOL(src[start:end])
+	kind, _ := classify(line, ext)
+	switch kind {
+	case notSignature:
+		return Found{Status: Unsigned, Start: start, End: start}
+	case legacyLike:
+		return Found{Status: Unsigned, Start: start, End: end, Placeholder: true}
+	}
+	f := Found{Start: start, End: end}
+	l, placeholder, reason := parseLine(line, ext)
+	switch {
+	case placeholder:
+		f.Status, f.Placeholder = Unsigned, true
+		return f
+	case l == nil:
+		f.Status, f.Reason = Malformed, reason
+		return f
+	}
+	f.Status, f.Line = Signed, l
+	if followedBySignature(src, end, ext) {
+		f.Status = Duplicate
+		f.Reason = "a second signature line follows the first; remove it and sign again"
+	}
+	return f
+}
+
+// parseLine applies the grammar of spec 2.2/2.3 to a line that looks like a
+// signature line.
+func parseLine(line []byte, ext string) (l *Line, placeholder bool, reason string) {
+	prefix, suffix, _ := item.Envelope(ext)
+	if !bytes.HasPrefix(line, []byte(prefix+"rye:signed:")) {
+		return nil, false, fmt.Sprintf("the line must start with %q followed by rye:signed: (exactly one space)", prefix)
+	}
+	body := line[len(prefix+"rye:signed:"):]
+	if suffix != "" {
+		if !bytes.HasSuffix(body, []byte(suffix)) {
+			return nil, false, fmt.Sprintf("the line must end with %q", suffix)
+		}
+		body = body[:len(body)-len(suffix)]
+	}
+	if placeholderRE.Match(body) {
+		return nil, true, ""
+	}
+	if m := versionRE.FindSubmatch(body); m != nil && string(m[1]) != "2" {
+		return nil, false, fmt.Sprintf("unsupported signature version v%s (rye reads v1 and v2)", m[1])
+	}
+	if m := v2RE.FindSubmatch(body); m != nil {
+		return &Line{Format: V2, Timestamp: string(m[1]), Hash: string(m[2]), Signature: string(m[3]), Fingerprint: string(m[4])}, false, ""
+	}
+	if bytes.HasPrefix(body, []byte("v2:")) {
+		return nil, false, "the v2 line does not match rye:signed:v2:<YYYY-MM-DDTHH:MM:SSZ>:<64 hex hash>:<88-character base64url signature>:<16 hex fingerprint>"
+	}
+	if m := v1RE.FindSubmatch(body); m != nil {
+		return &Line{Format: V1, Timestamp: string(m[1]), Hash: string(m[2]), Signature: string(m[3]), Fingerprint: string(m[4]), Provenance: string(m[5])}, false, ""
+	}
+	return nil, false, "the line does not match rye:signed:<YYYY-MM-DDTHH:MM:SSZ>:<64 hex hash>:<88-character base64url signature>:<16 hex fingerprint>"
+}
+
+// followedBySignature reports whether the line starting at off looks like
+// a signature line too.
+func followedBySignature(src []byte, off int, ext string) bool {
+	k, _ := classify(trimEOL(src[off:lineEndAt(src, off)]), ext)
+	return k != notSignature
+}
+
+// trimEOL drops a line's '\n' and a '\r' before it.
+func trimEOL(line []byte) []byte {
+	line = bytes.TrimSuffix(line, []byte("\n"))
+	return bytes.TrimSuffix(line, []byte("\r"))
+}
+
+func lineEndAt(src []byte, off int) int {
+	if i := bytes.IndexByte(src[off:], '\n'); i >= 0 {
+		return off + i + 1
+	}
+	return len(src)
+}

@@ -1,0 +1,101 @@
+package sign
+
+import (
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ryekit/rye/item"
+)
+
+// Key is a signing key with its fingerprint.
+type Key struct {
+	Private     ed25519.PrivateKey
+	Public      ed25519.PublicKey
+	Fingerprint string
+}
+
+// NewKey wraps a private key.
+func NewKey(priv ed25519.PrivateKey) *Key {
+	pub := priv.Public().(ed25519.PublicKey)
+	return &Key{Private: priv, Public: pub, Fingerprint: Fingerprint(pub)}
+}
+
+// ErrDuplicate is returned when asked to sign a file that has two signature
+// lines at the top: the signer changes no byte but its own line, so the
+// second one must be removed by hand.
+var ErrDuplicate = errors.New("two signature lines at the top of the file: remove the second one, then sign again")
+
+// Sign returns src with a signature line for (kind, id) in format f, made
+// with key at time t: the line at the signature position is inserted or
+// replaced, and no other byte changes (spec 2.1).
+func Sign(key *Key, f Format, kind item.Kind, id item.ID, ext string, src []byte, t time.Time) ([]byte, error) {
+	found := Find(src, ext)
+	if found.Status == Duplicate || (found.End > found.Start && followedBySignature(src, found.End, ext)) {
+		return nil, ErrDuplicate
+	}
+	// The content without any line at the signature position.
+	content := make([]byte, 0, len(src)+1)
+	content = append(content, src[:found.Start]...)
+	at := found.Start
+	if afterUnterminatedShebang(content, at) {
+		// A script that is only "#!..." without a newline: the line can
+		// only go after one.
+		content = append(content, '\n')
+		at++
+	}
+	content = append(content, src[found.End:]...)
+	l := &Line{Format: f, Timestamp: t.UTC().Format(TimeLayout), Fingerprint: key.Fingerprint}
+	switch f {
+	case V2:
+		l.Hash = HashV2(content, 0, 0)
+	case V1:
+		h, err := HashV1(kind, ext, content)
+		if err != nil {
+			return nil, err
+		}
+		l.Hash = h
+	default:
+		return nil, fmt.Errorf("unknown signature format %d", f)
+	}
+	l.Signature = EncodeSignature(ed25519.Sign(key.Private, SignedBytes(l, kind, id)))
+	text, err := l.Encode(ext)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, len(content)+len(text))
+	out = append(out, content[:at]...)
+	out = append(out, text...)
+	return append(out, content[at:]...), nil
+}
+
+func afterUnterminatedShebang(content []byte, at int) bool {
+	if at == 0 || content[at-1] == '\n' {
+		return false
+	}
+	return !(at == len(item.BOM) && string(content[:at]) == item.BOM)
+}
+
+// SignedBy reports whether src already carries a valid signature in format
+// f by key for (kind, id): the hash matches the content and the signature
+// verifies. Such a file is left alone by the signer (idempotent signing).
+func SignedBy(key *Key, f Format, kind item.Kind, id item.ID, ext string, src []byte) bool {
+	found := Find(src, ext)
+	if found.Status != Signed || found.Line.Format != f || found.Line.Fingerprint != key.Fingerprint {
+		return false
+	}
+	hash, err := ContentHash(found, kind, ext, src)
+	if err != nil || hash != found.Line.Hash {
+		return false
+	}
+	return VerifySignature(key.Public, found.Line, kind, id)
+}
+
+// ContentHash recomputes the hash that the found line's format covers.
+func ContentHash(found Found, kind item.Kind, ext string, src []byte) (string, error) {
+	if found.Line != nil && found.Line.Format == V1 {
+		return HashV1(kind, ext, src)
+	}
+	return HashV2(src, found.Start, found.End), nil
+}
