@@ -219,3 +219,7 @@ func KindAndID(rel string) (item.Kind, item.ID, string, error) {
 	}
 	return k, id, ext, nil
 }
+
+// FS returns the space's .ai folder as a read-only file system (for readers
+// that need a whole folder, such as the trust store).
+func (s *Space) FS() fs.FS { return s.fsys }

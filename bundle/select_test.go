@@ -1,0 +1,86 @@
+package bundle
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ryekit/rye/item"
+)
+
+func TestSelect(t *testing.T) {
+	root := t.TempDir()
+	tree(t, root, map[string]string{
+		".ai/tools/p/a.py":          "",
+		".ai/tools/p/b.yaml":        "",
+		".ai/tools/p/sub/c.sh":      "",
+		".ai/tools/p/sub/deep/d.js": "",
+		".ai/tools/q/e.py":          "",
+		".ai/tools/.gitkeep":        "",
+		".ai/directives/p/a.md":     "",
+		".ai/knowledge/p/k.md":      "",
+		".ai/config/rye.yaml":       "",
+		".ai/trusted_keys/x.toml":   "",
+	})
+	sp := NewDiskSpace(Project, root, "")
+	ids := func(sel *Selection) string {
+		var s []string
+		for _, f := range sel.Items {
+			s = append(s, string(f.Kind)+":"+string(f.ID))
+		}
+		return strings.Join(s, " ")
+	}
+	cases := []struct {
+		kinds    []item.Kind
+		patterns []string
+		want     string
+	}{
+		{item.Kinds, []string{"p/a"}, "directive:p/a tool:p/a"},
+		{[]item.Kind{item.Tool}, []string{"p/a"}, "tool:p/a"},
+		{[]item.Kind{item.Tool}, []string{"p/*"}, "tool:p/a tool:p/b"},
+		{[]item.Kind{item.Tool}, []string{"p/**"}, "tool:p/a tool:p/b tool:p/sub/c tool:p/sub/deep/d"},
+		{[]item.Kind{item.Tool}, []string{"p/?"}, "tool:p/a tool:p/b"},
+		{[]item.Kind{item.Tool}, []string{"*/e", "p/a", "q/e"}, "tool:q/e tool:p/a"},
+		{item.Kinds, []string{".ai/tools/p/sub/c.sh", filepath.Join(root, ".ai/knowledge/p/k.md")}, "tool:p/sub/c knowledge:p/k"},
+		{item.Kinds, []string{"**"}, "directive:p/a tool:p/a tool:p/b tool:p/sub/c tool:p/sub/deep/d tool:q/e knowledge:p/k"},
+	}
+	for _, c := range cases {
+		sel, err := Select(sp, c.kinds, c.patterns, root)
+		if err != nil {
+			t.Errorf("%v: %v", c.patterns, err)
+			continue
+		}
+		if got := ids(sel); got != c.want {
+			t.Errorf("%v: %s, want %s", c.patterns, got, c.want)
+		}
+	}
+	// Pre-commit passes every staged file: non-items are skipped.
+	sel, err := Select(sp, item.Kinds, []string{".ai/config/rye.yaml", ".ai/trusted_keys/x.toml", ".ai/tools/.gitkeep", ".ai/tools/p/a.py"}, root)
+	if err != nil || ids(sel) != "tool:p/a" || len(sel.Skipped) != 3 {
+		t.Errorf("pre-commit files: %v %v %v", ids(sel), sel.Skipped, err)
+	}
+	// Relative paths from a subfolder.
+	sub := filepath.Join(root, ".ai", "tools", "p")
+	if sel, err := Select(sp, item.Kinds, []string{"a.py", "./b.yaml"}, sub); err != nil || ids(sel) != "tool:p/a tool:p/b" {
+		t.Errorf("relative: %v %v", ids(sel), err)
+	}
+	bad := map[string]string{
+		"p/none":              `no item "p/none" in the project space`,
+		"zz/*":                `no item in the project space matches "zz/*"`,
+		"../x":                "is not inside",
+		".ai/tools/p/none.py": "no such file",
+		"a b":                 "invalid item id",
+		"p/[":                 "invalid pattern",
+	}
+	for p, want := range bad {
+		if _, err := Select(sp, item.Kinds, []string{p}, root); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", p, err, want)
+		}
+	}
+	if err := os.Symlink("a.py", filepath.Join(root, ".ai/tools/p/l.py")); err == nil {
+		if _, err := Select(sp, item.Kinds, []string{".ai/tools/p/l.py"}, root); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+			t.Errorf("symlink: %v", err)
+		}
+	}
+}

@@ -1,0 +1,292 @@
+// Package verify decides whether items may be used: the trust store of
+// spec 2.5 (project, user and system tiers; a git ref for CI), one verdict
+// per item in the order of spec 2.6, the parallel verifier, change
+// detection against git, and the verdict cache.
+package verify
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
+	toml "github.com/pelletier/go-toml/v2"
+
+	"github.com/ryekit/rye/bundle"
+	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/sign"
+)
+
+// TrustedKeysDir is where a space keeps its trusted keys, below .ai/.
+const TrustedKeysDir = "trusted_keys"
+
+// TrustedKey is one key of the trust store.
+type TrustedKey struct {
+	Fingerprint string // recomputed from the key, never read from the file
+	Owner       string
+	Attestation string
+	// Scopes, when not empty, limit what the key may sign: "kind:glob" over
+	// item ids (doublestar syntax), kind "*" for every kind.
+	Scopes []string
+	// Expires, when set, is the last day (UTC) on which signatures by the
+	// key are accepted.
+	Expires *time.Time
+	Public  ed25519.PublicKey
+	PEM     string
+	// Where the key was found: the tier's label and the file.
+	Space string
+	Path  string
+}
+
+// trustFile is the TOML of a trusted key: the reference's fields plus
+// rye's scopes and expires. Unknown keys are an error: a misspelt "scope"
+// must not silently widen what a key may sign.
+type trustFile struct {
+	Fingerprint string   `toml:"fingerprint"`
+	Owner       string   `toml:"owner"`
+	Attestation string   `toml:"attestation"`
+	Scopes      []string `toml:"scopes"`
+	Expires     any      `toml:"expires"`
+	PublicKey   struct {
+		PEM string `toml:"pem"`
+	} `toml:"public_key"`
+}
+
+// ParseTrustedKey reads a trusted-key TOML file named name (its base name
+// must be "<fingerprint>.toml"). The fingerprint is recomputed from the
+// public key; a file whose name or fingerprint field disagrees is refused.
+func ParseTrustedKey(name string, data []byte) (*TrustedKey, error) {
+	var tf trustFile
+	dec := toml.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&tf); err != nil {
+		return nil, fmt.Errorf("invalid trusted-key file: %s", strings.TrimPrefix(err.Error(), "toml: "))
+	}
+	pub, err := sign.ParsePublicKeyPEM([]byte(tf.PublicKey.PEM))
+	if err != nil {
+		return nil, fmt.Errorf("[public_key] pem: %v", err)
+	}
+	fp := sign.Fingerprint(pub)
+	if base := strings.TrimSuffix(path.Base(name), ".toml"); base != fp {
+		return nil, fmt.Errorf("the file is named %s but its key's fingerprint is %s: rename it to %s.toml or remove it", base, fp, fp)
+	}
+	if tf.Fingerprint != "" && tf.Fingerprint != fp {
+		return nil, fmt.Errorf("its fingerprint field says %s but the key's fingerprint is %s", tf.Fingerprint, fp)
+	}
+	k := &TrustedKey{Fingerprint: fp, Owner: tf.Owner, Attestation: tf.Attestation, Public: pub}
+	k.PEM, _ = sign.CanonicalPublicPEM(pub)
+	for _, s := range tf.Scopes {
+		if err := checkScope(s); err != nil {
+			return nil, err
+		}
+		k.Scopes = append(k.Scopes, s)
+	}
+	if tf.Expires != nil {
+		t, err := parseExpires(tf.Expires)
+		if err != nil {
+			return nil, err
+		}
+		k.Expires = &t
+	}
+	return k, nil
+}
+
+func parseExpires(v any) (time.Time, error) {
+	switch x := v.(type) {
+	case toml.LocalDate:
+		return time.Date(x.Year, time.Month(x.Month), x.Day, 0, 0, 0, 0, time.UTC), nil
+	case toml.LocalDateTime:
+		return time.Date(x.Year, time.Month(x.Month), x.Day, 0, 0, 0, 0, time.UTC), nil
+	case time.Time:
+		y, m, d := x.UTC().Date()
+		return time.Date(y, m, d, 0, 0, 0, 0, time.UTC), nil
+	case string:
+		t, err := time.Parse("2006-01-02", x)
+		if err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("expires: %v is not a date (write expires = 2027-06-30)", v)
+}
+
+func checkScope(s string) error {
+	kind, glob, ok := strings.Cut(s, ":")
+	if !ok || glob == "" {
+		return fmt.Errorf("scope %q: write kind:glob, e.g. tool:my-project/**", s)
+	}
+	if kind != "*" {
+		if _, err := item.ParseKind(kind); err != nil {
+			return fmt.Errorf("scope %q: %v", s, err)
+		}
+	}
+	if !doublestar.ValidatePattern(glob) {
+		return fmt.Errorf("scope %q: invalid glob", s)
+	}
+	return nil
+}
+
+// Allows reports whether the key's scopes cover an item (no scopes: all).
+func (k *TrustedKey) Allows(kind item.Kind, id item.ID) bool {
+	if len(k.Scopes) == 0 {
+		return true
+	}
+	for _, s := range k.Scopes {
+		sk, glob, _ := strings.Cut(s, ":")
+		if sk != "*" {
+			if pk, _ := item.ParseKind(sk); pk != kind {
+				continue
+			}
+		}
+		if ok, _ := doublestar.Match(glob, string(id)); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// ExpiredAt reports whether the key has expired at t: after the end of its
+// expiry day.
+func (k *TrustedKey) ExpiredAt(t time.Time) bool {
+	return k.Expires != nil && !t.UTC().Before(k.Expires.AddDate(0, 0, 1))
+}
+
+// ExpiresWithin reports whether the key expires within d after t (and has
+// not expired yet).
+func (k *TrustedKey) ExpiresWithin(t time.Time, d time.Duration) bool {
+	return k.Expires != nil && !k.ExpiredAt(t) && k.Expires.AddDate(0, 0, 1).Sub(t) <= d
+}
+
+// FormatTrustedKey writes a trusted key as TOML in the reference's layout,
+// with scopes and expires only when set.
+func FormatTrustedKey(k *TrustedKey) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, "fingerprint = %q\nowner = %q\nattestation = %q\n", k.Fingerprint, k.Owner, k.Attestation)
+	if len(k.Scopes) > 0 {
+		quoted := make([]string, len(k.Scopes))
+		for i, s := range k.Scopes {
+			quoted[i] = fmt.Sprintf("%q", s)
+		}
+		fmt.Fprintf(&b, "scopes = [%s]\n", strings.Join(quoted, ", "))
+	}
+	if k.Expires != nil {
+		fmt.Fprintf(&b, "expires = %s\n", k.Expires.Format("2006-01-02"))
+	}
+	fmt.Fprintf(&b, "\n[public_key]\npem = \"\"\"\n%s\"\"\"\n", k.PEM)
+	return []byte(b.String())
+}
+
+// TrustSource is one tier of the trust store: the trusted_keys folder of a
+// space, as files.
+type TrustSource struct {
+	Label string // "project", "user", "system", "project@<ref>"
+	Files fs.FS  // rooted at the space's .ai/trusted_keys folder; nil when absent
+	// Where to show files as: a folder path for messages.
+	Shown string
+}
+
+// TrustProblem is a trusted-key file that was ignored, and why.
+type TrustProblem struct {
+	Path   string
+	Reason string
+}
+
+// TrustStore is the merged trust store: for each fingerprint, the key from
+// the first tier that has it.
+type TrustStore struct {
+	keys     map[string]*TrustedKey
+	order    []*TrustedKey
+	Problems []TrustProblem
+	digest   string
+}
+
+// LoadTrustStore reads the tiers in order (project, user, system).
+// Unreadable or inconsistent files are skipped and listed in Problems: a bad
+// file must never make a key trusted, and must not hide the other keys.
+func LoadTrustStore(sources []TrustSource) (*TrustStore, error) {
+	ts := &TrustStore{keys: map[string]*TrustedKey{}}
+	h := newDigest()
+	for _, src := range sources {
+		if src.Files == nil {
+			continue
+		}
+		entries, err := fs.ReadDir(src.Files, ".")
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s trusted keys: %w", src.Label, err)
+		}
+		for _, e := range entries {
+			name := e.Name()
+			shown := path.Join(src.Shown, name)
+			if strings.HasPrefix(name, ".") || e.IsDir() {
+				continue
+			}
+			if !strings.HasSuffix(name, ".toml") {
+				ts.Problems = append(ts.Problems, TrustProblem{shown, "not a .toml file: ignored"})
+				continue
+			}
+			if e.Type()&fs.ModeSymlink != 0 {
+				ts.Problems = append(ts.Problems, TrustProblem{shown, "symbolic link: ignored"})
+				continue
+			}
+			data, err := fs.ReadFile(src.Files, name)
+			if err != nil {
+				ts.Problems = append(ts.Problems, TrustProblem{shown, err.Error()})
+				continue
+			}
+			h.add(src.Label, name, data)
+			k, err := ParseTrustedKey(name, data)
+			if err != nil {
+				ts.Problems = append(ts.Problems, TrustProblem{shown, err.Error() + ": ignored"})
+				continue
+			}
+			k.Space, k.Path = src.Label, shown
+			if _, dup := ts.keys[k.Fingerprint]; !dup {
+				ts.keys[k.Fingerprint] = k
+				ts.order = append(ts.order, k)
+			}
+		}
+	}
+	ts.digest = h.sum()
+	return ts, nil
+}
+
+// Lookup returns the trusted key with that fingerprint, or nil.
+func (ts *TrustStore) Lookup(fp string) *TrustedKey { return ts.keys[fp] }
+
+// Keys lists the trusted keys, tier by tier, in file order.
+func (ts *TrustStore) Keys() []*TrustedKey { return ts.order }
+
+// Digest identifies the store's exact contents (every file of every tier),
+// for caches whose validity depends on what is trusted.
+func (ts *TrustStore) Digest() string { return ts.digest }
+
+// SortedFingerprints is used in messages listing what is trusted.
+func (ts *TrustStore) SortedFingerprints() []string {
+	fps := make([]string, 0, len(ts.keys))
+	for fp := range ts.keys {
+		fps = append(fps, fp)
+	}
+	sort.Strings(fps)
+	return fps
+}
+
+// SpaceSources returns the trust tiers of the given spaces, in order.
+func SpaceSources(spaces []*bundle.Space) []TrustSource {
+	var out []TrustSource
+	for _, sp := range spaces {
+		sub, err := fs.Sub(sp.FS(), TrustedKeysDir)
+		if err != nil {
+			continue
+		}
+		out = append(out, TrustSource{Label: sp.Label, Files: sub, Shown: sp.DisplayPath(TrustedKeysDir)})
+	}
+	return out
+}
