@@ -5,9 +5,11 @@ package testscripts
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -48,6 +50,7 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"copydir": copyDir,
+			"mtimes":  mtimes,
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {
@@ -82,4 +85,20 @@ func copyDir(ts *testscript.TestScript, neg bool, args []string) {
 		return os.WriteFile(target, data, info.Mode().Perm())
 	})
 	ts.Check(err)
+}
+
+// mtimes OUT FILE... writes the modification times (nanoseconds) of the
+// files to OUT, so that a script can prove with cmp that files were not
+// rewritten.
+func mtimes(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: mtimes OUT FILE...")
+	}
+	var b strings.Builder
+	for _, f := range args[1:] {
+		info, err := os.Stat(ts.MkAbs(f))
+		ts.Check(err)
+		fmt.Fprintf(&b, "%s %d\n", f, info.ModTime().UnixNano())
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(b.String()), 0o644))
 }

@@ -75,3 +75,19 @@ func (a *app) itemIDs(kinds []item.Kind, prefix string) []string {
 	}
 	return out
 }
+
+// completeKindOrID completes "[KIND] PATTERN...": kinds and ids first,
+// then the ids of the given kind.
+func (a *app) completeKindOrID(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	kinds := item.Kinds
+	if len(args) > 0 {
+		if k, err := item.ParseKind(args[0]); err == nil {
+			kinds = []item.Kind{k}
+		}
+	}
+	var out []string
+	if len(args) == 0 {
+		out = append(out, "directive", "tool", "knowledge")
+	}
+	return append(out, a.itemIDs(kinds, toComplete)...), cobra.ShellCompDirectiveNoFileComp
+}

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# rye:signed:v2:2026-01-01T00:00:00Z:b610184d76df394326285771ed5d998648a9cd12ccaacfaf760eeaf6ae3b427f:E3yLPTDvrQN2ASQhjpGrStG1PiQOQiahe299Yq_M9ISZoMYHag-HZZFo2T4Mkgc9xLClRgtF8aWYW4Qu6H97Aw==:256695833101b92e
 """Greet someone by name."""
 
 import json

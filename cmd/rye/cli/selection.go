@@ -1,0 +1,30 @@
+package cli
+
+import (
+	"github.com/ryekit/rye/bundle"
+	"github.com/ryekit/rye/item"
+)
+
+// splitKind reads the optional leading KIND of "[KIND] PATTERN...".
+func splitKind(args []string) ([]item.Kind, []string) {
+	if len(args) > 0 {
+		if k, err := item.ParseKind(args[0]); err == nil {
+			return []item.Kind{k}, args[1:]
+		}
+	}
+	return item.Kinds, args
+}
+
+// selectItems resolves patterns in a space; no match is a usage error.
+func (a *app) selectItems(sp *bundle.Space, kinds []item.Kind, patterns []string) (*bundle.Selection, error) {
+	sel, err := bundle.Select(sp, kinds, patterns, a.workDir())
+	if err != nil {
+		return nil, usageError("%v", err)
+	}
+	for _, s := range sel.Skipped {
+		if a.verbose {
+			a.info("skipped %s: not an item", s)
+		}
+	}
+	return sel, nil
+}

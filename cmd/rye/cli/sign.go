@@ -1,0 +1,258 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ryekit/rye/bundle"
+	"github.com/ryekit/rye/config"
+	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/sign"
+)
+
+func (a *app) signCommand() *cobra.Command {
+	var formatFlag, spaceFlag string
+	var force, dryRun bool
+	cmd := &cobra.Command{
+		Use:   "sign [KIND] PATTERN...",
+		Short: "Sign items with your key (ids, globs or file paths)",
+		Long: `rye sign signs the items that the patterns select in the project (or --space
+user): an id (hello/greet), a glob (* and ? within a segment, ** across
+segments: "my-project/*", "my-project/**"), or a file path as pre-commit
+passes it (.ai/tools/hello/greet.py). Without KIND, all three kinds.
+
+Metadata is validated first; an invalid item is refused with the reason and
+the others are still signed. An item already validly signed by your key in
+the requested format is left byte for byte alone (no timestamp churn)
+unless --force. Each file is replaced atomically. SOURCE_DATE_EPOCH, when
+set, is the signing time, so that signing is reproducible.`,
+		Args:              cobra.MinimumNArgs(1),
+		ValidArgsFunction: a.completeKindOrID,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			kinds, patterns := splitKind(args)
+			if len(patterns) == 0 {
+				return usageError("no PATTERN: name the items to sign (an id, a glob such as \"my-project/**\", or a file path)")
+			}
+			cfg, err := a.config()
+			if err != nil {
+				return err
+			}
+			format, err := signFormat(formatFlag, cfg)
+			if err != nil {
+				return err
+			}
+			when, err := signingTime()
+			if err != nil {
+				return err
+			}
+			sp, err := a.writableSpace(spaceFlag)
+			if err != nil {
+				return err
+			}
+			sel, err := a.selectItems(sp, kinds, patterns)
+			if err != nil {
+				return err
+			}
+			if len(sel.Items) == 0 {
+				a.info("nothing to sign: no item among the %d paths given", len(sel.Skipped))
+				return nil
+			}
+			key, err := a.signingKey()
+			if err != nil {
+				return err
+			}
+			validate, err := a.validator()
+			if err != nil {
+				return err
+			}
+			b := &sign.Batch{Key: key, Format: format, Time: when, Force: force, DryRun: dryRun, Validate: validate}
+			targets := make([]sign.Target, len(sel.Items))
+			for i, f := range sel.Items {
+				targets[i] = sign.Target{Kind: f.Kind, ID: f.ID, File: filepath.Join(sp.AI(), filepath.FromSlash(f.Rel)), Display: f.Path()}
+			}
+			if len(targets) > 200 && isTerminal(a.stderr) && !a.quiet {
+				b.Progress = func(done, total int) {
+					if done%50 == 0 || done == total {
+						fmt.Fprintf(a.stderr, "\rsigning %d/%d", done, total)
+						if done == total {
+							fmt.Fprintln(a.stderr)
+						}
+					}
+				}
+			}
+			return a.reportSigning(b.Run(targets), key, format, dryRun)
+		},
+	}
+	cmd.Flags().StringVar(&formatFlag, "format", "", "signature format `v1|v2` (default: sign.format of .ai/config/rye.yaml, else v2)")
+	cmd.Flags().StringVar(&spaceFlag, "space", "project", "sign items of `SPACE`: project or user")
+	cmd.Flags().BoolVar(&force, "force", false, "re-sign items that are already validly signed")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "list what would be signed; write nothing")
+	return cmd
+}
+
+// config reads the user's and the project's rye.yaml (a broken file is a
+// configuration error).
+func (a *app) config() (*config.Config, error) {
+	ss, err := a.getSpaces()
+	if err != nil {
+		return nil, err
+	}
+	projectRoot := ""
+	if ss.Project != nil {
+		projectRoot = ss.Project.Root
+	}
+	userRoot := ""
+	if ss.User != nil {
+		userRoot = ss.User.Root
+	}
+	cfg, err := config.Load(userRoot, projectRoot)
+	return cfg, asUsage(err)
+}
+
+func signFormat(flag string, cfg *config.Config) (sign.Format, error) {
+	if flag == "" {
+		flag = cfg.Sign.Format
+	}
+	if flag == "" {
+		return sign.V2, nil
+	}
+	f, err := sign.ParseFormat(flag)
+	return f, asUsage(err)
+}
+
+// signingTime is SOURCE_DATE_EPOCH when set (reproducible builds), else now.
+func signingTime() (time.Time, error) {
+	s := os.Getenv("SOURCE_DATE_EPOCH")
+	if s == "" {
+		return time.Now().UTC(), nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 {
+		return time.Time{}, usageError("SOURCE_DATE_EPOCH=%q is not a number of seconds since 1970", s)
+	}
+	return time.Unix(n, 0).UTC(), nil
+}
+
+// writableSpace is the project or the user space, for verbs that write.
+func (a *app) writableSpace(name string) (*bundle.Space, error) {
+	switch name {
+	case "", "project":
+		return a.project()
+	case "user":
+		ss, err := a.getSpaces()
+		if err != nil {
+			return nil, err
+		}
+		if ss.User == nil {
+			return nil, usageError("no user space: set USER_SPACE or HOME")
+		}
+		return ss.User, nil
+	}
+	return nil, usageError("--space %q: use project or user (the system space is read-only)", name)
+}
+
+// validator returns the metadata check that runs before signing.
+func (a *app) validator() (func(sign.Target, []byte) error, error) {
+	ss, err := a.getSpaces()
+	if err != nil {
+		return nil, err
+	}
+	rules := map[item.Kind]*item.Extractor{}
+	for _, k := range item.Kinds {
+		x, err := ss.Extractor(k)
+		if err != nil {
+			return nil, asUsage(err)
+		}
+		rules[k] = x
+	}
+	return func(t sign.Target, src []byte) error {
+		errs := item.Validate(rules[t.Kind], t.Kind, t.ID, t.Display, src)
+		if len(errs) == 0 {
+			return nil
+		}
+		msgs := make([]string, len(errs))
+		for i, e := range errs {
+			msgs[i] = strings.TrimPrefix(e.Error(), t.Display+":")
+			if e.Pos.IsValid() {
+				msgs[i] = "line " + msgs[i] // "line 10:15: category: ..."
+			}
+		}
+		return errors.New("invalid metadata, not signed: " + strings.Join(msgs, "; "))
+	}, nil
+}
+
+// reportSigning prints one line per signed, would-be-signed and failed item
+// (unchanged ones with -v), then the summary; any failure is exit 1.
+func (a *app) reportSigning(results []sign.Result, key *sign.Key, format sign.Format, dryRun bool) error {
+	counts := map[sign.Outcome]int{}
+	for _, r := range results {
+		counts[r.Outcome]++
+	}
+	if a.json {
+		type resultJSON struct {
+			Kind   item.Kind `json:"kind"`
+			ID     item.ID   `json:"id"`
+			Path   string    `json:"path"`
+			Result string    `json:"result"`
+			Error  string    `json:"error,omitempty"`
+		}
+		out := struct {
+			Fingerprint string       `json:"fingerprint"`
+			Format      string       `json:"format"`
+			Results     []resultJSON `json:"results"`
+		}{Fingerprint: key.Fingerprint, Format: format.String()}
+		for _, r := range results {
+			rj := resultJSON{Kind: r.Kind, ID: r.ID, Path: r.Display, Result: r.Outcome.String()}
+			if r.Err != nil {
+				rj.Error = r.Err.Error()
+			}
+			out.Results = append(out.Results, rj)
+		}
+		if err := writeJSON(a.stdout, out); err != nil {
+			return err
+		}
+	} else {
+		for _, r := range results {
+			switch {
+			case r.Outcome == sign.OutcomeFailed:
+				fmt.Fprintf(a.stdout, "failed     %s %s (%s): %v\n", r.Kind, r.ID, r.Display, r.Err)
+			case r.Outcome != sign.OutcomeUnchanged || a.verbose:
+				fmt.Fprintf(a.stdout, "%-10s %s %s (%s)\n", r.Outcome, r.Kind, r.ID, r.Display)
+			}
+		}
+		verb := "signed"
+		if dryRun {
+			verb = "would sign"
+		}
+		fmt.Fprintf(a.stdout, "%s: %d %s, %d unchanged, %d failed (key %s, %s)\n", plural(len(results), "item"),
+			counts[sign.OutcomeSigned]+counts[sign.OutcomeWouldSign], verb, counts[sign.OutcomeUnchanged], counts[sign.OutcomeFailed], key.Fingerprint, format)
+	}
+	if n := counts[sign.OutcomeFailed]; n > 0 {
+		return findings("%s not signed", plural(n, "item"))
+	}
+	return nil
+}
+
+func plural(n int, word string) string {
+	s := formatCount(n) + " " + word
+	if n != 1 {
+		s += "s"
+	}
+	return s
+}
+
+// formatCount writes 1204 as "1,204".
+func formatCount(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

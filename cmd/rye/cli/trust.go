@@ -1,0 +1,255 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ryekit/rye/bundle"
+	"github.com/ryekit/rye/internal/atomicfile"
+	"github.com/ryekit/rye/sign"
+	"github.com/ryekit/rye/verify"
+)
+
+func (a *app) trustCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "trust",
+		Short: "Manage the trusted keys (.ai/trusted_keys/<fingerprint>.toml)",
+		Long: `The trust store is the set of public keys whose signatures rye accepts:
+.ai/trusted_keys/ of the project (tracked in git), then of the user space,
+then of the system space. Each key is a TOML file named after its
+fingerprint; a file whose name does not match its key is ignored.`,
+	}
+	cmd.AddCommand(a.trustAddCommand(), a.trustSelfCommand(), a.trustListCommand(), a.trustRemoveCommand())
+	return cmd
+}
+
+// trustOptions are the flags shared by trust add and trust self.
+type trustOptions struct {
+	owner   string
+	scopes  []string
+	expires string
+	user    bool
+	force   bool
+}
+
+func (o *trustOptions) flags(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&o.owner, "owner", "", "who the key belongs to")
+	cmd.Flags().StringArrayVar(&o.scopes, "scope", nil, "limit the key to `KIND:GLOB` (repeatable), e.g. tool:my-project/**")
+	cmd.Flags().StringVar(&o.expires, "expires", "", "last day (`YYYY-MM-DD`, UTC) on which the key's signatures are accepted")
+	cmd.Flags().BoolVar(&o.user, "user", false, "trust it in your user space instead of the project")
+	cmd.Flags().BoolVar(&o.force, "force", false, "replace an existing entry for the key")
+}
+
+// trustDir is the trusted_keys folder that trust add/self/remove write.
+func (a *app) trustDir(user bool) (string, error) {
+	if user {
+		root := a.userRoot()
+		if root == "" {
+			return "", usageError("no user space: set USER_SPACE or HOME")
+		}
+		return filepath.Join(root, bundle.AIDir, verify.TrustedKeysDir), nil
+	}
+	p, err := a.project()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(p.AI(), verify.TrustedKeysDir), nil
+}
+
+// addTrust writes the trust entry for pub.
+func (a *app) addTrust(pubPEM []byte, o *trustOptions) error {
+	pub, err := sign.ParsePublicKeyPEM(pubPEM)
+	if err != nil {
+		return usageError("not an Ed25519 public key: %v", err)
+	}
+	k := &verify.TrustedKey{Fingerprint: sign.Fingerprint(pub), Owner: o.owner, Public: pub, Scopes: o.scopes}
+	k.PEM, _ = sign.CanonicalPublicPEM(pub)
+	if o.expires != "" {
+		t, err := time.Parse("2006-01-02", o.expires)
+		if err != nil {
+			return usageError("--expires %q: write a date as YYYY-MM-DD", o.expires)
+		}
+		k.Expires = &t
+	}
+	data := verify.FormatTrustedKey(k)
+	// Parse what we are about to write: scopes are checked the same way as
+	// when the file is read.
+	if _, err := verify.ParseTrustedKey(k.Fingerprint+".toml", data); err != nil {
+		return usageError("%v", err)
+	}
+	dir, err := a.trustDir(o.user)
+	if err != nil {
+		return err
+	}
+	target := filepath.Join(dir, k.Fingerprint+".toml")
+	if _, err := os.Lstat(target); err == nil && !o.force {
+		return usageError("%s is already trusted (%s); use --force to replace the entry", k.Fingerprint, target)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return asUsage(err)
+	}
+	if err := atomicfile.WriteFile(target, data, 0o644); err != nil {
+		return asUsage(err)
+	}
+	a.info("trusted %s%s: %s", k.Fingerprint, ownerText(k.Owner), target)
+	if a.json {
+		return writeJSON(a.stdout, map[string]string{"fingerprint": k.Fingerprint, "path": target})
+	}
+	fmt.Fprintln(a.stdout, k.Fingerprint)
+	return nil
+}
+
+func ownerText(owner string) string {
+	if owner == "" {
+		return ""
+	}
+	return " (" + owner + ")"
+}
+
+func (a *app) trustAddCommand() *cobra.Command {
+	o := &trustOptions{}
+	cmd := &cobra.Command{
+		Use:   "add FILE",
+		Short: "Trust a public key (a PEM file, or - for standard input)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var data []byte
+			var err error
+			if args[0] == "-" {
+				data, err = io.ReadAll(io.LimitReader(a.stdin, 1<<16))
+			} else {
+				data, err = os.ReadFile(args[0])
+			}
+			if err != nil {
+				return asUsage(err)
+			}
+			return a.addTrust(data, o)
+		},
+	}
+	o.flags(cmd)
+	return cmd
+}
+
+func (a *app) trustSelfCommand() *cobra.Command {
+	o := &trustOptions{}
+	cmd := &cobra.Command{
+		Use:   "self",
+		Short: "Trust your own signing key in this project (or --user)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			key, _, err := a.publicKey()
+			if err != nil {
+				return err
+			}
+			if o.owner == "" {
+				o.owner = os.Getenv("USER")
+			}
+			pemText, _ := sign.CanonicalPublicPEM(key.Public)
+			return a.addTrust([]byte(pemText), o)
+		},
+	}
+	o.flags(cmd)
+	return cmd
+}
+
+func (a *app) trustListCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List the trusted keys of every tier, and the files that were ignored",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ss, err := a.getSpaces()
+			if err != nil {
+				return err
+			}
+			ts, err := verify.LoadTrustStore(verify.SpaceSources(ss.All()))
+			if err != nil {
+				return asUsage(err)
+			}
+			if a.json {
+				type keyJSON struct {
+					Fingerprint string   `json:"fingerprint"`
+					Owner       string   `json:"owner"`
+					Space       string   `json:"space"`
+					Path        string   `json:"path"`
+					Scopes      []string `json:"scopes"`
+					Expires     string   `json:"expires,omitempty"`
+				}
+				out := struct {
+					Keys     []keyJSON             `json:"keys"`
+					Problems []verify.TrustProblem `json:"ignored"`
+				}{Keys: []keyJSON{}, Problems: nonNil(ts.Problems)}
+				for _, k := range ts.Keys() {
+					kj := keyJSON{Fingerprint: k.Fingerprint, Owner: k.Owner, Space: k.Space, Path: k.Path, Scopes: nonNil(k.Scopes)}
+					if k.Expires != nil {
+						kj.Expires = k.Expires.Format("2006-01-02")
+					}
+					out.Keys = append(out.Keys, kj)
+				}
+				return writeJSON(a.stdout, out)
+			}
+			for _, k := range ts.Keys() {
+				scope := "any item"
+				if len(k.Scopes) > 0 {
+					scope = strings.Join(k.Scopes, " ")
+				}
+				expires := ""
+				if k.Expires != nil {
+					expires = "  expires " + k.Expires.Format("2006-01-02")
+				}
+				fmt.Fprintf(a.stdout, "%s  %-8s  %-12s  %s%s\n", k.Fingerprint, k.Space, orDash(k.Owner), scope, expires)
+			}
+			for _, p := range ts.Problems {
+				fmt.Fprintf(a.stderr, "rye: ignored %s: %s\n", p.Path, p.Reason)
+			}
+			if len(ts.Keys()) == 0 {
+				a.info("no trusted keys (add one with 'rye trust add FILE' or 'rye trust self')")
+			}
+			return nil
+		},
+	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func (a *app) trustRemoveCommand() *cobra.Command {
+	var user bool
+	cmd := &cobra.Command{
+		Use:   "remove FINGERPRINT",
+		Short: "Stop trusting a key in this project (or --user)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fp := args[0]
+			if len(fp) != 16 || strings.Trim(fp, "0123456789abcdef") != "" {
+				return usageError("%q is not a fingerprint (16 lowercase hex characters)", fp)
+			}
+			dir, err := a.trustDir(user)
+			if err != nil {
+				return err
+			}
+			target := filepath.Join(dir, fp+".toml")
+			if err := os.Remove(target); errors.Is(err, fs.ErrNotExist) {
+				return usageError("%s is not trusted in %s", fp, dir)
+			} else if err != nil {
+				return asUsage(err)
+			}
+			a.info("removed %s", target)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&user, "user", false, "remove it from your user space")
+	return cmd
+}
