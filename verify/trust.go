@@ -188,6 +188,8 @@ type TrustSource struct {
 	Files fs.FS  // rooted at the space's .ai/trusted_keys folder; nil when absent
 	// Where to show files as: a folder path for messages.
 	Shown string
+	// Problems found while gathering the files (reported with the store's).
+	Problems []TrustProblem
 }
 
 // TrustProblem is a trusted-key file that was ignored, and why.
@@ -212,6 +214,7 @@ func LoadTrustStore(sources []TrustSource) (*TrustStore, error) {
 	ts := &TrustStore{keys: map[string]*TrustedKey{}}
 	h := newDigest()
 	for _, src := range sources {
+		ts.Problems = append(ts.Problems, src.Problems...)
 		if src.Files == nil {
 			continue
 		}
@@ -278,8 +281,8 @@ func (ts *TrustStore) SortedFingerprints() []string {
 	return fps
 }
 
-// SpaceSources returns the trust tiers of the given spaces, in order.
-func SpaceSources(spaces []*bundle.Space) []TrustSource {
+// TrustSources returns the trust tiers of the given spaces, in order.
+func TrustSources(spaces []*bundle.Space) []TrustSource {
 	var out []TrustSource
 	for _, sp := range spaces {
 		sub, err := fs.Sub(sp.FS(), TrustedKeysDir)

@@ -1,0 +1,69 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// WriteText writes findings as "path:line:col: severity: message [rule]",
+// grouped by file (a blank line between files), then the notes and a
+// summary line such as "1,204 items: 1,198 verified, 6 failed".
+func WriteText(w io.Writer, r *Report, summary string) error {
+	r.Sort()
+	prev := ""
+	for i, f := range r.Findings {
+		if i > 0 && f.Path != prev {
+			fmt.Fprintln(w)
+		}
+		prev = f.Path
+		fmt.Fprintf(w, "%s: %s: %s [%s]\n", position(f), f.Severity, f.Message, f.Rule)
+	}
+	if len(r.Findings) > 0 {
+		fmt.Fprintln(w)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintln(w, n)
+	}
+	_, err := fmt.Fprintln(w, summary)
+	return err
+}
+
+func position(f Finding) string {
+	switch {
+	case f.Line > 0 && f.Col > 0:
+		return fmt.Sprintf("%s:%d:%d", f.Path, f.Line, f.Col)
+	case f.Line > 0:
+		return fmt.Sprintf("%s:%d", f.Path, f.Line)
+	}
+	return f.Path
+}
+
+// Count formats 1204 as "1,204".
+func Count(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// Plural is "1 item", "2 items".
+func Plural(n int, word string) string {
+	if n == 1 {
+		return Count(n) + " " + word
+	}
+	return Count(n) + " " + word + "s"
+}
+
+// Join lists counts: "3 errors, 1 warning" (zero counts left out).
+func Join(parts ...string) string {
+	var kept []string
+	for _, p := range parts {
+		if p != "" && !strings.HasPrefix(p, "0 ") {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, ", ")
+}

@@ -1,0 +1,137 @@
+package verify
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/ryekit/rye/bundle"
+	"github.com/ryekit/rye/item"
+)
+
+// ErrSymlink is the read error of an item that is a symbolic link.
+var ErrSymlink = errors.New("is a symbolic link; rye refuses symbolic links inside .ai/")
+
+// SelectionSources turns a selection of a space's files into sources:
+// symbolic links named like items become sources that fail to read, so
+// that they get the verdict "unreadable" instead of being left out.
+func SelectionSources(sel *bundle.Selection) []Source {
+	out := make([]Source, 0, len(sel.Items)+len(sel.Links))
+	for _, f := range sel.Items {
+		f := f
+		out = append(out, Source{Kind: f.Kind, ID: f.ID, Space: f.Space.Label, Path: f.Path(), Embedded: f.Space.Embedded(),
+			Read: func() ([]byte, error) { return f.Space.ReadFile(f.Rel) }})
+	}
+	for _, l := range sel.Links {
+		out = append(out, Source{Kind: l.Kind, ID: l.ID, Space: l.Space.Label, Path: l.Path(),
+			Read: func() ([]byte, error) { return nil, ErrSymlink }})
+	}
+	return out
+}
+
+// StagedSources returns the items recorded in the git index below the
+// project's .ai/ folder (aiPrefix, relative to the repository root) that
+// match kinds and patterns: what a pre-commit hook must verify.
+// shownRoot is how the .ai folder is shown in paths.
+func StagedSources(repo *Repo, aiPrefix, shownRoot, space string, kinds []item.Kind, patterns []bundle.Pattern) ([]Source, error) {
+	files, err := repo.IndexFiles(aiPrefix)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	var out []Source
+	for _, rel := range names {
+		k, id, ext, err := bundle.KindAndID(rel)
+		if err != nil || !k.HasExtension(ext) || !wanted(k, kinds) || hiddenPath(rel) || !matchAny(patterns, k, id, rel) {
+			continue
+		}
+		f := files[rel]
+		src := Source{Kind: k, ID: id, Space: space, Path: path.Join(shownRoot, rel)}
+		switch {
+		case f.Symlink:
+			src.Read = func() ([]byte, error) { return nil, ErrSymlink }
+		case f.Data == nil:
+			src.Read = func() ([]byte, error) { return nil, fmt.Errorf("staged file %w", errTooLarge) }
+		default:
+			data := f.Data
+			src.Read = func() ([]byte, error) { return data, nil }
+		}
+		out = append(out, src)
+	}
+	return out, nil
+}
+
+func wanted(k item.Kind, kinds []item.Kind) bool {
+	for _, w := range kinds {
+		if w == k {
+			return true
+		}
+	}
+	return false
+}
+
+func matchAny(patterns []bundle.Pattern, k item.Kind, id item.ID, rel string) bool {
+	if len(patterns) == 0 {
+		return true
+	}
+	for _, p := range patterns {
+		if p.Match(k, id, rel) {
+			return true
+		}
+	}
+	return false
+}
+
+// hiddenPath reports dotfiles and the folders walks skip.
+func hiddenPath(rel string) bool {
+	for _, part := range strings.Split(rel, "/") {
+		if strings.HasPrefix(part, ".") || part == "__pycache__" || part == "node_modules" {
+			return true
+		}
+	}
+	return false
+}
+
+// Deleted is an item that a ref has and the working tree does not.
+type Deleted struct {
+	Kind item.Kind
+	ID   item.ID
+	Rel  string
+}
+
+// ChangedSince keeps the sources whose bytes differ from the files of
+// commit ref (compared by git blob id, which needs no status walk) and
+// lists the items of ref that are gone (exists says whether a path
+// relative to .ai/ is still there). Each kept source's bytes are read here,
+// once, and handed on. rels gives each source's path relative to .ai/.
+func ChangedSince(repo *Repo, ref, aiPrefix string, sources []Source, rels []string, kinds []item.Kind, exists func(rel string) bool) ([]Source, []Deleted, error) {
+	old, err := repo.TreeFiles(ref, aiPrefix, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	var changed []Source
+	for i, s := range sources {
+		data, readErr := s.Read()
+		if f, ok := old[rels[i]]; ok && readErr == nil && !f.Symlink && f.Blob == BlobID(data) {
+			continue
+		}
+		s.Read = func() ([]byte, error) { return data, readErr }
+		changed = append(changed, s)
+	}
+	var deleted []Deleted
+	for rel := range old {
+		k, id, ext, err := bundle.KindAndID(rel)
+		if err != nil || !k.HasExtension(ext) || !wanted(k, kinds) || hiddenPath(rel) || exists(rel) {
+			continue
+		}
+		deleted = append(deleted, Deleted{Kind: k, ID: id, Rel: rel})
+	}
+	sort.Slice(deleted, func(i, j int) bool { return deleted[i].Rel < deleted[j].Rel })
+	return changed, deleted, nil
+}

@@ -1,0 +1,242 @@
+package verify
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/sign"
+)
+
+// Verdict is the outcome of verifying one item (spec 2.6).
+type Verdict string
+
+const (
+	Verified      Verdict = "verified"
+	Unsigned      Verdict = "unsigned"
+	Malformed     Verdict = "malformed-signature"
+	Duplicate     Verdict = "duplicate-signature"
+	Modified      Verdict = "modified"
+	UntrustedKey  Verdict = "untrusted-key"
+	BadSignature  Verdict = "bad-signature"
+	Moved         Verdict = "moved"
+	KeyExpired    Verdict = "key-expired"
+	KeyOutOfScope Verdict = "key-out-of-scope"
+	LegacyFormat  Verdict = "legacy-format"
+	Unreadable    Verdict = "unreadable"
+)
+
+// Verdicts lists every verdict, in the order of spec 2.6's table.
+var Verdicts = []Verdict{Verified, Unsigned, Malformed, Duplicate, Modified, UntrustedKey, BadSignature, Moved, KeyExpired, KeyOutOfScope, LegacyFormat, Unreadable}
+
+// Failed reports whether the verdict fails verification.
+func (v Verdict) Failed() bool { return v != Verified }
+
+// Policy is what verification requires beyond a valid signature.
+type Policy struct {
+	// RequireV2 turns v1 signatures into a failure (--require v2,
+	// min_signature_version: 2).
+	RequireV2 bool
+	// Now is the time against which key expiry is judged.
+	Now time.Time
+}
+
+// ExpiryWarning is how long before a key's expiry verification warns.
+const ExpiryWarning = 30 * 24 * time.Hour
+
+// Result is the verdict for one item, with what the report needs.
+type Result struct {
+	Kind    item.Kind `json:"kind"`
+	ID      item.ID   `json:"id"`
+	Space   string    `json:"space"`
+	Path    string    `json:"path"`
+	Verdict Verdict   `json:"verdict"`
+	// Embedded is true for items of the bundle compiled into rye: trusted
+	// because they are part of the binary.
+	Embedded    bool   `json:"embedded,omitempty"`
+	Format      string `json:"format,omitempty"` // "v1", "v2"
+	Fingerprint string `json:"fingerprint,omitempty"`
+	Owner       string `json:"owner,omitempty"`
+	Line        int    `json:"line,omitempty"` // the signature line, when there is one
+	// Reason says why in one line, with the fix.
+	Reason string `json:"reason,omitempty"`
+	// Warnings do not fail verification: a key that expires soon, a v1
+	// signature while v2 is not required.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Input is one item to verify: where it is and its bytes, read once.
+type Input struct {
+	Kind     item.Kind
+	ID       item.ID
+	Space    string
+	Path     string
+	Embedded bool
+	Data     []byte
+	ReadErr  error // the file could not be read (then Data is nil)
+}
+
+// Check verifies one item. The checks run in the order of spec 2.6 and the
+// first that fails gives the verdict: read, parse the line, hash, location,
+// trust, signature, key policy, format policy.
+func Check(in Input, ts *TrustStore, p Policy) Result {
+	r := Result{Kind: in.Kind, ID: in.ID, Space: in.Space, Path: in.Path, Embedded: in.Embedded}
+	fail := func(v Verdict, reason string, args ...any) Result {
+		r.Verdict, r.Reason = v, fmt.Sprintf(reason, args...)
+		return r
+	}
+	if in.ReadErr != nil {
+		return fail(Unreadable, "%v", in.ReadErr)
+	}
+	if in.Embedded {
+		r.Verdict, r.Reason = Verified, "embedded in rye"
+		return r
+	}
+	ext := path.Ext(in.Path)
+	signHint := fmt.Sprintf("rye sign %s %s", in.Kind, in.ID)
+
+	// Parse the line.
+	found := sign.Find(in.Data, ext)
+	r.Line = lineOf(in.Data, found.Start)
+	switch found.Status {
+	case sign.Unsigned:
+		if found.Placeholder {
+			return fail(Unsigned, "only a placeholder signature line; sign it: %s", signHint)
+		}
+		return fail(Unsigned, "no signature line; sign it: %s", signHint)
+	case sign.Malformed:
+		return fail(Malformed, "the signature line does not parse: %s; sign it again: %s", found.Reason, signHint)
+	case sign.Duplicate:
+		return fail(Duplicate, "two signature lines at the top of the file; remove the second and sign again: %s", signHint)
+	}
+	l := found.Line
+	r.Format, r.Fingerprint = l.Format.String(), l.Fingerprint
+
+	// Hash.
+	hash, err := sign.ContentHash(found, in.Kind, ext, in.Data)
+	switch {
+	case errors.Is(err, sign.ErrNotUTF8):
+		return fail(Unreadable, "not UTF-8 text, which a v1 signature needs")
+	case err != nil:
+		return fail(Modified, "%v; if the change is intended, sign it again: %s", err, signHint)
+	case hash != l.Hash:
+		return fail(Modified, "content changed since it was signed%s; if the change is intended, sign it again: %s", changeHint(in.Data), signHint)
+	}
+
+	// Location: the item's own metadata must agree with where it is.
+	if moved, reason := locationMismatch(in, l.Format); moved != "" {
+		return fail(Moved, "%s; move it back, or sign it at its new place: %s", reason, signHint)
+	}
+
+	// Trust.
+	key := ts.Lookup(l.Fingerprint)
+	if key == nil {
+		return fail(UntrustedKey, "signed by key %s, which is not in the trust store; if you trust its owner: rye trust add <their public key>.pem", l.Fingerprint)
+	}
+	r.Owner = key.Owner
+
+	// Signature, over the message rebuilt from the actual kind and id.
+	if !sign.VerifySignature(key.Public, l, in.Kind, in.ID) {
+		reason := "the signature does not verify"
+		if l.Format == sign.V2 {
+			reason += " (the timestamp, fingerprint, kind or id differ from what was signed: edited, copied or moved?)"
+		}
+		return fail(BadSignature, "%s; sign it again: %s", reason, signHint)
+	}
+
+	// Key policy.
+	if key.ExpiredAt(p.Now) {
+		return fail(KeyExpired, "key %s%s expired on %s; sign it with a current key, or extend the key's expires in %s", key.Fingerprint, ownerOf(key), key.Expires.Format("2006-01-02"), key.Path)
+	}
+	if !key.Allows(in.Kind, in.ID) {
+		return fail(KeyOutOfScope, "key %s%s may only sign %s; sign it with a key whose scopes cover %s %s", key.Fingerprint, ownerOf(key), strings.Join(key.Scopes, ", "), in.Kind, in.ID)
+	}
+	if key.ExpiresWithin(p.Now, ExpiryWarning) {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("key %s%s expires on %s", key.Fingerprint, ownerOf(key), key.Expires.Format("2006-01-02")))
+	}
+
+	// Format policy.
+	if l.Format == sign.V1 {
+		if p.RequireV2 {
+			return fail(LegacyFormat, "v1 signature while v2 is required; re-sign it: rye sign --format v2 %s %s", in.Kind, in.ID)
+		}
+		r.Warnings = append(r.Warnings, "v1 signature: "+V1Uncovered(in.Kind)+"; re-sign it with: rye sign --format v2 "+string(in.Kind)+" "+string(in.ID))
+	}
+	r.Verdict = Verified
+	return r
+}
+
+// V1Uncovered names what a v1 signature of a kind leaves unsigned.
+func V1Uncovered(k item.Kind) string {
+	common := "the timestamp is unsigned and nothing binds the item to its location"
+	switch k {
+	case item.Directive:
+		return "the preamble, the fences and the body after the XML block are not covered, " + common
+	case item.Knowledge:
+		return "--- front matter is not covered, " + common
+	}
+	return "the #! line is not covered, " + common
+}
+
+func ownerOf(k *TrustedKey) string {
+	if k.Owner == "" {
+		return ""
+	}
+	return " (" + k.Owner + ")"
+}
+
+// locationMismatch compares the metadata fields that name a place (a
+// directive's name, a knowledge entry's id, any category) with where the
+// file is. v1 binds nothing to the location, so for v1 metadata that does
+// not parse is itself a failure; for v2 the signature binds the id and a
+// move is caught by the signature check.
+func locationMismatch(in Input, f sign.Format) (Verdict, string) {
+	md, err := item.ReadMetadata(in.Kind, in.Path, in.Data)
+	if err != nil {
+		if f == sign.V1 {
+			return Moved, "its metadata does not parse (" + err.Error() + "), so its location cannot be checked, and a v1 signature does not bind it"
+		}
+		return "", ""
+	}
+	nameField := map[item.Kind]string{item.Directive: "name", item.Knowledge: "id"}[in.Kind]
+	if nameField != "" {
+		if v := md.Get(nameField); v != nil && v.Kind == item.StringNode && v.Str != in.ID.Name() {
+			return Moved, fmt.Sprintf("its %s is %q but the file is named %q", nameField, v.Str, in.ID.Name())
+		}
+	}
+	if v := md.Get("category"); v != nil && v.Kind == item.StringNode && v.Str != in.ID.Dir() {
+		return Moved, fmt.Sprintf("its category is %q but it is in %q", v.Str, folderText(in.ID.Dir()))
+	}
+	return "", ""
+}
+
+func folderText(dir string) string {
+	if dir == "" {
+		return "the top folder"
+	}
+	return dir
+}
+
+// changeHint names a change that is easy to miss and invisible in most
+// editors, or returns "".
+func changeHint(data []byte) string {
+	switch {
+	case bytes.HasPrefix(data, []byte(item.BOM)):
+		return " (note: it starts with a byte-order mark)"
+	case bytes.Contains(data, []byte("\r\n")):
+		return " (note: it has CRLF line endings; check core.autocrlf and .gitattributes)"
+	case !utf8.Valid(data):
+		return " (note: it is not UTF-8)"
+	}
+	return ""
+}
+
+// lineOf returns the 1-based line of a byte offset.
+func lineOf(data []byte, off int) int {
+	return bytes.Count(data[:off], []byte("\n")) + 1
+}
