@@ -1,7 +1,6 @@
 package bundle
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,106 +11,140 @@ import (
 	"github.com/ryekit/rye/item"
 )
 
-// Selection is what command-line patterns picked in a space.
-type Selection struct {
-	Items []Found
-	// Skipped are file paths under .ai/ that are not items (configuration,
-	// trusted keys, lockfiles): pre-commit passes every staged file, and
-	// those are not errors.
-	Skipped []string
-}
-
-// Select resolves patterns to the items of kinds in space sp (spec 4.1):
+// Pattern is one command-line pattern (spec 4.1):
 //   - a file path (as pre-commit passes them: it contains ".ai/", starts
 //     with "./", "../" or "/", or names an existing file with an item
-//     extension), relative to cwd;
+//     extension), relative to the working directory;
 //   - a glob, when it contains * ? or [: '*' and '?' match within one id
 //     segment, '**' any number of segments ("my-project/**");
 //   - otherwise an id.
-//
-// Each item is listed once, in the order found. A pattern that matches
-// nothing is an error: a typo must not silently sign or verify nothing.
-func Select(sp *Space, kinds []item.Kind, patterns []string, cwd string) (*Selection, error) {
-	sel := &Selection{}
-	seen := map[string]bool{}
-	add := func(f Found) {
-		if key := f.Rel; !seen[key] {
-			seen[key] = true
-			sel.Items = append(sel.Items, f)
-		}
-	}
-	var walked []Found
-	walkedOnce := false
-	walk := func() ([]Found, error) {
-		if !walkedOnce {
-			found, _, err := sp.Walk(kinds)
-			if err != nil {
-				return nil, err
-			}
-			walked, walkedOnce = found, true
-		}
-		return walked, nil
-	}
+type Pattern struct {
+	Text string
+	rel  string // file path: relative to .ai/
+	glob string
+	id   item.ID
+	// NotItem is set for a path under .ai/ that is not an item file
+	// (configuration, trusted keys, lockfiles): pre-commit passes every
+	// staged file, and those are skipped, not errors.
+	NotItem bool
+}
+
+// ParsePatterns reads patterns for space sp, resolving file paths against
+// cwd. A path outside the space or an invalid id or glob is an error.
+func ParsePatterns(sp *Space, patterns []string, cwd string) ([]Pattern, error) {
+	var out []Pattern
 	for _, p := range patterns {
+		pat := Pattern{Text: p}
 		switch {
 		case isPathPattern(p, cwd):
-			f, ok, err := selectPath(sp, kinds, p, cwd)
+			rel, err := relToSpace(sp, p, cwd)
 			if err != nil {
 				return nil, err
 			}
-			if !ok {
-				sel.Skipped = append(sel.Skipped, p)
-				continue
-			}
-			add(f)
+			pat.rel = rel
+			pat.NotItem = !isItemPath(rel)
 		case strings.ContainsAny(p, "*?["):
 			if !doublestar.ValidatePattern(p) {
 				return nil, fmt.Errorf("invalid pattern %q", p)
 			}
-			found, err := walk()
-			if err != nil {
-				return nil, err
-			}
-			n := 0
-			for _, f := range found {
-				if ok, _ := doublestar.Match(p, string(f.ID)); ok {
-					add(f)
-					n++
-				}
-			}
-			if n == 0 {
-				return nil, fmt.Errorf("no %s in the %s space matches %q", kindsText(kinds), sp.Name, p)
-			}
+			pat.glob = p
 		default:
 			id, err := item.ParseID(p)
 			if err != nil {
 				return nil, err
 			}
-			n := 0
-			for _, k := range kinds {
-				rel, err := sp.Find(k, id)
-				if errors.Is(err, ErrNotFound) {
-					continue
-				}
-				if err != nil {
-					return nil, err
-				}
-				add(Found{Space: sp, Kind: k, ID: id, Rel: rel})
-				n++
+			pat.id = id
+		}
+		out = append(out, pat)
+	}
+	return out, nil
+}
+
+// Match reports whether an item file (kind, id, path relative to .ai/)
+// is selected by the pattern.
+func (p Pattern) Match(k item.Kind, id item.ID, rel string) bool {
+	switch {
+	case p.NotItem:
+		return false
+	case p.rel != "":
+		return p.rel == rel
+	case p.glob != "":
+		ok, _ := doublestar.Match(p.glob, string(id))
+		return ok
+	}
+	return p.id == id
+}
+
+// Selection is what patterns picked in a space.
+type Selection struct {
+	Items []Found
+	// Links are symbolic links named like items that the patterns select:
+	// refused (signing fails, verification says unreadable), never ignored.
+	Links []Oddity
+	// Skipped are patterns naming files under .ai/ that are not items.
+	Skipped []string
+}
+
+// Select returns the items of kinds in space sp that the patterns select
+// (all of them when there are no patterns), in walk order, each once. A
+// pattern that matches nothing is an error: a typo must not silently sign
+// or verify nothing.
+func Select(sp *Space, kinds []item.Kind, patterns []string, cwd string) (*Selection, error) {
+	pats, err := ParsePatterns(sp, patterns, cwd)
+	if err != nil {
+		return nil, err
+	}
+	found, odd, err := sp.Walk(kinds)
+	if err != nil {
+		return nil, err
+	}
+	sel := &Selection{}
+	matched := make([]bool, len(pats))
+	selects := func(k item.Kind, id item.ID, rel string) bool {
+		hit := len(pats) == 0
+		for i, p := range pats {
+			if p.Match(k, id, rel) {
+				matched[i], hit = true, true
 			}
-			if n == 0 {
-				return nil, fmt.Errorf("no %s %q in the %s space", kindsText(kinds), p, sp.Name)
-			}
+		}
+		return hit
+	}
+	for _, f := range found {
+		if selects(f.Kind, f.ID, f.Rel) {
+			sel.Items = append(sel.Items, f)
+		}
+	}
+	for _, o := range odd {
+		if o.Symlink && o.ID != "" && selects(o.Kind, o.ID, o.Rel) {
+			sel.Links = append(sel.Links, o)
+		}
+	}
+	for i, p := range pats {
+		switch {
+		case p.NotItem:
+			sel.Skipped = append(sel.Skipped, p.Text)
+		case !matched[i]:
+			return nil, noMatch(sp, kinds, p)
 		}
 	}
 	return sel, nil
 }
 
-func kindsText(kinds []item.Kind) string {
+func noMatch(sp *Space, kinds []item.Kind, p Pattern) error {
+	what := "item"
 	if len(kinds) == 1 {
-		return string(kinds[0])
+		what = string(kinds[0])
 	}
-	return "item"
+	switch {
+	case p.rel != "":
+		if _, err := sp.Stat(p.rel); err != nil {
+			return err
+		}
+		return fmt.Errorf("%s is not a %s file", p.Text, what)
+	case p.glob != "":
+		return fmt.Errorf("no %s in the %s space matches %q", what, sp.Name, p.Text)
+	}
+	return fmt.Errorf("no %s %q in the %s space", what, p.Text, sp.Name)
 }
 
 // isPathPattern decides whether a pattern names a file rather than an id.
@@ -130,45 +163,31 @@ func isPathPattern(p, cwd string) bool {
 	return false
 }
 
-// selectPath maps a file path to an item of sp. ok is false for a file
-// under .ai/ that is not an item (skipped, not an error).
-func selectPath(sp *Space, kinds []item.Kind, p, cwd string) (Found, bool, error) {
+// relToSpace maps a file path to a path relative to the space's .ai/.
+func relToSpace(sp *Space, p, cwd string) (string, error) {
 	if sp.Embedded() {
-		return Found{}, false, fmt.Errorf("%s: the system space has no files on disk", p)
+		return "", fmt.Errorf("%s: the system space has no files on disk", p)
 	}
 	abs := p
 	if !filepath.IsAbs(p) {
 		abs = filepath.Join(cwd, p)
 	}
-	abs = filepath.Clean(abs)
-	rel, err := filepath.Rel(sp.AI(), abs)
+	rel, err := filepath.Rel(sp.AI(), filepath.Clean(abs))
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return Found{}, false, fmt.Errorf("%s is not inside %s", p, sp.AI())
+		return "", fmt.Errorf("%s is not inside %s", p, sp.AI())
 	}
-	rel = filepath.ToSlash(rel)
-	if _, err := sp.Stat(rel); err != nil {
-		return Found{}, false, err
-	}
-	folder, _, _ := strings.Cut(rel, "/")
-	if _, isItemFolder := item.KindOfFolder(folder); !isItemFolder {
-		return Found{}, false, nil
-	}
+	return filepath.ToSlash(rel), nil
+}
+
+// isItemPath reports whether a path relative to .ai/ names an item file:
+// inside an item folder, not a dotfile or in a skipped folder, with a file
+// form of its kind and a valid id.
+func isItemPath(rel string) bool {
 	for _, part := range strings.Split(rel, "/") {
 		if strings.HasPrefix(part, ".") || skipped[part] {
-			return Found{}, false, nil // dotfiles, __pycache__, node_modules
+			return false
 		}
 	}
-	k, id, ext, err := KindAndID(rel)
-	if err != nil {
-		return Found{}, false, fmt.Errorf("%s: %v", p, err)
-	}
-	if !k.HasExtension(ext) {
-		return Found{}, false, nil
-	}
-	for _, want := range kinds {
-		if want == k {
-			return Found{Space: sp, Kind: k, ID: id, Rel: rel}, true, nil
-		}
-	}
-	return Found{}, false, nil
+	k, _, ext, err := KindAndID(rel)
+	return err == nil && k.HasExtension(ext)
 }

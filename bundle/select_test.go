@@ -41,7 +41,7 @@ func TestSelect(t *testing.T) {
 		{[]item.Kind{item.Tool}, []string{"p/*"}, "tool:p/a tool:p/b"},
 		{[]item.Kind{item.Tool}, []string{"p/**"}, "tool:p/a tool:p/b tool:p/sub/c tool:p/sub/deep/d"},
 		{[]item.Kind{item.Tool}, []string{"p/?"}, "tool:p/a tool:p/b"},
-		{[]item.Kind{item.Tool}, []string{"*/e", "p/a", "q/e"}, "tool:q/e tool:p/a"},
+		{[]item.Kind{item.Tool}, []string{"*/e", "p/a", "q/e"}, "tool:p/a tool:q/e"},
 		{item.Kinds, []string{".ai/tools/p/sub/c.sh", filepath.Join(root, ".ai/knowledge/p/k.md")}, "tool:p/sub/c knowledge:p/k"},
 		{item.Kinds, []string{"**"}, "directive:p/a tool:p/a tool:p/b tool:p/sub/c tool:p/sub/deep/d tool:q/e knowledge:p/k"},
 	}
@@ -78,9 +78,13 @@ func TestSelect(t *testing.T) {
 			t.Errorf("%q: %v, want %q", p, err, want)
 		}
 	}
+	// Symbolic links named like items are selected as refused links.
 	if err := os.Symlink("a.py", filepath.Join(root, ".ai/tools/p/l.py")); err == nil {
-		if _, err := Select(sp, item.Kinds, []string{".ai/tools/p/l.py"}, root); err == nil || !strings.Contains(err.Error(), "symbolic link") {
-			t.Errorf("symlink: %v", err)
+		for _, pats := range [][]string{{".ai/tools/p/l.py"}, {"p/l"}, {"p/*"}, nil} {
+			sel, err := Select(sp, []item.Kind{item.Tool}, pats, root)
+			if err != nil || len(sel.Links) != 1 || sel.Links[0].ID != "p/l" {
+				t.Errorf("symlink %v: %+v %v", pats, sel, err)
+			}
 		}
 	}
 }

@@ -42,6 +42,9 @@ type Oddity struct {
 	Reason string
 	// Symlink is true for a symbolic link (an error, not a warning).
 	Symlink bool
+	// ID is the item id the path would have, when it is a valid item path
+	// (a symbolic link named like an item is refused, not ignored).
+	ID item.ID
 }
 
 // Path is the file as shown to users.
@@ -74,7 +77,11 @@ func (s *Space) Walk(kinds []item.Kind) ([]Found, []Oddity, error) {
 				return nil
 			}
 			if d.Type()&fs.ModeSymlink != 0 {
-				odd = append(odd, Oddity{Space: s, Kind: k, Rel: p, Reason: "symbolic link: rye refuses symbolic links inside .ai/", Symlink: true})
+				o := Oddity{Space: s, Kind: k, Rel: p, Reason: "symbolic link: rye refuses symbolic links inside .ai/", Symlink: true}
+				if kk, id, ext, err := KindAndID(p); err == nil && kk.HasExtension(ext) {
+					o.ID = id
+				}
+				odd = append(odd, o)
 				return nil
 			}
 			if d.IsDir() {

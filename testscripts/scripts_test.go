@@ -4,10 +4,12 @@
 package testscripts
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -15,6 +17,8 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/ryekit/rye/cmd/rye/cli"
+	"github.com/ryekit/rye/internal/sarifcheck"
+	"github.com/ryekit/rye/sign"
 )
 
 var update = flag.Bool("update", false, "rewrite cmp golden files in the scripts")
@@ -49,13 +53,24 @@ func TestScripts(t *testing.T) {
 			return os.MkdirAll(filepath.Join(work, "home"), 0o755)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"copydir": copyDir,
-			"mtimes":  mtimes,
+			"copydir":     copyDir,
+			"mtimes":      mtimes,
+			"replace":     replace,
+			"crlf":        crlf,
+			"bom":         bom,
+			"sigline":     sigline,
+			"sigfield":    sigfield,
+			"fingerprint": fingerprintCmd,
+			"vectorgroup": vectorGroup,
+			"sarifvalid":  sarifValid,
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {
 			case "unix":
 				return runtime.GOOS != "windows", nil
+			case "vectors":
+				_, err := os.Stat(filepath.Join(vectorsDir, "vectors.json"))
+				return err == nil, nil
 			}
 			return false, nil
 		},
@@ -101,4 +116,142 @@ func mtimes(ts *testscript.TestScript, neg bool, args []string) {
 		fmt.Fprintf(&b, "%s %d\n", f, info.ModTime().UnixNano())
 	}
 	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(b.String()), 0o644))
+}
+
+// replace FILE REGEXP REPLACEMENT rewrites a file with Go's
+// regexp.ReplaceAll (the replacement may use $1); it fails when nothing
+// matches, so a tamper that did nothing cannot pass unnoticed.
+func replace(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: replace FILE REGEXP REPLACEMENT")
+	}
+	re, err := regexp.Compile(args[1])
+	ts.Check(err)
+	data := []byte(ts.ReadFile(args[0]))
+	if !re.Match(data) {
+		ts.Fatalf("replace: %q does not match in %s", args[1], args[0])
+	}
+	repl := strings.NewReplacer(`\n`, "\n", `\t`, "\t").Replace(args[2])
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), re.ReplaceAll(data, []byte(repl)), 0o644))
+}
+
+// crlf FILE turns every LF into CRLF (what core.autocrlf does on Windows).
+func crlf(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: crlf FILE")
+	}
+	data := strings.ReplaceAll(ts.ReadFile(args[0]), "\n", "\r\n")
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(data), 0o644))
+}
+
+// bom FILE prepends a UTF-8 byte-order mark.
+func bom(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: bom FILE")
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte("\xef\xbb\xbf"+ts.ReadFile(args[0])), 0o644))
+}
+
+var sigLineRE = regexp.MustCompile(`(?m)^(?:<!-- |# |// )rye:signed:[^\n]*$`)
+
+// sigline SRC DST replaces DST's signature line with SRC's.
+func sigline(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: sigline SRC DST")
+	}
+	line := sigLineRE.FindString(ts.ReadFile(args[0]))
+	dst := ts.ReadFile(args[1])
+	if line == "" || !sigLineRE.MatchString(dst) {
+		ts.Fatalf("sigline: no signature line")
+	}
+	loc := sigLineRE.FindStringIndex(dst)
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(dst[:loc[0]]+line+dst[loc[1]:]), 0o644))
+}
+
+var sigFieldRE = regexp.MustCompile(`:([A-Za-z0-9_-]{86}==):`)
+
+// sigfield SRC DST replaces only the signature field of DST's line with
+// SRC's: another key's signature under the same fingerprint.
+func sigfield(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: sigfield SRC DST")
+	}
+	m := sigFieldRE.FindStringSubmatch(ts.ReadFile(args[0]))
+	dst := ts.ReadFile(args[1])
+	loc := sigFieldRE.FindStringSubmatchIndex(dst)
+	if m == nil || loc == nil {
+		ts.Fatalf("sigfield: no signature field")
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(dst[:loc[2]]+m[1]+dst[loc[3]:]), 0o644))
+}
+
+// fingerprint VAR PUBKEY sets VAR to the fingerprint of a public key file,
+// so that a script can name a key's trust file.
+func fingerprintCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: fingerprint VAR PUBKEY")
+	}
+	pub, err := sign.ParsePublicKeyPEM([]byte(ts.ReadFile(args[1])))
+	ts.Check(err)
+	ts.Setenv(args[0], sign.Fingerprint(pub))
+}
+
+// vectorsDir holds the shared conformance vectors.
+const vectorsDir = "../../shared/vectors"
+
+// vectorgroup GROUP DIR lays out the vector cases of one group (a folder
+// of ../shared/vectors/files, such as v2-modified) as a project in DIR:
+// each file at the path its case names, and the vectors' trusted keys.
+// Within a group the paths are distinct, so one verify run checks them all.
+func vectorGroup(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: vectorgroup GROUP DIR")
+	}
+	abs, err := filepath.Abs(vectorsDir)
+	ts.Check(err)
+	data, err := os.ReadFile(filepath.Join(abs, "vectors.json"))
+	ts.Check(err)
+	var v struct {
+		Cases []struct{ Path, File string }
+	}
+	ts.Check(json.Unmarshal(data, &v))
+	dir := ts.MkAbs(args[1])
+	n := 0
+	for _, c := range v.Cases {
+		if filepath.Base(filepath.Dir(c.File)) != args[0] {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(abs, c.File))
+		ts.Check(err)
+		dst := filepath.Join(dir, filepath.FromSlash(c.Path))
+		ts.Check(os.MkdirAll(filepath.Dir(dst), 0o755))
+		ts.Check(os.WriteFile(dst, src, 0o644))
+		n++
+	}
+	if n == 0 {
+		ts.Fatalf("vectorgroup: no cases in group %s", args[0])
+	}
+	keys := filepath.Join(dir, ".ai", "trusted_keys")
+	ts.Check(os.MkdirAll(keys, 0o755))
+	entries, err := os.ReadDir(filepath.Join(abs, "trusted_keys"))
+	ts.Check(err)
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(abs, "trusted_keys", e.Name()))
+		ts.Check(err)
+		ts.Check(os.WriteFile(filepath.Join(keys, e.Name()), b, 0o644))
+	}
+}
+
+// sarifvalid FILE checks a file against the SARIF 2.1.0 schema.
+func sarifValid(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: sarifvalid FILE")
+	}
+	err := sarifcheck.Validate([]byte(ts.ReadFile(args[0])))
+	if neg && err == nil {
+		ts.Fatalf("%s is valid SARIF", args[0])
+	}
+	if !neg && err != nil {
+		ts.Fatalf("%s: %v", args[0], err)
+	}
 }

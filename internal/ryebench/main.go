@@ -87,6 +87,8 @@ var commands = []command{
 	{args: []string{"sign", "**"}, runs: 1, note: "first signing of every item: validate, hash, sign, write atomically"},
 	{args: []string{"sign", "**"}, note: "every item already signed: read, hash, verify, nothing written"},
 	{args: []string{"sign", "--force", "**"}, note: "re-sign every item"},
+	{args: []string{"verify", "--no-cache"}, note: "cold: every item verified"},
+	{args: []string{"verify"}, warm: true, note: "warm: every item in the verdict cache"},
 	{args: []string{"search", "all", "deploy", "verify"}, warm: true, note: "index cache current"},
 	{args: []string{"search", "--no-cache", "all", "deploy", "verify"}, note: "every item read and parsed"},
 }

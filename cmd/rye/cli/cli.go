@@ -139,6 +139,8 @@ directives, tools and knowledge, each carrying an embedded Ed25519 signature.`,
 		a.keysCommand(),
 		a.trustCommand(),
 		a.signCommand(),
+		a.verifyCommand(),
+		a.checkCommand(),
 		a.versionCommand(),
 		a.completionCommand(),
 	)

@@ -3,26 +3,31 @@ package cli
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ryekit/rye/bundle"
 	"github.com/ryekit/rye/internal/atomicfile"
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/verify"
 )
 
 func (a *app) loadCommand() *cobra.Command {
 	var destination string
-	var force bool
+	var force, noVerify bool
 	cmd := &cobra.Command{
 		Use:   "load KIND ID",
-		Short: "Print an item, its parsed metadata (--json), or copy it to another space",
-		Long: `rye load resolves an item (project, then user, then system space) and prints
-its file. With --json it prints the parsed metadata instead. With
---destination project|user it copies the file into that space, where it
-shadows the original and must be signed like any item of that space.`,
+		Short: "Print a verified item, its parsed metadata (--json), or copy it to another space",
+		Long: `rye load resolves an item (project, then user, then system space), verifies
+it, and prints its file; an item that does not verify is refused (exit 1)
+unless --no-verify, which prints it with a warning on stderr. With --json it
+prints the parsed metadata instead. With --destination project|user it
+copies the file into that space, where it shadows the original and must be
+signed like any item of that space.`,
 		Args:              cobra.ExactArgs(2),
 		ValidArgsFunction: a.completeKindAndID,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -37,6 +42,16 @@ shadows the original and must be signed like any item of that space.`,
 			if err != nil {
 				return findings("%v", err)
 			}
+			r, err := a.verifyItem(loc, it)
+			if err != nil {
+				return err
+			}
+			if r.Verdict.Failed() {
+				if !noVerify {
+					return findings("refusing %s %s (%s): %s: %s\nuse --no-verify to read it anyway", it.Kind, it.ID, it.Path, r.Verdict, r.Reason)
+				}
+				fmt.Fprintf(a.stderr, "rye: warning: NOT VERIFIED: %s %s (%s): %s: %s\n", it.Kind, it.ID, it.Path, r.Verdict, r.Reason)
+			}
 			if !a.json {
 				_, err := a.stdout.Write(it.Bytes)
 				return err
@@ -50,7 +65,27 @@ shadows the original and must be signed like any item of that space.`,
 	}
 	cmd.Flags().StringVar(&destination, "destination", "", "copy the item into `SPACE` (project or user)")
 	cmd.Flags().BoolVar(&force, "force", false, "with --destination: overwrite an existing file")
+	cmd.Flags().BoolVar(&noVerify, "no-verify", false, "print the item even if it does not verify (labelled on stderr)")
 	return cmd
+}
+
+// verifyItem verifies one loaded item against the trust store of the
+// working tree, under the configured policy.
+func (a *app) verifyItem(loc *bundle.Located, it *item.Item) (verify.Result, error) {
+	cfg, err := a.config()
+	if err != nil {
+		return verify.Result{}, err
+	}
+	ss, err := a.getSpaces()
+	if err != nil {
+		return verify.Result{}, err
+	}
+	ts, err := a.trustStore(ss, nil, "", &verifyOptions{})
+	if err != nil {
+		return verify.Result{}, err
+	}
+	in := verify.Input{Kind: it.Kind, ID: it.ID, Space: loc.Space.Label, Path: it.Path, Embedded: loc.Space.Embedded(), Data: it.Bytes}
+	return verify.Check(in, ts, verify.Policy{RequireV2: cfg.MinSignatureVersion == 2, Now: time.Now().UTC()}), nil
 }
 
 // resolveArgs turns "KIND ID" from the command line into a located item.

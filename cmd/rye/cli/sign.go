@@ -60,6 +60,11 @@ set, is the signing time, so that signing is reproducible.`,
 			if err != nil {
 				return err
 			}
+			// Symbolic links named like items are refused by the signer, with
+			// the reason, rather than silently left out.
+			for _, l := range sel.Links {
+				sel.Items = append(sel.Items, bundle.Found{Space: l.Space, Kind: l.Kind, ID: l.ID, Rel: l.Rel})
+			}
 			if len(sel.Items) == 0 {
 				a.info("nothing to sign: no item among the %d paths given", len(sel.Skipped))
 				return nil

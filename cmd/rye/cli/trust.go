@@ -170,7 +170,7 @@ func (a *app) trustListCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			ts, err := verify.LoadTrustStore(verify.SpaceSources(ss.All()))
+			ts, err := verify.LoadTrustStore(verify.TrustSources(ss.All()))
 			if err != nil {
 				return asUsage(err)
 			}

@@ -1,0 +1,312 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ryekit/rye/bundle"
+	"github.com/ryekit/rye/report"
+	"github.com/ryekit/rye/search"
+	"github.com/ryekit/rye/verify"
+)
+
+// verifyOptions are the flags of rye verify and rye check.
+type verifyOptions struct {
+	space        string
+	trustRef     string
+	trustUser    bool
+	changedSince string
+	staged       bool
+	require      string
+	format       string
+	noCache      bool
+}
+
+func (o *verifyOptions) flags(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&o.space, "space", "project", "verify the items of `SPACE`: project, user, system or all")
+	f.StringVar(&o.trustRef, "trust-ref", "", "trust the project keys of git commit `REF` (e.g. the pull request's base), not the working tree")
+	f.BoolVar(&o.trustUser, "trust-user", false, "with --trust-ref: also trust the user space's keys")
+	f.StringVar(&o.changedSince, "changed-since", "", "verify only items whose content differs from git commit `REF`")
+	f.BoolVar(&o.staged, "staged", false, "verify the staged (index) content, as a pre-commit hook must")
+	f.StringVar(&o.require, "require", "", "`v2`: fail v1 signatures (also min_signature_version: 2)")
+	f.StringVar(&o.format, "format", "text", "output `FORMAT`: text, json, sarif or github")
+	f.BoolVar(&o.noCache, "no-cache", false, "verify every item, ignoring the verdict cache")
+}
+
+func (a *app) verifyCommand() *cobra.Command {
+	o := &verifyOptions{}
+	cmd := &cobra.Command{
+		Use:   "verify [KIND] [PATTERN...]",
+		Short: "Verify items' signatures against the trust store",
+		Long: `rye verify gives every item one verdict: verified, or why not (unsigned,
+malformed-signature, duplicate-signature, modified, untrusted-key,
+bad-signature, moved, key-expired, key-out-of-scope, legacy-format,
+unreadable). Without patterns it verifies every project item; patterns are
+ids, globs or file paths, as for rye sign.
+
+In CI, use --trust-ref with the base of the change (the pull request's base
+commit): the project's trusted keys are then read from that commit, so a
+change cannot add its own key and sign itself in. In a pre-commit hook use
+--staged, which verifies what is about to be committed.
+
+Exit status: 0 when everything verified, 1 when any item failed, 2 for
+usage or configuration errors.`,
+		ValidArgsFunction: a.completeKindOrID,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			rep, summary, err := a.runVerify(o, args)
+			if err != nil {
+				return err
+			}
+			return a.writeReport(rep, summary, o.format)
+		},
+	}
+	o.flags(cmd)
+	return cmd
+}
+
+// verifySummary is the summary object of the JSON output.
+type verifySummary struct {
+	Items    int `json:"items"`
+	Verified int `json:"verified"`
+	Failed   int `json:"failed"`
+	Warnings int `json:"warnings"`
+}
+
+// runVerify verifies what the options and arguments select and returns the
+// report (findings for every failure and warning, one item per verdict).
+func (a *app) runVerify(o *verifyOptions, args []string) (*report.Report, verifySummary, error) {
+	var sum verifySummary
+	kinds, patterns := splitKind(args)
+	if o.staged && o.changedSince != "" {
+		return nil, sum, usageError("--staged and --changed-since do not go together")
+	}
+	if o.trustUser && o.trustRef == "" {
+		return nil, sum, usageError("--trust-user only makes sense with --trust-ref")
+	}
+	switch o.require {
+	case "", "v1":
+	case "v2":
+	default:
+		return nil, sum, usageError("--require %q: the only requirement is v2", o.require)
+	}
+	cfg, err := a.config()
+	if err != nil {
+		return nil, sum, err
+	}
+	if o.trustRef == "" {
+		o.trustRef = cfg.Verify.TrustRef
+	}
+	policy := verify.Policy{RequireV2: o.require == "v2" || cfg.MinSignatureVersion == 2, Now: time.Now().UTC()}
+	ss, err := a.getSpaces()
+	if err != nil {
+		return nil, sum, err
+	}
+	spaces, err := ss.Named(o.space)
+	if err != nil {
+		return nil, sum, usageError("--space: %v", err)
+	}
+	needsGit := o.trustRef != "" || o.staged || o.changedSince != ""
+	var repo *verify.Repo
+	var aiPrefix string
+	if needsGit {
+		p, err := a.project()
+		if err != nil {
+			return nil, sum, err
+		}
+		if repo, err = verify.OpenRepo(p.Root); err != nil {
+			return nil, sum, usageError("%v", err)
+		}
+		prefix, err := repo.Prefix(p.Root)
+		if err != nil {
+			return nil, sum, usageError("%v", err)
+		}
+		aiPrefix = path.Join(prefix, bundle.AIDir)
+	}
+	trust, err := a.trustStore(ss, repo, aiPrefix, o)
+	if err != nil {
+		return nil, sum, err
+	}
+	rep := &report.Report{Tool: "rye verify"}
+	rep.Version, _, _ = Version()
+	var sources []verify.Source
+	switch {
+	case o.staged:
+		p, _ := a.project()
+		pats, err := bundle.ParsePatterns(p, patterns, a.workDir())
+		if err != nil {
+			return nil, sum, usageError("%v", err)
+		}
+		if sources, err = verify.StagedSources(repo, aiPrefix, p.DisplayPath(""), p.Label, kinds, pats); err != nil {
+			return nil, sum, usageError("%v", err)
+		}
+	default:
+		for _, sp := range spaces {
+			sel, err := bundle.Select(sp, kinds, patterns, a.workDir())
+			if err != nil {
+				if len(patterns) > 0 && len(spaces) > 1 {
+					continue // a pattern need only match in one space
+				}
+				return nil, sum, usageError("%v", err)
+			}
+			srcs := verify.SelectionSources(sel)
+			if o.changedSince != "" && sp.Name == bundle.Project {
+				rels := make([]string, 0, len(srcs))
+				for _, f := range sel.Items {
+					rels = append(rels, f.Rel)
+				}
+				for _, l := range sel.Links {
+					rels = append(rels, l.Rel)
+				}
+				exists := func(rel string) bool {
+					_, err := os.Lstat(filepath.Join(sp.AI(), filepath.FromSlash(rel)))
+					return err == nil
+				}
+				changed, deleted, err := verify.ChangedSince(repo, o.changedSince, aiPrefix, srcs, rels, kinds, exists)
+				if err != nil {
+					return nil, sum, usageError("%v", err)
+				}
+				for _, d := range deleted {
+					rep.Notes = append(rep.Notes, fmt.Sprintf("deleted since %s: %s %s (%s)", o.changedSince, d.Kind, d.ID, sp.DisplayPath(d.Rel)))
+				}
+				rep.Notes = append(rep.Notes, fmt.Sprintf("%s of %s changed since %s", report.Plural(len(changed), "item"), report.Count(len(srcs)), o.changedSince))
+				srcs = changed
+			}
+			sources = append(sources, srcs...)
+		}
+	}
+	v := &verify.Verifier{Trust: trust, Policy: policy}
+	var cache *verify.Cache
+	if !o.noCache {
+		if dir, err := search.DefaultCacheDir(); err == nil {
+			cache = verify.OpenCache(filepath.Join(dir, "verify.cache"))
+			v.Cache = cache
+		}
+	}
+	results := v.Run(sources)
+	if cache != nil {
+		if err := cache.Save(); err != nil && a.verbose {
+			a.info("verdict cache not saved: %v", err)
+		}
+	}
+	addVerdicts(rep, results, a.verbose)
+	for _, p := range trust.Problems {
+		rep.Add(report.Finding{Rule: "verify/trust-store", Severity: report.Warning, Path: p.Path, Message: p.Reason})
+	}
+	sum = verifySummary{Items: len(results), Failed: rep.Failed(), Warnings: rep.Count(report.Warning)}
+	sum.Verified = sum.Items - sum.Failed
+	return rep, sum, nil
+}
+
+// trustStore assembles the tiers: the project's keys from the working
+// tree, the index (--staged) or a commit (--trust-ref); the user's unless
+// --trust-ref without --trust-user; the system roots'.
+func (a *app) trustStore(ss *bundle.Spaces, repo *verify.Repo, aiPrefix string, o *verifyOptions) (*verify.TrustStore, error) {
+	var sources []verify.TrustSource
+	switch {
+	case o.trustRef != "":
+		src, err := repo.TrustAtRef(o.trustRef, path.Dir(aiPrefix))
+		if err != nil {
+			return nil, usageError("--trust-ref: %v", err)
+		}
+		sources = append(sources, src)
+	case o.staged:
+		src, err := repo.TrustInIndex(path.Dir(aiPrefix))
+		if err != nil {
+			return nil, usageError("%v", err)
+		}
+		sources = append(sources, src)
+	case ss.Project != nil:
+		sources = append(sources, verify.TrustSources([]*bundle.Space{ss.Project})...)
+	}
+	if ss.User != nil && (o.trustRef == "" || o.trustUser) {
+		sources = append(sources, verify.TrustSources([]*bundle.Space{ss.User})...)
+	}
+	sources = append(sources, verify.TrustSources(ss.System)...)
+	ts, err := verify.LoadTrustStore(sources)
+	return ts, asUsage(err)
+}
+
+// verdictRules describes each verdict for SARIF and the JSON output.
+var verdictRules = map[verify.Verdict]string{
+	verify.Unsigned:      "The item has no signature line (or only a placeholder).",
+	verify.Malformed:     "The signature line does not parse, or has an unsupported version.",
+	verify.Duplicate:     "Two signature lines at the top of the file.",
+	verify.Modified:      "The content changed after it was signed.",
+	verify.UntrustedKey:  "The signing key is not in the trust store.",
+	verify.BadSignature:  "The signature does not verify (for v2: also an edited timestamp or fingerprint, or a copy under another id).",
+	verify.Moved:         "The item's own metadata (name, id, category) disagrees with where the file is.",
+	verify.KeyExpired:    "The signing key expired.",
+	verify.KeyOutOfScope: "The signing key's scopes do not cover this item.",
+	verify.LegacyFormat:  "A v1 signature where v2 is required.",
+	verify.Unreadable:    "The file cannot be read: I/O error, symbolic link, over 1 MiB, or not UTF-8 where text is required.",
+}
+
+const docsBase = "https://github.com/ryekit/rye/blob/main/docs/"
+
+// addVerdicts turns results into report items and findings.
+func addVerdicts(rep *report.Report, results []verify.Result, listVerified bool) {
+	rep.Checked += len(results)
+	for _, r := range results {
+		rep.Items = append(rep.Items, report.Item{Failed: r.Verdict.Failed(), Value: r})
+		if r.Verdict.Failed() {
+			rule := "verify/" + string(r.Verdict)
+			rep.AddRule(report.Rule{ID: rule, Short: verdictRules[r.Verdict], Help: verdictRules[r.Verdict] + " See the URL for the fix.", URL: docsBase + "verify.md#" + string(r.Verdict)})
+			rep.Add(report.Finding{Rule: rule, Severity: report.Error, Path: r.Path, Line: max(r.Line, 1), Col: 1, Message: string(r.Verdict) + ": " + r.Reason, Kind: string(r.Kind), ID: string(r.ID)})
+		}
+		for _, w := range r.Warnings {
+			rule := "verify/warning"
+			rep.AddRule(report.Rule{ID: rule, Short: "Verified, with something to act on: a key that expires soon, or a v1 signature.", URL: docsBase + "verify.md#warnings"})
+			rep.Add(report.Finding{Rule: rule, Severity: report.Warning, Path: r.Path, Line: max(r.Line, 1), Col: 1, Message: w, Kind: string(r.Kind), ID: string(r.ID)})
+		}
+		if listVerified && !r.Verdict.Failed() {
+			note := "verified"
+			if r.Embedded {
+				note = "verified (embedded)"
+			} else if r.Fingerprint != "" {
+				note += fmt.Sprintf(" (%s, key %s%s)", r.Format, r.Fingerprint, ownerText(r.Owner))
+			}
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %s %s: %s", r.Path, r.Kind, r.ID, note))
+		}
+	}
+}
+
+// writeReport renders a report in a format and turns its findings into the
+// exit code (the same in every format).
+func (a *app) writeReport(rep *report.Report, sum verifySummary, format string) error {
+	if a.json {
+		format = "json"
+	}
+	line := fmt.Sprintf("%s: %s", report.Plural(sum.Items, "item"), report.Join(report.Count(sum.Verified)+" verified", report.Count(sum.Failed)+" failed"))
+	if sum.Verified == 0 && sum.Failed == 0 {
+		line = report.Plural(sum.Items, "item")
+	}
+	if sum.Warnings > 0 {
+		line += ", " + report.Plural(sum.Warnings, "warning")
+	}
+	var err error
+	switch format {
+	case "text":
+		err = report.WriteText(a.stdout, rep, line)
+	case "json":
+		err = report.WriteJSON(a.stdout, rep, sum)
+	case "sarif":
+		err = report.WriteSARIF(a.stdout, rep)
+	case "github":
+		err = report.WriteGitHub(a.stdout, rep, line, os.Getenv("GITHUB_STEP_SUMMARY"))
+	default:
+		return usageError("--format %q: use text, json, sarif or github", format)
+	}
+	if err != nil {
+		return err
+	}
+	if rep.ExitCode() != 0 {
+		return &exitError{code: ExitFindings, err: fmt.Errorf("")}
+	}
+	return nil
+}
