@@ -184,11 +184,29 @@ func (s *Space) ReadFile(rel string) ([]byte, error) {
 // symbolic link stops the search with an error rather than being skipped, so
 // that a link cannot be used to make a different file win.
 func (s *Space) Find(k item.Kind, id item.ID) (rel string, err error) {
+	// The folders above the file are the same for every extension: check
+	// them once, then each candidate file.
+	base := Rel(k, id, "")
+	if dir := path.Dir(base); dir != "." {
+		info, err := s.lstatChain(dir)
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || (err == nil && !info.IsDir()) {
+			return "", ErrNotFound
+		}
+		if err != nil {
+			return "", err
+		}
+	}
 	for _, ext := range k.Extensions() {
-		rel := Rel(k, id, ext)
-		if _, err := s.Stat(rel); err == nil {
+		rel := base + ext
+		info, err := fs.Lstat(s.fsys, rel)
+		switch {
+		case err == nil && info.Mode()&fs.ModeSymlink != 0:
+			return "", &PathError{Path: s.DisplayPath(rel), Err: ErrSymlink}
+		case err == nil && info.Mode().IsRegular():
 			return rel, nil
-		} else if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+		case err == nil:
+			return "", &PathError{Path: s.DisplayPath(rel), Err: ErrNotFile}
+		case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
 			return "", err
 		}
 	}

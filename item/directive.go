@@ -247,12 +247,18 @@ func attrNode(a xmlAttr) *Node {
 	return &Node{Kind: StringNode, Str: a.Value, Raw: a.Value, Pos: a.Pos, End: a.End}
 }
 
+// textNode is an element's text. It gets an end (so that a fix can replace
+// it) when the element holds only text.
 func textNode(e *xmlElem) *Node {
 	pos := e.TextPos
 	if !pos.IsValid() {
 		pos = e.Start
 	}
-	return NewString(strings.TrimSpace(e.Text), pos)
+	n := NewString(strings.TrimSpace(e.Text), pos)
+	if e.TextEnd.IsValid() && len(e.Children) == 0 {
+		n.End = e.TextEnd
+	}
+	return n
 }
 
 func attrMap(e *xmlElem, value func(xmlAttr) *Node) *Node {

@@ -76,21 +76,21 @@ func ParseExtractor(src []byte) (*Extractor, error) {
 		}
 	}
 	x := &Extractor{Parsers: map[string]string{}, Extraction: map[string]ExtractionRule{}, SignatureFormat: f.Get("signature_format")}
-	for _, e := range f.Get("extensions").items() {
+	for _, e := range f.Get("extensions").ListItems() {
 		x.Extensions = append(x.Extensions, e.String())
 	}
 	x.Parser = f.Get("parser").String()
-	for _, p := range f.Get("parsers").fields() {
+	for _, p := range f.Get("parsers").MapFields() {
 		x.Parsers[p.Key] = p.Value.String()
 	}
-	for _, sf := range f.Get("search_fields").fields() {
+	for _, sf := range f.Get("search_fields").MapFields() {
 		w, ok := sf.Value.number()
 		if !ok {
 			return nil, &Error{Pos: sf.Value.Pos, Field: "search_fields." + sf.Key, Msg: "a search weight must be a number, found " + describeKind(sf.Value)}
 		}
 		x.SearchFields = append(x.SearchFields, SearchField{Name: sf.Key, Weight: w})
 	}
-	for _, er := range f.Get("extraction_rules").fields() {
+	for _, er := range f.Get("extraction_rules").MapFields() {
 		x.Extraction[er.Key] = ExtractionRule{Type: er.Value.Get("type").String(), Key: er.Value.Get("key").String()}
 	}
 	vs := f.Get("validation_schema")
@@ -110,7 +110,7 @@ var ruleKeys = map[string]bool{"required": true, "nullable": true, "type": true,
 
 func parseFieldRules(fields *Node, prefix string) ([]*FieldRule, error) {
 	var rules []*FieldRule
-	for _, fl := range fields.fields() {
+	for _, fl := range fields.MapFields() {
 		name := prefix + fl.Key
 		r := &FieldRule{Field: fl.Key}
 		spec := fl.Value
@@ -132,7 +132,7 @@ func parseFieldRules(fields *Node, prefix string) ([]*FieldRule, error) {
 		if r.Format != "" && r.Format != "snake_case" {
 			return nil, &Error{Pos: spec.Get("format").Pos, Field: name, Msg: fmt.Sprintf("unknown format %q (known: snake_case)", r.Format)}
 		}
-		for _, v := range spec.Get("values").items() {
+		for _, v := range spec.Get("values").ListItems() {
 			r.Values = append(r.Values, scalarText(v))
 		}
 		if v, ok := spec.Get("minimum").number(); ok {
@@ -145,7 +145,7 @@ func parseFieldRules(fields *Node, prefix string) ([]*FieldRule, error) {
 		if r.ItemType != "" && !ruleTypes[r.ItemType] {
 			return nil, &Error{Pos: spec.Get("item_type").Pos, Field: name, Msg: fmt.Sprintf("unknown item_type %q", r.ItemType)}
 		}
-		for _, v := range spec.Get("item_required").items() {
+		for _, v := range spec.Get("item_required").ListItems() {
 			r.ItemRequired = append(r.ItemRequired, v.String())
 		}
 		r.MatchFilename = spec.Get("match_filename").IsTrue()
@@ -181,21 +181,6 @@ func (x *Extractor) Fields(md *Metadata, id ID) *Node {
 		}
 	}
 	return out
-}
-
-// items and fields iterate lists and maps, treating anything else as empty.
-func (n *Node) items() []*Node {
-	if n == nil || n.Kind != ListNode {
-		return nil
-	}
-	return n.Items
-}
-
-func (n *Node) fields() []*Field {
-	if n == nil || n.Kind != MapNode {
-		return nil
-	}
-	return n.Fields
 }
 
 func (n *Node) number() (float64, bool) {

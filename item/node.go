@@ -246,3 +246,20 @@ func FromPlain(v any) *Node {
 	}
 	return &Node{Kind: NullNode}
 }
+
+// Fields of a map node (nil for anything else), for ranging without a
+// kind check.
+func (n *Node) MapFields() []*Field {
+	if n == nil || n.Kind != MapNode {
+		return nil
+	}
+	return n.Fields
+}
+
+// ListItems of a list node (nil for anything else).
+func (n *Node) ListItems() []*Node {
+	if n == nil || n.Kind != ListNode {
+		return nil
+	}
+	return n.Items
+}

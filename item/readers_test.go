@@ -3,6 +3,7 @@ package item
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -245,5 +246,39 @@ func TestPlainRoundTrip(t *testing.T) {
 	b, _ := json.Marshal(want)
 	if !reflect.DeepEqual(a, b) {
 		t.Errorf("Plain %s != JSON %s", a, b)
+	}
+}
+
+func TestDirectiveTextEnds(t *testing.T) {
+	src := []byte("```xml\n<directive name=\"a\" version=\"1.0.0\">\n<metadata><category>  ops &amp; more  </category><author>x</author></metadata>\n</directive>\n```\n")
+	md, err := ReadMetadata(Directive, "a.md", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := md.Get("category")
+	if c.Str != "ops & more" || string(src[c.Pos.Offset:c.End.Offset]) != "ops &amp; more" {
+		t.Errorf("category %q spans %q", c.Str, src[c.Pos.Offset:c.End.Offset])
+	}
+	n := md.Get("name")
+	if string(src[n.Pos.Offset:n.End.Offset]) != "a" {
+		t.Errorf("name spans %q", src[n.Pos.Offset:n.End.Offset])
+	}
+}
+
+func TestYAMLMergeAndManyKeys(t *testing.T) {
+	md, err := ReadMetadata(Tool, "m.yaml", []byte("base: &b {a: 1, b: 2}\nx:\n  <<: *b\n  b: 3\n  c: 4\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := plainJSON(t, md.Get("x")); got != `{"a":1,"b":3,"c":4}` {
+		t.Errorf("merge: %s", got)
+	}
+	var b strings.Builder
+	for i := 0; i < 20000; i++ {
+		fmt.Fprintf(&b, "k%d: %d\n", i, i)
+	}
+	md, err = ReadMetadata(Tool, "big.yaml", []byte(b.String()))
+	if err != nil || len(md.Fields.Fields) != 20000 || md.Get("k19999").Int != 19999 {
+		t.Errorf("20,000 keys: %v", err)
 	}
 }

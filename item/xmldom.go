@@ -17,6 +17,7 @@ type xmlElem struct {
 	Children []*xmlElem
 	Text     string // character data directly inside the element, concatenated
 	TextPos  Pos    // where the first non-blank character of Text is
+	TextEnd  Pos    // just past the last non-blank character of Text
 	Start    Pos    // the '<' of the start tag
 	Parent   *xmlElem
 }
@@ -154,10 +155,17 @@ func parseXML(src []byte, idx *LineIndex, from, to int) (*xmlElem, error) {
 			if isOpaque(cur.Name) {
 				continue
 			}
-			if !cur.TextPos.IsValid() {
-				if lead := len(t) - len(bytes.TrimLeft(t, " \t\r\n")); lead < len(t) {
+			if lead := len(t) - len(bytes.TrimLeft(t, " \t\r\n")); lead < len(t) {
+				if !cur.TextPos.IsValid() {
 					cur.TextPos = idx.Pos(from + start + lead)
 				}
+				// Character data with entities is longer in the source than
+				// in t: measure the trailing blanks from the token's end.
+				end := int(dec.InputOffset())
+				for end > start && isXMLBlank(masked[end-1]) {
+					end--
+				}
+				cur.TextEnd = idx.Pos(from + end)
 			}
 			cur.Text += string(t)
 		}
@@ -167,6 +175,8 @@ func parseXML(src []byte, idx *LineIndex, from, to int) (*xmlElem, error) {
 	}
 	return root, nil
 }
+
+func isXMLBlank(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\n' }
 
 func isOpaque(name string) bool {
 	for _, t := range opaqueTags {

@@ -142,11 +142,17 @@ func (c *yamlConverter) node(n *yaml.Node, flow bool) (*Node, error) {
 	case yaml.MappingNode:
 		out := NewMap(pos)
 		inFlow := flow || n.Style&yaml.FlowStyle != 0
+		// at indexes out.Fields by key, so that a mapping with many keys
+		// is read in linear time (Node.Set searches).
+		at := map[string]int{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			if k.Tag == "!!merge" {
 				if err := c.merge(out, v, inFlow); err != nil {
 					return nil, err
+				}
+				for j, f := range out.Fields {
+					at[f.Key] = j
 				}
 				continue
 			}
@@ -154,14 +160,20 @@ func (c *yamlConverter) node(n *yaml.Node, flow bool) (*Node, error) {
 				return nil, &Error{Pos: c.y.pos(k.Line, k.Column), Msg: "YAML mapping key must be a plain value, not a list or mapping"}
 			}
 			keyPos := c.y.pos(k.Line, k.Column)
-			if prev := out.Field(k.Value); prev != nil && prev.KeyPos.IsValid() {
-				return nil, &Error{Pos: keyPos, Field: k.Value, Msg: "duplicate key (first at " + prev.KeyPos.String() + ")", Fix: "remove one of them"}
+			j, seen := at[k.Value]
+			if seen && out.Fields[j].KeyPos.IsValid() {
+				return nil, &Error{Pos: keyPos, Field: k.Value, Msg: "duplicate key (first at " + out.Fields[j].KeyPos.String() + ")", Fix: "remove one of them"}
 			}
 			val, err := c.node(v, inFlow)
 			if err != nil {
 				return nil, err
 			}
-			out.Set(k.Value, keyPos, val)
+			if seen { // a key that a merge (<<) brought in: the explicit one wins
+				out.Fields[j] = &Field{Key: k.Value, KeyPos: keyPos, Value: val}
+				continue
+			}
+			at[k.Value] = len(out.Fields)
+			out.Fields = append(out.Fields, &Field{Key: k.Value, KeyPos: keyPos, Value: val})
 		}
 		return out, nil
 	}
