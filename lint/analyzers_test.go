@@ -1,0 +1,176 @@
+package lint
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ryekit/rye/bundle"
+	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/report"
+)
+
+var update = flag.Bool("update", false, "rewrite the want.txt files of testdata/src")
+
+// testEnv loads a test project: the project space is dir (shown as "."),
+// and the system space is the embedded bundle.
+func testEnv(t *testing.T, dir string) *Env {
+	t.Helper()
+	sp := bundle.NewDiskSpace(bundle.Project, dir, "")
+	sp.Shown = "."
+	ss := &bundle.Spaces{Project: sp, System: []*bundle.Space{bundle.EmbeddedSpace()}}
+	e, err := Load(ss, sp, item.Kinds, nil, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func renderFindings(fs []report.Finding) string {
+	r := &report.Report{Findings: fs}
+	r.Sort()
+	var b strings.Builder
+	for _, f := range r.Findings {
+		fmt.Fprintf(&b, "%s:%d:%d: %s: %s [%s]\n", f.Path, f.Line, f.Col, f.Severity, f.Message, f.Rule)
+	}
+	return b.String()
+}
+
+func analyzerNamed(t *testing.T, name string) *analysis.Analyzer {
+	as, err := Select([]string{name}, nil)
+	if err != nil || len(as) != 1 {
+		t.Fatalf("analyzer %s: %v", name, err)
+	}
+	return as[0]
+}
+
+// copyTree copies a testdata project so that fixes can be applied to it.
+func copyTree(t *testing.T, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if info.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// TestAnalyzers runs each analyzer over its testdata projects
+// (testdata/src/<analyzer>/<case>/) and compares the findings with the
+// case's want.txt. A case that has a fixed.diff is also fixed: the diff of
+// the fixes must equal it, and linting the fixed tree again must find
+// nothing.
+func TestAnalyzers(t *testing.T) {
+	cases, _ := filepath.Glob(filepath.Join("testdata", "src", "*", "*"))
+	if len(cases) == 0 {
+		t.Fatal("no test cases")
+	}
+	for _, dir := range cases {
+		name := filepath.Base(filepath.Dir(dir)) + "/" + filepath.Base(dir)
+		t.Run(name, func(t *testing.T) {
+			a := analyzerNamed(t, filepath.Base(filepath.Dir(dir)))
+			res, err := Lint(testEnv(t, dir), Options{Analyzers: []*analysis.Analyzer{a}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := renderFindings(res.Findings)
+			golden(t, filepath.Join(dir, "want.txt"), got)
+			if _, err := os.Stat(filepath.Join(dir, "fixed.diff")); err != nil {
+				return
+			}
+			fixed, conflicts := ApplyFixes(res)
+			if len(conflicts) > 0 {
+				t.Errorf("conflicting fixes: %s", renderFindings(conflicts))
+			}
+			var diff strings.Builder
+			work := copyTree(t, dir)
+			for _, fx := range fixed {
+				diff.WriteString(Diff(fx.File.Name, fx.File.Src, fx.New))
+				if err := os.WriteFile(filepath.Join(work, ".ai", filepath.FromSlash(fx.File.Rel)), fx.New, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			golden(t, filepath.Join(dir, "fixed.diff"), diff.String())
+			again, err := Lint(testEnv(t, work), Options{Analyzers: []*analysis.Analyzer{a}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if left := renderFindings(again.Findings); left != "" {
+				t.Errorf("after the fixes, still:\n%s", left)
+			}
+		})
+	}
+}
+
+func golden(t *testing.T, file, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs:\n--- got\n%s--- want\n%s", file, got, want)
+	}
+}
+
+func TestSymlinks(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symbolic links")
+	}
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, ".ai", "tools", "t"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".ai", "tools", "t", "real.yaml"), []byte("version: \"1.0.0\"\n"), 0o644)
+	if err := os.Symlink("real.yaml", filepath.Join(dir, ".ai", "tools", "t", "link.yaml")); err != nil {
+		t.Skip(err)
+	}
+	res, err := Lint(testEnv(t, dir), Options{Analyzers: []*analysis.Analyzer{IDs, Parse, Secrets}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := ".ai/tools/t/link.yaml:1:1: error: symbolic link: rye refuses symbolic links inside .ai/ (verification and execution fail on it); replace it with the file itself [ids/symlink]\n"
+	if got := renderFindings(res.Findings); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestUnreadable(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, ".ai", "tools", "t", "huge.yaml")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := os.WriteFile(p, make([]byte, bundle.MaxItemSize+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Lint(testEnv(t, dir), Options{Analyzers: []*analysis.Analyzer{Parse}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := ".ai/tools/t/huge.yaml:1:1: error: cannot read it: is larger than 1048576 bytes [parse/unreadable]\n"
+	if got := renderFindings(res.Findings); got != want {
+		t.Errorf("got %s", got)
+	}
+}

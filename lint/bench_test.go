@@ -1,0 +1,59 @@
+package lint
+
+import (
+	"crypto/ed25519"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/ryekit/rye/bundle"
+	"github.com/ryekit/rye/internal/corpus"
+	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/sign"
+	"github.com/ryekit/rye/verify"
+)
+
+// BenchmarkLint10k runs every analyzer, verification included, over 10,000
+// generated items (2 KiB each), as `rye lint` does: load the files, parse
+// them, check rules, build every tool's chain, check schemas, verify.
+func BenchmarkLint10k(b *testing.B) {
+	root := b.TempDir()
+	if _, err := corpus.Generate(root, 10000, 5); err != nil {
+		b.Fatal(err)
+	}
+	key := sign.NewKey(ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)))
+	sp := bundle.NewDiskSpace(bundle.Project, root, "")
+	found, _, _ := sp.Walk(item.Kinds)
+	var targets []sign.Target
+	for _, f := range found {
+		targets = append(targets, sign.Target{Kind: f.Kind, ID: f.ID, File: filepath.Join(root, ".ai", filepath.FromSlash(f.Rel))})
+	}
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	(&sign.Batch{Key: key, Format: sign.V2, Time: now}).Run(targets)
+	pemText, _ := sign.CanonicalPublicPEM(key.Public)
+	os.MkdirAll(filepath.Join(root, ".ai", "trusted_keys"), 0o755)
+	os.WriteFile(filepath.Join(root, ".ai", "trusted_keys", key.Fingerprint+".toml"), verify.FormatTrustedKey(&verify.TrustedKey{Fingerprint: key.Fingerprint, PEM: pemText}), 0o644)
+	ss := &bundle.Spaces{Project: sp, System: []*bundle.Space{bundle.EmbeddedSpace()}}
+	b.ResetTimer()
+	for b.Loop() {
+		e, err := Load(ss, sp, item.Kinds, nil, root)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ts, err := verify.LoadTrustStore(verify.TrustSources([]*bundle.Space{sp}))
+		if err != nil {
+			b.Fatal(err)
+		}
+		e.Verify = func(f *File, md *item.Metadata) verify.Result {
+			return verify.Check(verify.Input{Kind: f.Kind, ID: f.ID, Space: "project", Path: f.Name, Data: f.Src, Meta: md}, ts, verify.Policy{Now: now})
+		}
+		res, err := Lint(e, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(res.Findings) != 0 {
+			b.Fatalf("%d findings, first %+v", len(res.Findings), res.Findings[0])
+		}
+	}
+}

@@ -1,0 +1,98 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ryekit/rye/bundle"
+	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/runtime"
+)
+
+// Chain builds and validates every tool's executor chain, offline.
+var Chain = &analysis.Analyzer{
+	Name: "chain",
+	Doc: `build and validate every tool's executor chain
+
+A tool names its runtime in executor_id; the runtime names a primitive. The
+chain is resolved as the executor would (the tool's own space first, never
+a higher one; at most 10 elements; no cycles) and validated: the last
+element is a known primitive, those between are runtimes, version
+constraints hold, every {placeholder} in a config is provided by the
+execution context, the merged config or a parameter the tool declares, and
+the primitive's required config is present. A tool without executor_id
+must say it is not executable (tool_type library, config, extractor, ...).`,
+	URL:      DocURL("chain"),
+	Requires: []*analysis.Analyzer{Input, Parse},
+	Run:      runChain,
+}
+
+// notExecutable are tool types that need no executor.
+var notExecutable = map[string]bool{"primitive": true, "library": true, "config": true, "extractor": true, "parser": true, "mcp_server": true, "data": true, "schema": true}
+
+func runChain(pass *analysis.Pass) (any, error) {
+	e, r := env(pass), reporter{pass}
+	parsed := pass.ResultOf[Parse].(Parsed)
+	mine := map[string]*File{}
+	for _, f := range e.Files {
+		if f.IsItem() {
+			mine[f.Space.Label+"\x00"+f.Rel] = f
+		}
+	}
+	load := func(loc *bundle.Located) (*item.Item, error) {
+		if f := mine[loc.Space.Label+"\x00"+loc.Rel]; f != nil {
+			return &item.Item{Kind: f.Kind, ID: f.ID, Space: string(loc.Space.Name), Path: f.Name, Bytes: f.Src}, nil
+		}
+		return loc.Load()
+	}
+	cache := &runtime.ElementCache{}
+	each(e.Files, func(_ int, f *File) {
+		md := parsed[f]
+		if md == nil || f.Kind != item.Tool {
+			return
+		}
+		exec := md.Get("executor_id")
+		tt := md.Str("tool_type")
+		if md.Str("executor_id") == "" {
+			if !notExecutable[tt] && (exec == nil || exec.IsNull()) {
+				r.at(sevWarning, "no-executor", f.Pos(nodePos(exec, md)), 0, fmt.Sprintf("no executor_id: this %q tool cannot be executed; name its runtime in executor_id, or give it a tool_type that needs none (library, config, ...)", tt))
+			}
+			return
+		}
+		if e.Spaces == nil {
+			return
+		}
+		c, err := runtime.BuildFrom(e.Spaces, &bundle.Located{Space: f.Space, Kind: f.Kind, ID: f.ID, Rel: f.Rel}, load, cache)
+		if err != nil {
+			r.at(sevError, "build", f.Pos(exec.Pos), endPos(f, exec), err.Error())
+			return
+		}
+		opts := runtime.Options{SkipIO: tt == "runtime" || tt == "primitive"}
+		for _, p := range runtime.Validate(c, opts) {
+			if p.Element == c.Tool() && p.Node != nil && p.Node.Pos.IsValid() {
+				r.at(sevError, "validate", f.Pos(p.Node.Pos), endPos(f, p.Node), p.Msg)
+				continue
+			}
+			r.at(sevError, "validate", f.Pos(exec.Pos), endPos(f, exec), chainText(c)+": "+p.Msg)
+		}
+	})
+	return nil, nil
+}
+
+// nodePos is a field's position, or the metadata block's.
+func nodePos(n *item.Node, md *item.Metadata) item.Pos {
+	if n != nil && n.Pos.IsValid() {
+		return n.Pos
+	}
+	return md.Fields.Pos
+}
+
+func chainText(c *runtime.Chain) string {
+	var ids []string
+	for _, id := range c.IDs() {
+		ids = append(ids, string(id))
+	}
+	return strings.Join(ids, " → ")
+}

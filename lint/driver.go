@@ -1,0 +1,146 @@
+package lint
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"os"
+	"runtime"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// Diagnostic is a diagnostic with the analyzer that reported it.
+type Diagnostic struct {
+	Analyzer *analysis.Analyzer
+	analysis.Diagnostic
+}
+
+// Prepare registers the env's files in a new FileSet, once each, so that
+// every diagnostic has a file:line:col position.
+func (e *Env) Prepare() {
+	e.Fset = token.NewFileSet()
+	for _, group := range [][]*File{e.Files, e.Others} {
+		for _, f := range group {
+			f.tok = e.Fset.AddFile(f.Name, -1, len(f.Src))
+			f.tok.SetLinesForContent(f.Src)
+		}
+	}
+}
+
+// File returns the file that holds pos.
+func (e *Env) File(pos token.Pos) *File {
+	tf := e.Fset.File(pos)
+	if tf == nil {
+		return nil
+	}
+	for _, group := range [][]*File{e.Files, e.Others} {
+		for _, f := range group {
+			if f.tok == tf {
+				return f
+			}
+		}
+	}
+	return nil
+}
+
+// Run runs the analyzers (and what they require) over the env, each once,
+// requirements first, and returns the diagnostics of the requested
+// analyzers.
+func Run(e *Env, analyzers []*analysis.Analyzer) ([]Diagnostic, error) {
+	if err := analysis.Validate(analyzers); err != nil {
+		return nil, err
+	}
+	if e.Fset == nil {
+		e.Prepare()
+	}
+	var names []string
+	for _, f := range e.Files {
+		names = append(names, f.Name)
+	}
+	want := map[*analysis.Analyzer]bool{}
+	for _, a := range analyzers {
+		want[a] = true
+	}
+	results := map[*analysis.Analyzer]any{Input: e}
+	pkg := types.NewPackage("rye/.ai", "ai")
+	var diags []Diagnostic
+	var mu sync.Mutex // analyzers report from several goroutines (see each)
+	var run func(a *analysis.Analyzer) error
+	running := map[*analysis.Analyzer]bool{}
+	run = func(a *analysis.Analyzer) error {
+		if _, done := results[a]; done {
+			return nil
+		}
+		if running[a] {
+			return fmt.Errorf("analyzer %s requires itself", a.Name)
+		}
+		running[a] = true
+		resultOf := map[*analysis.Analyzer]any{}
+		for _, req := range a.Requires {
+			if err := run(req); err != nil {
+				return err
+			}
+			resultOf[req] = results[req]
+		}
+		pass := &analysis.Pass{
+			Analyzer:   a,
+			Fset:       e.Fset,
+			OtherFiles: names,
+			Pkg:        pkg,
+			TypesInfo:  &types.Info{},
+			ResultOf:   resultOf,
+			ReadFile: func(name string) ([]byte, error) {
+				for _, f := range e.Files {
+					if f.Name == name {
+						return f.Src, f.ReadErr
+					}
+				}
+				return nil, os.ErrNotExist
+			},
+			Report: func(d analysis.Diagnostic) {
+				if want[a] {
+					mu.Lock()
+					diags = append(diags, Diagnostic{Analyzer: a, Diagnostic: d})
+					mu.Unlock()
+				}
+			},
+		}
+		res, err := a.Run(pass)
+		if err != nil {
+			return fmt.Errorf("analyzer %s: %w", a.Name, err)
+		}
+		results[a] = res
+		return nil
+	}
+	for _, a := range analyzers {
+		if err := run(a); err != nil {
+			return nil, err
+		}
+	}
+	return diags, nil
+}
+
+// each runs fn for every file on a pool of GOMAXPROCS workers: parsing,
+// verifying and building chains of ten thousand items is CPU work that
+// splits cleanly by file. Reports are safe to make from fn.
+func each(files []*File, fn func(i int, f *File)) {
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				fn(i, files[i])
+			}
+		}()
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}

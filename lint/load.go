@@ -1,0 +1,111 @@
+package lint
+
+import (
+	"errors"
+	"io/fs"
+	"path"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/ryekit/rye/bundle"
+	"github.com/ryekit/rye/item"
+)
+
+// Load gathers the files of kinds in space sp that patterns select (all
+// when there are none) into an Env: the items, the symbolic links named like items,
+// and, without patterns, the oddities of the item folders and every other
+// file under .ai/ (for the secrets analyzer). Files are read in parallel,
+// each once.
+func Load(ss *bundle.Spaces, sp *bundle.Space, kinds []item.Kind, patterns []string, cwd string) (*Env, error) {
+	sel, err := bundle.Select(sp, kinds, patterns, cwd)
+	if err != nil {
+		return nil, err
+	}
+	e := &Env{Spaces: ss, Extractors: map[item.Kind]*item.Extractor{}}
+	for _, k := range item.Kinds {
+		x, err := ss.Extractor(k)
+		if err != nil {
+			return nil, err
+		}
+		e.Extractors[k] = x
+	}
+	for _, f := range sel.Items {
+		e.Files = append(e.Files, &File{Name: f.Path(), Space: sp, Rel: f.Rel, Kind: f.Kind, ID: f.ID})
+	}
+	for _, l := range sel.Links {
+		l := l
+		e.Files = append(e.Files, &File{Name: l.Path(), Space: sp, Rel: l.Rel, Kind: l.Kind, ID: l.ID, Oddity: &l})
+	}
+	if len(patterns) == 0 {
+		_, odd, err := sp.Walk(kinds)
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range odd {
+			if o.Symlink && o.ID != "" {
+				continue // already among the links
+			}
+			o := o
+			e.Files = append(e.Files, &File{Name: o.Path(), Space: sp, Rel: o.Rel, Kind: o.Kind, Oddity: &o})
+		}
+		if len(kinds) == len(item.Kinds) {
+			others, err := otherFiles(sp)
+			if err != nil {
+				return nil, err
+			}
+			e.Others = others
+		}
+	}
+	readAll(append(append([]*File(nil), e.Files...), e.Others...))
+	return e, nil
+}
+
+// otherFiles lists the regular files under .ai/ outside the item folders.
+func otherFiles(sp *bundle.Space) ([]*File, error) {
+	var out []*File
+	err := fs.WalkDir(sp.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == "." && errors.Is(err, fs.ErrNotExist) {
+				return fs.SkipDir
+			}
+			return err
+		}
+		top, _, _ := strings.Cut(p, "/")
+		if _, isItemFolder := item.KindOfFolder(top); isItemFolder {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.Type().IsRegular() && path.Base(p) != ".gitattributes" {
+			out = append(out, &File{Name: sp.DisplayPath(p), Space: sp, Rel: p})
+		}
+		return nil
+	})
+	return out, err
+}
+
+// readAll reads every file's bytes (symbolic links are not followed: an
+// oddity that is a link keeps no content).
+func readAll(files []*File) {
+	var wg sync.WaitGroup
+	next := make(chan *File)
+	for w := 0; w < 2*runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for f := range next {
+				if f.Oddity != nil && f.Oddity.Symlink {
+					continue
+				}
+				f.Src, f.ReadErr = f.Space.ReadFile(f.Rel)
+			}
+		}()
+	}
+	for _, f := range files {
+		next <- f
+	}
+	close(next)
+	wg.Wait()
+}

@@ -1,0 +1,80 @@
+package lint
+
+import (
+	"errors"
+	"path"
+	"reflect"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ryekit/rye/bundle"
+	"github.com/ryekit/rye/item"
+)
+
+// Parsed is the parse analyzer's result: each item's metadata (nil when it
+// does not parse).
+type Parsed map[*File]*item.Metadata
+
+// Parse reads every item's metadata and reports what does not parse.
+var Parse = &analysis.Analyzer{
+	Name: "parse",
+	Doc: `report files that do not parse
+
+Every item file under .ai/ must parse in its form: the XML block of a
+directive, the YAML of knowledge and of YAML tools, TOML, the Python
+tokenizer, the commented YAML header of scripts. A file in an item folder
+whose extension is not a form of that kind is not an item (a warning), and
+a .json file cannot be one: JSON has no comments, so it cannot carry a
+signature line.`,
+	URL:        DocURL("parse"),
+	Requires:   []*analysis.Analyzer{Input},
+	ResultType: reflect.TypeOf(Parsed(nil)),
+	Run:        runParse,
+}
+
+func runParse(pass *analysis.Pass) (any, error) {
+	e, r := env(pass), reporter{pass}
+	mds := make([]*item.Metadata, len(e.Files))
+	each(e.Files, func(i int, f *File) {
+		switch {
+		case f.Oddity != nil && (f.Oddity.Symlink || isIDProblem(f)):
+			// symbolic links and invalid ids are the ids analyzer's
+		case f.Oddity != nil && path.Ext(f.Rel) == ".json":
+			r.at(sevError, "json", f.start(), 0, f.Oddity.Reason)
+		case f.Oddity != nil:
+			r.at(sevWarning, "not-an-item", f.start(), 0, f.Oddity.Reason)
+		case f.ReadErr != nil:
+			msg := f.ReadErr.Error()
+			var pe *bundle.PathError
+			if errors.As(f.ReadErr, &pe) {
+				msg = pe.Err.Error() // the position names the file already
+			}
+			r.at(sevError, "unreadable", f.start(), 0, "cannot read it: "+msg)
+		default:
+			md, err := item.ReadMetadata(f.Kind, f.Name, f.Src)
+			if err != nil {
+				pos := f.start()
+				if ie, ok := err.(*item.Error); ok {
+					pos = f.Pos(ie.Pos)
+					err = &item.Error{Msg: ie.Msg, Fix: ie.Fix, Field: ie.Field}
+				}
+				r.at(sevError, "syntax", pos, 0, err.Error())
+				return
+			}
+			mds[i] = md
+		}
+	})
+	parsed := Parsed{}
+	for i, md := range mds {
+		if md != nil {
+			parsed[e.Files[i]] = md
+		}
+	}
+	return parsed, nil
+}
+
+// isIDProblem reports whether an oddity is a file with an item extension
+// whose path is not a valid id (the ids analyzer reports those).
+func isIDProblem(f *File) bool {
+	return f.Oddity != nil && f.Oddity.Kind.HasExtension(path.Ext(f.Rel))
+}

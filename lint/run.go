@@ -1,0 +1,176 @@
+package lint
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ryekit/rye/report"
+)
+
+// Options configure a lint run.
+type Options struct {
+	Analyzers []*analysis.Analyzer // default: all
+	// Severity overrides an analyzer's severity: "error", "warning",
+	// "info", or "off" to drop its findings.
+	Severity map[string]string
+}
+
+// Result is a finished lint run.
+type Result struct {
+	Findings []report.Finding
+	// Fixable are the diagnostics whose first suggested fix --fix applies
+	// (suppressed and dropped findings excluded).
+	Fixable []Diagnostic
+	Env     *Env
+}
+
+// Lint runs the analyzers over env and turns their diagnostics into
+// findings: suppressions applied (rye:ignore <analyzer> -- <reason> in a
+// comment on the line), severities set, rule ids "<analyzer>/<name>".
+func Lint(e *Env, o Options) (*Result, error) {
+	analyzers := o.Analyzers
+	if analyzers == nil {
+		analyzers = Analyzers
+	}
+	for name, sev := range o.Severity {
+		if _, err := Select([]string{name}, nil); err != nil {
+			return nil, fmt.Errorf("lint.severity: %v", err)
+		}
+		switch sev {
+		case sevError, sevWarning, sevInfo, "off":
+		default:
+			return nil, fmt.Errorf("lint.severity.%s: %q is not error, warning, info or off", name, sev)
+		}
+	}
+	diags, err := Run(e, analyzers)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Env: e}
+	sups := suppressions(e)
+	for _, s := range sups.problems {
+		res.Findings = append(res.Findings, s)
+	}
+	for _, d := range diags {
+		f := e.File(d.Pos)
+		pos := e.Fset.Position(d.Pos)
+		if pos.Line == 0 && pos.Filename != "" {
+			pos.Line, pos.Column = 1, 1 // an empty file has no lines in a token.File
+		}
+		if f != nil && sups.covers(f, pos.Line, d.Analyzer.Name) {
+			continue
+		}
+		sev, name := SplitCategory(d.Category)
+		if over, ok := o.Severity[d.Analyzer.Name]; ok {
+			if over == "off" {
+				continue
+			}
+			sev = over
+		}
+		fd := report.Finding{Rule: d.Analyzer.Name + "/" + name, Severity: report.Severity(sev), Path: pos.Filename, Line: pos.Line, Col: pos.Column, Message: d.Message}
+		if d.End.IsValid() {
+			end := e.Fset.Position(d.End)
+			fd.EndLine, fd.EndCol = end.Line, end.Column
+		}
+		if f != nil {
+			fd.Kind, fd.ID = string(f.Kind), string(f.ID)
+		}
+		res.Findings = append(res.Findings, fd)
+		if len(d.SuggestedFixes) > 0 {
+			res.Fixable = append(res.Fixable, d)
+		}
+	}
+	return res, nil
+}
+
+// Rules describes every rule a run may report, for SARIF and JSON.
+func Rules() []report.Rule {
+	var out []report.Rule
+	for _, a := range Analyzers {
+		short, _, _ := strings.Cut(a.Doc, "\n")
+		out = append(out, report.Rule{ID: a.Name, Short: short, Help: a.Doc, URL: a.URL})
+	}
+	out = append(out, report.Rule{ID: "suppression", Short: "rye:ignore comments need an analyzer and a reason", URL: DocURL("suppression")})
+	return out
+}
+
+// RuleFor returns the description of a finding's rule ("chain/build" is
+// described by the chain analyzer).
+func RuleFor(id string) report.Rule {
+	analyzer, _, _ := strings.Cut(id, "/")
+	for _, r := range Rules() {
+		if r.ID == analyzer {
+			r.ID = id
+			return r
+		}
+	}
+	return report.Rule{ID: id}
+}
+
+// suppressionRE finds "rye:ignore <analyzer> -- <reason>" after a comment
+// opener on a line.
+var suppressionRE = regexp.MustCompile(`(?:#|//|<!--)[^\n]*?\brye:ignore\b[ \t]*([A-Za-z_-]*)[ \t]*(?:--[ \t]*([^\n]*?))?[ \t]*(?:-->)?[ \t]*\r?$`)
+
+type suppressionSet struct {
+	byLine   map[*File]map[int]map[string]bool
+	problems []report.Finding
+}
+
+func (s suppressionSet) covers(f *File, line int, analyzer string) bool {
+	return s.byLine[f][line][analyzer]
+}
+
+// suppressions reads every rye:ignore comment. One without an analyzer or
+// without a reason is itself a finding: a suppression must say what it
+// silences and why.
+func suppressions(e *Env) suppressionSet {
+	s := suppressionSet{byLine: map[*File]map[int]map[string]bool{}}
+	known := map[string]bool{}
+	for _, n := range AnalyzerNames() {
+		known[n] = true
+	}
+	for _, f := range e.Files {
+		if !strings.Contains(string(f.Src), "rye:ignore") {
+			continue
+		}
+		lines := strings.Split(string(f.Src), "\n")
+		for i, text := range lines {
+			m := suppressionRE.FindStringSubmatch(text)
+			if m == nil {
+				continue
+			}
+			line := i + 1
+			name, reason := m[1], strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(m[2]), "-->"))
+			problem := ""
+			switch {
+			case name == "":
+				problem = "rye:ignore needs the analyzer it silences: rye:ignore <analyzer> -- <reason>"
+			case !known[name]:
+				problem = fmt.Sprintf("rye:ignore %s: unknown analyzer (known: %s)", name, strings.Join(AnalyzerNames(), ", "))
+			case reason == "":
+				problem = fmt.Sprintf("rye:ignore %s has no reason: write rye:ignore %s -- <why this is fine>", name, name)
+			}
+			if problem != "" {
+				s.problems = append(s.problems, report.Finding{Rule: "suppression", Severity: report.Error, Path: f.Name, Line: line, Col: 1, Message: problem, Kind: string(f.Kind), ID: string(f.ID)})
+				continue
+			}
+			if s.byLine[f] == nil {
+				s.byLine[f] = map[int]map[string]bool{}
+			}
+			if s.byLine[f][line] == nil {
+				s.byLine[f][line] = map[string]bool{}
+			}
+			s.byLine[f][line][name] = true
+		}
+	}
+	return s
+}
+
+// sortDiagnostics orders diagnostics by position.
+func sortDiagnostics(ds []Diagnostic) {
+	sort.SliceStable(ds, func(i, j int) bool { return ds[i].Pos < ds[j].Pos })
+}

@@ -1,0 +1,73 @@
+package lint
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/verify"
+)
+
+// Signature reports what verification finds, and signature lines where
+// they have no effect.
+var Signature = &analysis.Analyzer{
+	Name: "signature",
+	Doc: `report every item that does not verify, v1 signatures, and misplaced signature lines
+
+Each item's verdict comes from verification (the same checks as rye
+verify): anything but verified is an error naming the verdict and the fix.
+A verified v1 signature is a warning that names what v1 leaves uncovered
+(the shebang of tools, the preamble and body of directives, the front
+matter of knowledge, the timestamp, the location). A line that looks like a
+signature but is not at the top of the file (the first line, or the second
+after #!) is ignored by verification, which usually means it was pasted in
+the wrong place.`,
+	URL:      DocURL("signature"),
+	Requires: []*analysis.Analyzer{Input, Parse},
+	Run:      runSignature,
+}
+
+func runSignature(pass *analysis.Pass) (any, error) {
+	e, r := env(pass), reporter{pass}
+	parsed := pass.ResultOf[Parse].(Parsed)
+	each(e.Files, func(_ int, f *File) {
+		if !f.IsItem() || f.ReadErr != nil {
+			return
+		}
+		if e.Verify != nil {
+			res := e.Verify(f, parsed[f])
+			pos := f.LinePos(res.Line)
+			if res.Verdict.Failed() {
+				r.at(sevError, string(res.Verdict), pos, 0, string(res.Verdict)+": "+res.Reason)
+			} else if res.Format == "v1" {
+				r.at(sevWarning, "v1", pos, 0, "v1 signature: "+verify.V1Uncovered(f.Kind, path.Ext(f.Rel))+"; re-sign it: rye sign --format v2 "+string(f.Kind)+" "+string(f.ID))
+			}
+		}
+		misplaced(r, f)
+	})
+	return nil, nil
+}
+
+// misplaced reports signature-looking lines below the top of a file.
+func misplaced(r reporter, f *File) {
+	prefix, _, ok := item.Envelope(path.Ext(f.Rel))
+	if !ok {
+		return
+	}
+	_, slotEnd := item.SignatureSlot(f.Src, path.Ext(f.Rel))
+	marker := []byte(prefix + "rye:signed:")
+	line := 1 + bytes.Count(f.Src[:slotEnd], []byte("\n"))
+	for off := slotEnd; off < len(f.Src); line++ {
+		end := bytes.IndexByte(f.Src[off:], '\n')
+		if end < 0 {
+			end = len(f.Src) - off
+		}
+		if bytes.HasPrefix(f.Src[off:off+end], marker) && off != slotEnd {
+			r.at(sevWarning, "misplaced", f.tok.Pos(off), 0, fmt.Sprintf("a signature line on line %d, below the top of the file, is ignored by verification: the signature line is the first line (the second after #!); remove this one", line))
+		}
+		off += end + 1
+	}
+}

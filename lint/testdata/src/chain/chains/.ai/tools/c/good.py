@@ -1,0 +1,5 @@
+__version__ = "1.0.0"
+__tool_type__ = "python"
+__executor_id__ = "rye/core/runtimes/python_script_runtime"
+__category__ = "c"
+__tool_description__ = "Good"

@@ -1,0 +1,4 @@
+#!/bin/sh
+# ---
+# version: "1.0.0"
+echo hi

@@ -1,0 +1,6 @@
+"""Oops."""
+KEY = """
+-----BEGIN OPENSSH PRIVATE KEY-----
+b3BlbnNzaC1rZXktdjEAAAAA
+-----END OPENSSH PRIVATE KEY-----
+"""
