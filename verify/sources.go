@@ -3,7 +3,6 @@ package verify
 import (
 	"errors"
 	"fmt"
-	"path"
 	"sort"
 	"strings"
 
@@ -22,20 +21,20 @@ func SelectionSources(sel *bundle.Selection) []Source {
 	for _, f := range sel.Items {
 		f := f
 		out = append(out, Source{Kind: f.Kind, ID: f.ID, Space: f.Space.Label, Path: f.Path(), Embedded: f.Space.Embedded(),
-			Read: func() ([]byte, error) { return f.Space.ReadFile(f.Rel) }})
+			Read: func() ([]byte, error) { return f.Space.ReadFile(f.Rel) }, In: f.Space, Rel: f.Rel})
 	}
 	for _, l := range sel.Links {
 		out = append(out, Source{Kind: l.Kind, ID: l.ID, Space: l.Space.Label, Path: l.Path(),
-			Read: func() ([]byte, error) { return nil, ErrSymlink }})
+			Read: func() ([]byte, error) { return nil, ErrSymlink }, In: l.Space, Rel: l.Rel})
 	}
 	return out
 }
 
 // StagedSources returns the items recorded in the git index below the
 // project's .ai/ folder (aiPrefix, relative to the repository root) that
-// match kinds and patterns: what a pre-commit hook must verify.
-// shownRoot is how the .ai folder is shown in paths.
-func StagedSources(repo *Repo, aiPrefix, shownRoot, space string, kinds []item.Kind, patterns []bundle.Pattern) ([]Source, error) {
+// match kinds and patterns: what a pre-commit hook must verify. sp is the
+// project space, for paths as shown.
+func StagedSources(repo *Repo, aiPrefix string, sp *bundle.Space, kinds []item.Kind, patterns []bundle.Pattern) ([]Source, error) {
 	files, err := repo.IndexFiles(aiPrefix)
 	if err != nil {
 		return nil, err
@@ -52,7 +51,7 @@ func StagedSources(repo *Repo, aiPrefix, shownRoot, space string, kinds []item.K
 			continue
 		}
 		f := files[rel]
-		src := Source{Kind: k, ID: id, Space: space, Path: path.Join(shownRoot, rel)}
+		src := Source{Kind: k, ID: id, Space: sp.Label, Path: sp.DisplayPath(rel), In: sp, Rel: rel}
 		switch {
 		case f.Symlink:
 			src.Read = func() ([]byte, error) { return nil, ErrSymlink }

@@ -79,6 +79,9 @@ type Input struct {
 	Embedded bool
 	Data     []byte
 	ReadErr  error // the file could not be read (then Data is nil)
+	// Meta is the item's metadata when the caller has parsed Data already
+	// (lint); nil means Check parses it for the location check.
+	Meta *item.Metadata
 }
 
 // Check verifies one item. The checks run in the order of spec 2.6 and the
@@ -165,22 +168,25 @@ func Check(in Input, ts *TrustStore, p Policy) Result {
 		if p.RequireV2 {
 			return fail(LegacyFormat, "v1 signature while v2 is required; re-sign it: rye sign --format v2 %s %s", in.Kind, in.ID)
 		}
-		r.Warnings = append(r.Warnings, "v1 signature: "+V1Uncovered(in.Kind)+"; re-sign it with: rye sign --format v2 "+string(in.Kind)+" "+string(in.ID))
+		r.Warnings = append(r.Warnings, "v1 signature: "+V1Uncovered(in.Kind, ext)+"; re-sign it with: rye sign --format v2 "+string(in.Kind)+" "+string(in.ID))
 	}
 	r.Verdict = Verified
 	return r
 }
 
-// V1Uncovered names what a v1 signature of a kind leaves unsigned.
-func V1Uncovered(k item.Kind) string {
+// V1Uncovered names what a v1 signature of an item (kind, file extension)
+// leaves unsigned.
+func V1Uncovered(k item.Kind, ext string) string {
 	common := "the timestamp is unsigned and nothing binds the item to its location"
-	switch k {
-	case item.Directive:
+	switch {
+	case k == item.Directive:
 		return "the preamble, the fences and the body after the XML block are not covered, " + common
-	case item.Knowledge:
+	case k == item.Knowledge:
 		return "--- front matter is not covered, " + common
+	case ext == ".py" || ext == ".sh" || ext == ".js" || ext == ".ts":
+		return "the #! line is not covered, " + common
 	}
-	return "the #! line is not covered, " + common
+	return common
 }
 
 func ownerOf(k *TrustedKey) string {
@@ -196,7 +202,10 @@ func ownerOf(k *TrustedKey) string {
 // not parse is itself a failure; for v2 the signature binds the id and a
 // move is caught by the signature check.
 func locationMismatch(in Input, f sign.Format) (Verdict, string) {
-	md, err := item.ReadMetadata(in.Kind, in.Path, in.Data)
+	md, err := in.Meta, error(nil)
+	if md == nil {
+		md, err = item.ReadMetadata(in.Kind, in.Path, in.Data)
+	}
 	if err != nil {
 		if f == sign.V1 {
 			return Moved, "its metadata does not parse (" + err.Error() + "), so its location cannot be checked, and a v1 signature does not bind it"

@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/ryekit/rye/bundle"
 	"github.com/ryekit/rye/item"
 )
 
@@ -17,6 +18,10 @@ type Source struct {
 	Path     string
 	Embedded bool
 	Read     func() ([]byte, error)
+	// Where the item lives, for callers that look further (lint): its
+	// space and its path relative to .ai/.
+	In  *bundle.Space
+	Rel string
 }
 
 // Verifier verifies many items in parallel.

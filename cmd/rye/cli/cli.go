@@ -141,6 +141,7 @@ directives, tools and knowledge, each carrying an embedded Ed25519 signature.`,
 		a.signCommand(),
 		a.verifyCommand(),
 		a.checkCommand(),
+		a.lintCommand(),
 		a.versionCommand(),
 		a.completionCommand(),
 	)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -78,26 +79,44 @@ type verifySummary struct {
 	Warnings int `json:"warnings"`
 }
 
+// verifyRun is a finished verification: its report and, for rye check,
+// what was verified (each source reads its bytes once; later reads are
+// served from memory) and the verdicts.
+type verifyRun struct {
+	rep     *report.Report
+	sum     verifySummary
+	sources []verify.Source
+	results []verify.Result
+}
+
 // runVerify verifies what the options and arguments select and returns the
 // report (findings for every failure and warning, one item per verdict).
 func (a *app) runVerify(o *verifyOptions, args []string) (*report.Report, verifySummary, error) {
+	run, err := a.verifyAll(o, args)
+	if err != nil {
+		return nil, verifySummary{}, err
+	}
+	return run.rep, run.sum, nil
+}
+
+func (a *app) verifyAll(o *verifyOptions, args []string) (*verifyRun, error) {
 	var sum verifySummary
 	kinds, patterns := splitKind(args)
 	if o.staged && o.changedSince != "" {
-		return nil, sum, usageError("--staged and --changed-since do not go together")
+		return nil, usageError("--staged and --changed-since do not go together")
 	}
 	if o.trustUser && o.trustRef == "" {
-		return nil, sum, usageError("--trust-user only makes sense with --trust-ref")
+		return nil, usageError("--trust-user only makes sense with --trust-ref")
 	}
 	switch o.require {
 	case "", "v1":
 	case "v2":
 	default:
-		return nil, sum, usageError("--require %q: the only requirement is v2", o.require)
+		return nil, usageError("--require %q: the only requirement is v2", o.require)
 	}
 	cfg, err := a.config()
 	if err != nil {
-		return nil, sum, err
+		return nil, err
 	}
 	if o.trustRef == "" {
 		o.trustRef = cfg.Verify.TrustRef
@@ -105,11 +124,11 @@ func (a *app) runVerify(o *verifyOptions, args []string) (*report.Report, verify
 	policy := verify.Policy{RequireV2: o.require == "v2" || cfg.MinSignatureVersion == 2, Now: time.Now().UTC()}
 	ss, err := a.getSpaces()
 	if err != nil {
-		return nil, sum, err
+		return nil, err
 	}
 	spaces, err := ss.Named(o.space)
 	if err != nil {
-		return nil, sum, usageError("--space: %v", err)
+		return nil, usageError("--space: %v", err)
 	}
 	needsGit := o.trustRef != "" || o.staged || o.changedSince != ""
 	var repo *verify.Repo
@@ -117,20 +136,20 @@ func (a *app) runVerify(o *verifyOptions, args []string) (*report.Report, verify
 	if needsGit {
 		p, err := a.project()
 		if err != nil {
-			return nil, sum, err
+			return nil, err
 		}
 		if repo, err = verify.OpenRepo(p.Root); err != nil {
-			return nil, sum, usageError("%v", err)
+			return nil, usageError("%v", err)
 		}
 		prefix, err := repo.Prefix(p.Root)
 		if err != nil {
-			return nil, sum, usageError("%v", err)
+			return nil, usageError("%v", err)
 		}
 		aiPrefix = path.Join(prefix, bundle.AIDir)
 	}
 	trust, err := a.trustStore(ss, repo, aiPrefix, o)
 	if err != nil {
-		return nil, sum, err
+		return nil, err
 	}
 	rep := &report.Report{Tool: "rye verify"}
 	rep.Version, _, _ = Version()
@@ -140,10 +159,10 @@ func (a *app) runVerify(o *verifyOptions, args []string) (*report.Report, verify
 		p, _ := a.project()
 		pats, err := bundle.ParsePatterns(p, patterns, a.workDir())
 		if err != nil {
-			return nil, sum, usageError("%v", err)
+			return nil, usageError("%v", err)
 		}
-		if sources, err = verify.StagedSources(repo, aiPrefix, p.DisplayPath(""), p.Label, kinds, pats); err != nil {
-			return nil, sum, usageError("%v", err)
+		if sources, err = verify.StagedSources(repo, aiPrefix, p, kinds, pats); err != nil {
+			return nil, usageError("%v", err)
 		}
 	default:
 		for _, sp := range spaces {
@@ -152,7 +171,7 @@ func (a *app) runVerify(o *verifyOptions, args []string) (*report.Report, verify
 				if len(patterns) > 0 && len(spaces) > 1 {
 					continue // a pattern need only match in one space
 				}
-				return nil, sum, usageError("%v", err)
+				return nil, usageError("%v", err)
 			}
 			srcs := verify.SelectionSources(sel)
 			if o.changedSince != "" && sp.Name == bundle.Project {
@@ -169,7 +188,7 @@ func (a *app) runVerify(o *verifyOptions, args []string) (*report.Report, verify
 				}
 				changed, deleted, err := verify.ChangedSince(repo, o.changedSince, aiPrefix, srcs, rels, kinds, exists)
 				if err != nil {
-					return nil, sum, usageError("%v", err)
+					return nil, usageError("%v", err)
 				}
 				for _, d := range deleted {
 					rep.Notes = append(rep.Notes, fmt.Sprintf("deleted since %s: %s %s (%s)", o.changedSince, d.Kind, d.ID, sp.DisplayPath(d.Rel)))
@@ -179,6 +198,9 @@ func (a *app) runVerify(o *verifyOptions, args []string) (*report.Report, verify
 			}
 			sources = append(sources, srcs...)
 		}
+	}
+	for i := range sources {
+		sources[i].Read = readOnce(sources[i].Read)
 	}
 	v := &verify.Verifier{Trust: trust, Policy: policy}
 	var cache *verify.Cache
@@ -200,7 +222,19 @@ func (a *app) runVerify(o *verifyOptions, args []string) (*report.Report, verify
 	}
 	sum = verifySummary{Items: len(results), Failed: rep.Failed(), Warnings: rep.Count(report.Warning)}
 	sum.Verified = sum.Items - sum.Failed
-	return rep, sum, nil
+	return &verifyRun{rep: rep, sum: sum, sources: sources, results: results}, nil
+}
+
+// readOnce remembers what read returns, so that a second reader (lint in
+// rye check) gets the very bytes that were verified.
+func readOnce(read func() ([]byte, error)) func() ([]byte, error) {
+	var once sync.Once
+	var data []byte
+	var err error
+	return func() ([]byte, error) {
+		once.Do(func() { data, err = read() })
+		return data, err
+	}
 }
 
 // trustStore assembles the tiers: the project's keys from the working
@@ -276,12 +310,13 @@ func addVerdicts(rep *report.Report, results []verify.Result, listVerified bool)
 	}
 }
 
-// writeReport renders a report in a format and turns its findings into the
-// exit code (the same in every format).
+// writeReport renders a verification report; the exit code follows its
+// findings (the same in every format).
 func (a *app) writeReport(rep *report.Report, sum verifySummary, format string) error {
-	if a.json {
-		format = "json"
-	}
+	return a.renderReport(rep, verifyLine(sum), sum, format)
+}
+
+func verifyLine(sum verifySummary) string {
 	line := fmt.Sprintf("%s: %s", report.Plural(sum.Items, "item"), report.Join(report.Count(sum.Verified)+" verified", report.Count(sum.Failed)+" failed"))
 	if sum.Verified == 0 && sum.Failed == 0 {
 		line = report.Plural(sum.Items, "item")
@@ -289,12 +324,22 @@ func (a *app) writeReport(rep *report.Report, sum verifySummary, format string) 
 	if sum.Warnings > 0 {
 		line += ", " + report.Plural(sum.Warnings, "warning")
 	}
+	return line
+}
+
+// renderReport writes a report in a format (summary is the JSON summary
+// object, line the one-line summary of the other formats) and turns its
+// error findings into exit code 1.
+func (a *app) renderReport(rep *report.Report, line string, summary any, format string) error {
+	if a.json {
+		format = "json"
+	}
 	var err error
 	switch format {
 	case "text":
 		err = report.WriteText(a.stdout, rep, line)
 	case "json":
-		err = report.WriteJSON(a.stdout, rep, sum)
+		err = report.WriteJSON(a.stdout, rep, summary)
 	case "sarif":
 		err = report.WriteSARIF(a.stdout, rep)
 	case "github":

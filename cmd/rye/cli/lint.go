@@ -1,0 +1,222 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/ryekit/rye/bundle"
+	"github.com/ryekit/rye/internal/atomicfile"
+	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/lint"
+	"github.com/ryekit/rye/report"
+	"github.com/ryekit/rye/verify"
+)
+
+// lintOptions are the flags of rye lint (and the lint part of rye check).
+type lintOptions struct {
+	format  string
+	fix     bool
+	diff    bool
+	enable  []string
+	disable []string
+}
+
+func (o *lintOptions) flags(cmd *cobra.Command, withFormat bool) {
+	f := cmd.Flags()
+	if withFormat {
+		f.StringVar(&o.format, "format", "text", "output `FORMAT`: text, json, sarif or github")
+	}
+	f.BoolVar(&o.fix, "fix", false, "apply the suggested fixes (atomically, file by file)")
+	f.BoolVar(&o.diff, "diff", false, "print the suggested fixes as a unified diff; change nothing")
+	f.StringArrayVar(&o.enable, "enable", nil, "run only these `ANALYZERS` (comma-separated, repeatable)")
+	f.StringArrayVar(&o.disable, "disable", nil, "do not run these `ANALYZERS` (comma-separated, repeatable)")
+}
+
+func (a *app) lintCommand() *cobra.Command {
+	o := &lintOptions{}
+	cmd := &cobra.Command{
+		Use:   "lint [KIND] [PATHS or PATTERNS...]",
+		Short: "Check items offline: metadata, ids, chains, schemas, directives, signatures, secrets",
+		Long: `rye lint runs every analyzer over the project's items (or those the
+patterns select): ` + strings.Join(lint.AnalyzerNames(), ", ") + `.
+Each finding is path:line:col: severity: message [analyzer/rule];
+docs/lint.md documents every analyzer with a bad and a good example.
+
+--fix applies the suggested fixes (category and names to match the file's
+place, quoted versions) atomically and says which items now need signing;
+--diff prints them as a unified diff instead, and exits 1 when there is
+anything to fix. Analyzers are chosen with --enable/--disable or
+lint.enable/lint.disable in .ai/config/rye.yaml, whose lint.severity can
+change an analyzer's severity (error, warning, info, off). A finding on a
+line with a comment "rye:ignore <analyzer> -- <reason>" is suppressed; a
+suppression without a reason is itself an error.`,
+		ValidArgsFunction: a.completeKindOrID,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.runLint(o, args)
+		},
+	}
+	o.flags(cmd, true)
+	return cmd
+}
+
+// lintSettings merges the configuration with the flags.
+func (a *app) lintSettings(o *lintOptions) ([]*analysis.Analyzer, map[string]string, error) {
+	cfg, err := a.config()
+	if err != nil {
+		return nil, nil, err
+	}
+	analyzers, err := lint.Select(append(append([]string(nil), cfg.Lint.Enable...), o.enable...), append(append([]string(nil), cfg.Lint.Disable...), o.disable...))
+	if err != nil {
+		return nil, nil, usageError("%v", err)
+	}
+	return analyzers, cfg.Lint.Severity, nil
+}
+
+func (a *app) runLint(o *lintOptions, args []string) error {
+	if o.fix && o.diff {
+		return usageError("--fix and --diff do not go together: --diff shows what --fix would write")
+	}
+	analyzers, severity, err := a.lintSettings(o)
+	if err != nil {
+		return err
+	}
+	p, err := a.project()
+	if err != nil {
+		return err
+	}
+	ss, _ := a.getSpaces()
+	kinds, patterns := splitKind(args)
+	env, err := lint.Load(ss, p, kinds, patterns, a.workDir())
+	if err != nil {
+		return usageError("%v", err)
+	}
+	if err := a.attachVerifier(env); err != nil {
+		return err
+	}
+	res, err := lint.Lint(env, lint.Options{Analyzers: analyzers, Severity: severity})
+	if err != nil {
+		return usageError("%v", err)
+	}
+	if o.diff || o.fix {
+		fixed, conflicts := lint.ApplyFixes(res)
+		if o.diff {
+			for _, fx := range fixed {
+				fmt.Fprint(a.stdout, lint.Diff(fx.File.Name, fx.File.Src, fx.New))
+			}
+			if len(fixed) == 0 {
+				a.info("no fixes to apply")
+				return nil
+			}
+			return &exitError{code: ExitFindings, err: fmt.Errorf("")} // there is something to fix
+		}
+		if err := a.writeFixes(fixed); err != nil {
+			return err
+		}
+		if len(fixed) > 0 {
+			// Report what is left, on the files as they are now.
+			if env, err = lint.Load(ss, p, kinds, patterns, a.workDir()); err != nil {
+				return usageError("%v", err)
+			}
+			if err := a.attachVerifier(env); err != nil {
+				return err
+			}
+			if res, err = lint.Lint(env, lint.Options{Analyzers: analyzers, Severity: severity}); err != nil {
+				return usageError("%v", err)
+			}
+		}
+		res.Findings = append(res.Findings, conflicts...)
+	}
+	rep := lintReport(res, "rye lint")
+	return a.writeLintReport(rep, len(env.Files), o.format)
+}
+
+// attachVerifier lets the signature analyzer verify items against the
+// working tree's trust store under the configured policy.
+func (a *app) attachVerifier(env *lint.Env) error {
+	ss, err := a.getSpaces()
+	if err != nil {
+		return err
+	}
+	cfg, err := a.config()
+	if err != nil {
+		return err
+	}
+	ts, err := a.trustStore(ss, nil, "", &verifyOptions{})
+	if err != nil {
+		return err
+	}
+	policy := verify.Policy{RequireV2: cfg.MinSignatureVersion == 2, Now: time.Now().UTC()}
+	env.Verify = func(f *lint.File, md *item.Metadata) verify.Result {
+		return verify.Check(verify.Input{Kind: f.Kind, ID: f.ID, Space: f.Space.Label, Path: f.Name, Embedded: f.Space.Embedded(), Data: f.Src, ReadErr: f.ReadErr, Meta: md}, ts, policy)
+	}
+	return nil
+}
+
+// writeFixes writes fixed files atomically and says which items now need
+// signing (their bytes changed).
+func (a *app) writeFixes(fixed []lint.Fixed) error {
+	var resign []string
+	for _, fx := range fixed {
+		file := filepath.Join(fx.File.Space.AI(), filepath.FromSlash(fx.File.Rel))
+		if err := atomicfile.WriteFile(file, fx.New, 0o644); err != nil {
+			return findings("writing %s: %v", fx.File.Name, err)
+		}
+		a.info("fixed %s: %s", fx.File.Name, strings.Join(fx.Applied, "; "))
+		if fx.File.IsItem() {
+			resign = append(resign, fx.File.Name)
+		}
+	}
+	if len(resign) > 0 {
+		a.info("these items changed and need signing again: rye sign %s", strings.Join(resign, " "))
+	}
+	return nil
+}
+
+// lintReport turns a lint result into a report.
+func lintReport(res *lint.Result, tool string) *report.Report {
+	rep := &report.Report{Tool: tool, Findings: res.Findings, Checked: len(res.Env.Files)}
+	rep.Version, _, _ = Version()
+	for _, f := range res.Findings {
+		rep.AddRule(lint.RuleFor(f.Rule))
+	}
+	return rep
+}
+
+// lintSummary is the summary object of lint's JSON output.
+type lintSummary struct {
+	Items    int `json:"items"`
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+}
+
+func (a *app) writeLintReport(rep *report.Report, items int, format string) error {
+	sum := lintSummary{Items: items, Errors: rep.Count(report.Error), Warnings: rep.Count(report.Warning)}
+	line := report.Plural(items, "file") + ": " + report.Join(report.Plural(sum.Errors, "error"), report.Plural(sum.Warnings, "warning"))
+	if sum.Errors+sum.Warnings == 0 {
+		line = report.Plural(items, "file") + ": no problems"
+	}
+	return a.renderReport(rep, line, sum, format)
+}
+
+// itemFiles turns verification sources into lint files (rye check lints
+// exactly what it verified: the same bytes).
+func itemFiles(sources []verify.Source) []*lint.File {
+	var out []*lint.File
+	for _, s := range sources {
+		if s.In == nil {
+			continue
+		}
+		f := &lint.File{Name: s.Path, Space: s.In, Rel: s.Rel, Kind: s.Kind, ID: s.ID}
+		f.Src, f.ReadErr = s.Read()
+		if f.ReadErr == verify.ErrSymlink {
+			f.Oddity = &bundle.Oddity{Space: s.In, Kind: s.Kind, Rel: s.Rel, Symlink: true, ID: s.ID, Reason: "symbolic link"}
+		}
+		out = append(out, f)
+	}
+	return out
+}
