@@ -89,6 +89,8 @@ var commands = []command{
 	{args: []string{"sign", "--force", "**"}, note: "re-sign every item"},
 	{args: []string{"verify", "--no-cache"}, note: "cold: every item verified"},
 	{args: []string{"verify"}, warm: true, note: "warm: every item in the verdict cache"},
+	{args: []string{"lint"}, note: "every analyzer, verification included"},
+	{args: []string{"check", "--no-cache"}, note: "verify (no cache) and lint the same bytes"},
 	{args: []string{"search", "all", "deploy", "verify"}, warm: true, note: "index cache current"},
 	{args: []string{"search", "--no-cache", "all", "deploy", "verify"}, note: "every item read and parsed"},
 }
