@@ -1,0 +1,100 @@
+package runtime
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/ryekit/rye/item"
+)
+
+// InputError is a directive called with inputs it does not accept.
+type InputError struct {
+	Msg      string
+	Declared []map[string]any // the directive's inputs, for the caller
+}
+
+func (e *InputError) Error() string { return e.Msg }
+
+// DirectiveInputs validates a directive's inputs (spec 3.8): declared
+// defaults apply first; a missing required input is an error listing the
+// declared inputs; an input the directive does not declare is an error.
+func DirectiveInputs(md *item.Metadata, given map[string]any) (map[string]any, error) {
+	declared := md.Get("inputs").ListItems()
+	out := map[string]any{}
+	var names, missing []string
+	byName := map[string]bool{}
+	var list []map[string]any
+	for _, in := range declared {
+		name := in.Get("name").String()
+		byName[name] = true
+		names = append(names, name)
+		list = append(list, in.Plain().(map[string]any))
+		if d := in.Get("default"); d != nil {
+			out[name] = d.Plain()
+		}
+	}
+	var unknown []string
+	for k, v := range given {
+		if !byName[k] {
+			unknown = append(unknown, k)
+			continue
+		}
+		out[k] = v
+	}
+	sort.Strings(unknown)
+	if len(unknown) > 0 {
+		return nil, &InputError{Msg: fmt.Sprintf("unknown input %s: the directive declares %s", strings.Join(unknown, ", "), declaredText(names)), Declared: list}
+	}
+	for _, in := range declared {
+		name := in.Get("name").String()
+		if _, ok := out[name]; !ok && in.Get("required").IsTrue() {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, &InputError{Msg: fmt.Sprintf("missing required input %s: the directive declares %s", strings.Join(missing, ", "), declaredText(names)), Declared: list}
+	}
+	return out, nil
+}
+
+func declaredText(names []string) string {
+	if len(names) == 0 {
+		return "no inputs"
+	}
+	return strings.Join(names, ", ")
+}
+
+// inputRE matches {input:key}, {input:key?}, {input:key:default} and
+// {input:key|default}.
+var inputRE = regexp.MustCompile(`\{input:([A-Za-z_][A-Za-z0-9_]*)(\?|[:|][^}]*)?\}`)
+
+// Interpolate replaces input placeholders in s (spec 3.8): {input:key}
+// becomes the value, or stays as it is when there is none; {input:key?}
+// becomes "" when missing; {input:key:default} and {input:key|default}
+// become the default when missing.
+func Interpolate(s string, inputs map[string]any) string {
+	if !strings.Contains(s, "{input:") {
+		return s
+	}
+	return inputRE.ReplaceAllStringFunc(s, func(m string) string {
+		sub := inputRE.FindStringSubmatch(m)
+		if v, ok := inputs[sub[1]]; ok && v != nil {
+			return text(v)
+		}
+		switch mod := sub[2]; {
+		case mod == "?":
+			return ""
+		case mod != "":
+			return mod[1:]
+		}
+		return m
+	})
+}
+
+// InterpolateAll applies Interpolate to every string of a plain value
+// (a directive's actions, with their attributes and params).
+func InterpolateAll(v any, inputs map[string]any) any {
+	return mapStrings(v, func(s string) string { return Interpolate(s, inputs) })
+}
