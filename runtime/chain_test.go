@@ -216,6 +216,10 @@ func TestValidate(t *testing.T) {
 			"project:tools/my/tool.yaml":    toolYAML("my/runtime", "outputs: [a]\n"),
 			"project:tools/my/runtime.yaml": runtimeYAML("rye/core/primitives/subprocess", "inputs: [a, b]\n")}),
 			`my/tool: my/runtime needs input "b", which my/tool does not list in its outputs`},
+		{"runtime_lib undeclared", with(map[string]string{
+			"project:tools/my/tool.yaml":    toolYAML("my/runtime", ""),
+			"project:tools/my/runtime.yaml": runtimeYAML("rye/core/primitives/subprocess", "  input_data: \"{runtime_lib}/loader.py\"\n")}),
+			`my/runtime: my/runtime uses {runtime_lib} but no element of the chain declares runtime_lib`},
 	}
 	for _, c := range cases {
 		ch, err := Build(spaces(t, c.files), "my/tool", nil, nil)
@@ -232,7 +236,7 @@ func TestValidate(t *testing.T) {
 	ok := with(map[string]string{
 		"project:tools/my/tool.yaml": toolYAML("my/runtime", "version: \"1.5.0\"\nconfig_schema: {type: object, properties: {script: {type: string}}}\n"),
 		"project:tools/my/runtime.yaml": runtimeYAML("rye/core/primitives/subprocess",
-			"  input_data: \"{script} {{literal}} {} ${HOME} {project_path}\"\nchild_constraints:\n  my/tool: {min_version: \"1.5.0-rc.1\", max_version: \"1.5.0\"}\n"),
+			"  input_data: \"{script} {{literal}} {} ${HOME} {project_path} {runtime_lib}\"\nruntime_lib: [my/lib]\nchild_constraints:\n  my/tool: {min_version: \"1.5.0-rc.1\", max_version: \"1.5.0\"}\n"),
 	})
 	ok["project:tools/my/tool.yaml"] = strings.Replace(ok["project:tools/my/tool.yaml"], "version: \"1.0.0\"\n", "", 1)
 	ch, err := Build(spaces(t, ok), "my/tool", nil, nil)

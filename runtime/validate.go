@@ -159,6 +159,9 @@ func checkPlaceholders(c *Chain, merged *item.Node) []Problem {
 	for _, n := range ContextNames {
 		provided[n] = true
 	}
+	// {runtime_lib} is the directory of the library files an element names
+	// in runtime_lib; without one, there is nothing for it to point at.
+	provided["runtime_lib"] = RuntimeLibOwner(c) != nil
 	for _, f := range merged.Fields {
 		provided[f.Key] = true
 	}
@@ -171,6 +174,10 @@ func checkPlaceholders(c *Chain, merged *item.Node) []Problem {
 		walkStrings(el.Meta.Get("config"), func(s *item.Node) {
 			for _, p := range Placeholders(s.Str) {
 				if provided[p.Name] || params[p.Name] {
+					continue
+				}
+				if p.Name == "runtime_lib" {
+					ps = append(ps, Problem{Element: el, Node: s, Msg: fmt.Sprintf("%s uses {runtime_lib} but no element of the chain declares runtime_lib (the library item ids to provide)", el.ID())})
 					continue
 				}
 				role := "runtime"
@@ -198,4 +205,16 @@ func declared(params map[string]bool) string {
 	}
 	sort.Strings(names)
 	return strings.Join(names, ", ")
+}
+
+// RuntimeLibOwner is the element nearest the tool that declares
+// runtime_lib (a list of library item ids that {runtime_lib} provides),
+// or nil.
+func RuntimeLibOwner(c *Chain) *Element {
+	for _, el := range c.Elements {
+		if len(el.Meta.Get("runtime_lib").ListItems()) > 0 {
+			return el
+		}
+	}
+	return nil
 }
