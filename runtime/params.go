@@ -1,0 +1,1456 @@
+package runtime
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/big"
+	"net/url"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+
+	"github.com/ryekit/rye/item"
+)
+
+// ParamError is a mistake in the parameters given to a tool: the command
+// line reports it with exit status 2 and lists the valid parameters.
+type ParamError struct {
+	Msg   string
+	Valid []string // the tool's parameters, e.g. ["--name string (default \"World\")", "--count integer (required)"]
+}
+
+// Error is Msg, then "valid parameters:" and one parameter per line (or
+// "this tool takes no parameters").
+func (e *ParamError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Msg)
+	if len(e.Valid) == 0 {
+		b.WriteString("\nthis tool takes no parameters")
+		return b.String()
+	}
+	b.WriteString("\nvalid parameters:")
+	for _, v := range e.Valid {
+		b.WriteString("\n  ")
+		b.WriteString(v)
+	}
+	return b.String()
+}
+
+// ParseParams builds a tool's parameter object from command-line arguments,
+// driven by its JSON Schema (the object schema's "properties"; schema may
+// be nil = no parameters):
+//
+//   - --name value, --name=value; a bare --flag for booleans (and --flag=false);
+//     a flag that is not a boolean takes the next argument as its value unless
+//     that argument begins with "--" (write --name=--value for such values);
+//   - typed conversion by the property's "type": integer, number, boolean,
+//     string, array (repeat the flag, or give a JSON array), object (JSON);
+//   - "-" and "_" are the same in names (--dry-run sets dry_run);
+//   - one positional argument maps to the primary parameter: the property
+//     with "x-primary": true, else the single required property; more
+//     positionals, or a positional when there is no primary, is an error;
+//     everything after "--" is positional;
+//   - params is the --params value: a JSON object, or "@file.json" read from
+//     disk with readFile (os.ReadFile when nil); its keys merge UNDER the
+//     flags (a flag wins);
+//   - unknown flags are rejected naming the valid ones (and the nearest one
+//     by edit distance, "did you mean --name?");
+//   - a property whose type is a list (["string","null"]) or absent takes
+//     the value as JSON when it parses (and, for a list, the JSON value has
+//     one of the listed types or the list has no "string"), else as a string.
+//
+// Integers come back as int64, other numbers as float64. It returns
+// *ParamError for every mistake of the caller.
+func ParseParams(schema *item.Node, args []string, params string, readFile func(string) ([]byte, error)) (map[string]any, error) {
+	s := paramSchemaOf(schema)
+	out := map[string]any{}
+	if params != "" {
+		m, err := s.parseParamsFlag(params, readFile)
+		if err != nil {
+			return nil, err
+		}
+		out = m
+	}
+
+	flags := map[string]any{}
+	given := map[string]bool{}
+	set := func(p *paramProp, raw string) error {
+		if s.kind(p.node) == paramArray {
+			items, err := s.convertArray(p, raw)
+			if err != nil {
+				return err
+			}
+			prev, _ := flags[p.name].([]any)
+			flags[p.name] = append(prev, items...)
+			return nil
+		}
+		if given[p.name] {
+			return s.errorf("--%s given more than once (only array parameters can be repeated)", p.name)
+		}
+		v, err := s.convert(p, raw)
+		if err != nil {
+			return err
+		}
+		given[p.name] = true
+		flags[p.name] = v
+		return nil
+	}
+
+	var positionals []string
+	onlyPositional := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case onlyPositional:
+			positionals = append(positionals, a)
+			continue
+		case a == "--":
+			onlyPositional = true
+			continue
+		case strings.HasPrefix(a, "--"):
+			name, val, hasVal := strings.Cut(a[2:], "=")
+			if name == "" {
+				return nil, s.errorf("found %s, expected --name or --name=value", paramQuote(a))
+			}
+			p := s.lookup(name)
+			if p == nil {
+				return nil, s.unknown([]string{name})
+			}
+			if !hasVal {
+				if s.isBoolFlag(p.node) {
+					if given[p.name] {
+						return nil, s.errorf("--%s given more than once (only array parameters can be repeated)", p.name)
+					}
+					given[p.name] = true
+					flags[p.name] = true
+					continue
+				}
+				if i+1 >= len(args) || strings.HasPrefix(args[i+1], "--") {
+					return nil, s.errorf("--%s needs a value (--%s VALUE, or --%s=VALUE for a value that begins with --)", p.name, p.name, p.name)
+				}
+				i++
+				val = args[i]
+			}
+			if err := set(p, val); err != nil {
+				return nil, err
+			}
+			continue
+		case len(a) > 1 && a[0] == '-' && !paramNumberStart(a[1]):
+			// "-x": a flag with one dash ("-" alone and "-5" are values).
+			msg := fmt.Sprintf("unknown flag %s: parameters are given with two dashes (--name value)", paramQuoteFlag(a))
+			if near := s.nearest(strings.TrimLeft(a, "-")); near != "" {
+				msg += "; did you mean --" + near + "?"
+			}
+			return nil, s.errorf("%s", msg)
+		}
+		positionals = append(positionals, a)
+	}
+
+	switch len(positionals) {
+	case 0:
+	case 1:
+		p, why := s.primary()
+		if p == nil {
+			return nil, s.errorf("found the positional argument %s, but %s: give parameters as --name value", paramQuote(positionals[0]), why)
+		}
+		if err := set(p, positionals[0]); err != nil {
+			return nil, err
+		}
+	default:
+		shown := make([]string, 0, 3)
+		for i, a := range positionals {
+			if i == 3 {
+				shown = append(shown, "…")
+				break
+			}
+			shown = append(shown, paramQuote(a))
+		}
+		what := "at most one"
+		if p, _ := s.primary(); p != nil {
+			what += " (for --" + p.name + ")"
+		} else {
+			what = "none (give parameters as --name value)"
+		}
+		return nil, s.errorf("found %d positional arguments (%s), expected %s", len(positionals), strings.Join(shown, ", "), what)
+	}
+
+	for k, v := range flags {
+		out[k] = v
+	}
+	return out, nil
+}
+
+// PrepareParams applies the schema's defaults (top-level properties, and
+// nested properties of object parameters that are present or defaulted) and
+// validates the result against the schema (JSON Schema, draft 2020-12
+// unless "$schema" says otherwise). Unknown top-level parameters are an
+// error naming the valid ones even when the schema does not forbid
+// additional properties (spec 3.4 step 5); only a schema that explicitly
+// allows more ("additionalProperties" other than false, or a matching
+// "patternProperties") takes them. Mistakes of the caller come back as
+// *ParamError with short readable messages ("--count: found \"x\",
+// expected an integer", "missing required parameter --name"); a schema
+// that cannot be compiled is a plain error. The params map is not changed.
+func PrepareParams(schema *item.Node, params map[string]any) (map[string]any, error) {
+	s := paramSchemaOf(schema)
+	var unknown []string
+	for k := range params {
+		if s.exact(k) == nil && !s.allowsExtra(k) {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return nil, s.unknown(unknown)
+	}
+	if schema.IsNull() {
+		out := make(map[string]any, len(params))
+		for k, v := range params {
+			out[k] = v
+		}
+		return out, nil
+	}
+	sch, err := paramCompile(schema)
+	if err != nil {
+		return nil, err
+	}
+	out := s.withDefaults(schema, params, 0)
+	if err := paramValidate(sch, out); err != nil {
+		var verr *jsonschema.ValidationError
+		if !errors.As(err, &verr) {
+			return nil, err
+		}
+		return nil, s.errorf("%s", strings.Join(paramExplain(verr, out), "\n"))
+	}
+	return out, nil
+}
+
+// ParamUsage is the help text of a tool's parameters (rye execute tool ID
+// --help): one line per property in schema order, "--name TYPE", then the
+// description and, in parentheses, whether it is required, whether it is
+// the primary (positional) parameter, its enum values and its default.
+func ParamUsage(schema *item.Node) string {
+	s := paramSchemaOf(schema)
+	if len(s.props) == 0 {
+		return "this tool takes no parameters\n"
+	}
+	primary, _ := s.primary()
+	const maxWidth = 30
+	lefts := make([]string, len(s.props))
+	width := 0
+	for i := range s.props {
+		p := &s.props[i]
+		lefts[i] = "--" + p.name + " " + s.typeName(p.node)
+		if n := utf8.RuneCountInString(lefts[i]); n > width && n <= maxWidth {
+			width = n
+		}
+	}
+	var b strings.Builder
+	for i := range s.props {
+		p := &s.props[i]
+		var notes []string
+		if s.required[p.name] {
+			notes = append(notes, "required")
+		}
+		if primary == p {
+			notes = append(notes, "primary: may be given without --"+p.name)
+		}
+		if e := s.kw(p.node, "enum"); e != nil && e.Kind == item.ListNode {
+			vals := make([]string, len(e.Items))
+			for j, it := range e.Items {
+				vals[j] = paramCompact(it.Plain(), 40)
+			}
+			notes = append(notes, "one of "+strings.Join(vals, ", "))
+		}
+		if d := s.kw(p.node, "default"); d != nil {
+			notes = append(notes, "default "+paramCompact(d.Plain(), 40))
+		}
+		text := strings.Join(strings.Fields(s.kw(p.node, "description").String()), " ")
+		if len(notes) > 0 {
+			if text != "" {
+				text += " "
+			}
+			text += "(" + strings.Join(notes, "; ") + ")"
+		}
+		b.WriteString("  ")
+		b.WriteString(lefts[i])
+		if text != "" {
+			pad := width - utf8.RuneCountInString(lefts[i])
+			if pad < 0 {
+				pad = 0
+			}
+			b.WriteString(strings.Repeat(" ", pad+2))
+			b.WriteString(text)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// ParamNames lists the flag names (--name) for shell completion, in schema order.
+func ParamNames(schema *item.Node) []string {
+	s := paramSchemaOf(schema)
+	out := make([]string, len(s.props))
+	for i, p := range s.props {
+		out[i] = "--" + p.name
+	}
+	return out
+}
+
+// --- the schema, as the command line sees it ---
+
+type paramProp struct {
+	name string
+	node *item.Node // the property's schema
+}
+
+type paramSchema struct {
+	root     *item.Node
+	props    []paramProp // schema order
+	required map[string]bool
+	valid    []string // for ParamError
+}
+
+func paramSchemaOf(schema *item.Node) *paramSchema {
+	s := &paramSchema{root: schema, required: map[string]bool{}}
+	if schema == nil || schema.Kind != item.MapNode {
+		return s
+	}
+	for _, f := range paramLastFields(s.kw(schema, "properties")) {
+		s.props = append(s.props, paramProp{name: f.Key, node: f.Value})
+	}
+	for _, r := range s.kw(schema, "required").ListItems() {
+		if r.Kind == item.StringNode && s.exact(r.Str) != nil {
+			s.required[r.Str] = true
+		}
+	}
+	for i := range s.props {
+		p := &s.props[i]
+		v := "--" + p.name + " " + s.typeName(p.node)
+		var notes []string
+		if s.required[p.name] {
+			notes = append(notes, "required")
+		}
+		if d := s.kw(p.node, "default"); d != nil {
+			notes = append(notes, "default "+paramCompact(d.Plain(), 40))
+		}
+		if len(notes) > 0 {
+			v += " (" + strings.Join(notes, ", ") + ")"
+		}
+		s.valid = append(s.valid, v)
+	}
+	return s
+}
+
+func (s *paramSchema) errorf(format string, args ...any) *ParamError {
+	return &ParamError{Msg: fmt.Sprintf(format, args...), Valid: s.valid}
+}
+
+// paramLastFields are the fields of a map node in source order, without
+// those a later duplicate key overrides (as Node.Get sees them).
+func paramLastFields(n *item.Node) []*item.Field {
+	fs := n.MapFields()
+	last := make(map[string]int, len(fs))
+	for i, f := range fs {
+		last[f.Key] = i
+	}
+	if len(last) == len(fs) {
+		return fs
+	}
+	out := make([]*item.Field, 0, len(last))
+	for i, f := range fs {
+		if last[f.Key] == i {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// kw is a keyword of a (sub)schema, looked up through local "$ref"s
+// ("#/$defs/x") when the schema itself does not have it.
+func (s *paramSchema) kw(n *item.Node, key string) *item.Node {
+	for hops := 0; n != nil && n.Kind == item.MapNode && hops < 16; hops++ {
+		if v := n.Get(key); v != nil {
+			return v
+		}
+		ref := n.Get("$ref")
+		if ref == nil || ref.Kind != item.StringNode {
+			return nil
+		}
+		n = paramResolveRef(s.root, ref.Str)
+	}
+	return nil
+}
+
+// paramResolveRef resolves "#/json/pointer" inside root; anything else is nil.
+func paramResolveRef(root *item.Node, ref string) *item.Node {
+	frag, ok := strings.CutPrefix(ref, "#")
+	if !ok {
+		return nil
+	}
+	frag, err := url.PathUnescape(frag)
+	if err != nil || (frag != "" && frag[0] != '/') {
+		return nil
+	}
+	n := root
+	if frag == "" {
+		return n
+	}
+	for _, t := range strings.Split(frag[1:], "/") {
+		t = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
+		switch n.Kind {
+		case item.MapNode:
+			n = n.Get(t)
+		case item.ListNode:
+			i, err := strconv.Atoi(t)
+			if err != nil || i < 0 || i >= len(n.Items) {
+				return nil
+			}
+			n = n.Items[i]
+		default:
+			return nil
+		}
+		if n == nil {
+			return nil
+		}
+	}
+	return n
+}
+
+// exact is the property named name, or nil.
+func (s *paramSchema) exact(name string) *paramProp {
+	for i := range s.props {
+		if s.props[i].name == name {
+			return &s.props[i]
+		}
+	}
+	return nil
+}
+
+// lookup finds a flag's property: by its exact name, else with "-" and "_"
+// taken as the same.
+func (s *paramSchema) lookup(name string) *paramProp {
+	if p := s.exact(name); p != nil {
+		return p
+	}
+	norm := paramNorm(name)
+	for i := range s.props {
+		if paramNorm(s.props[i].name) == norm {
+			return &s.props[i]
+		}
+	}
+	return nil
+}
+
+func paramNorm(name string) string { return strings.ReplaceAll(name, "-", "_") }
+
+// allowsExtra says whether the schema explicitly takes a parameter it does
+// not declare.
+func (s *paramSchema) allowsExtra(name string) bool {
+	if s.root == nil || s.root.Kind != item.MapNode {
+		return false
+	}
+	if ap := s.root.Get("additionalProperties"); ap != nil {
+		if ap.Kind == item.MapNode || ap.IsTrue() {
+			return true
+		}
+	}
+	for _, f := range paramLastFields(s.root.Get("patternProperties")) {
+		if re, err := regexp.Compile(f.Key); err == nil && re.MatchString(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// unknown is the error for parameters the tool does not take.
+func (s *paramSchema) unknown(names []string) *ParamError {
+	if len(names) == 1 {
+		msg := "unknown parameter " + paramQuoteFlag("--"+names[0])
+		if near := s.nearest(names[0]); near != "" {
+			msg += "; did you mean --" + near + "?"
+		}
+		return s.errorf("%s", msg)
+	}
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = paramQuoteFlag("--" + n)
+		if near := s.nearest(n); near != "" {
+			parts[i] += " (did you mean --" + near + "?)"
+		}
+	}
+	return s.errorf("unknown parameters %s", strings.Join(parts, ", "))
+}
+
+// nearest is the property a mistyped name most likely meant, or "".
+func (s *paramSchema) nearest(name string) string {
+	typed := strings.ToLower(paramNorm(name))
+	if typed == "" {
+		return ""
+	}
+	best, bestD := "", math.MaxInt
+	var prefixed []string
+	for _, p := range s.props {
+		cand := strings.ToLower(paramNorm(p.name))
+		if cand == typed {
+			return p.name
+		}
+		if len(typed) >= 2 && strings.HasPrefix(cand, typed) {
+			prefixed = append(prefixed, p.name)
+		}
+		if d := paramEditDistance(typed, cand); d < bestD {
+			best, bestD = p.name, d
+		}
+	}
+	limit := 1
+	switch n := utf8.RuneCountInString(typed); {
+	case n > 8:
+		limit = 3
+	case n > 3:
+		limit = 2
+	}
+	if bestD <= limit && bestD < utf8.RuneCountInString(typed) {
+		return best
+	}
+	if len(prefixed) == 1 {
+		return prefixed[0]
+	}
+	return ""
+}
+
+// paramEditDistance is the optimal string alignment distance of a and b
+// (insertions, deletions, substitutions and swaps of neighbours), in runes.
+func paramEditDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) > 64 || len(rb) > 64 {
+		if a == b {
+			return 0
+		}
+		return math.MaxInt / 2
+	}
+	prev2 := make([]int, len(rb)+1)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(rb)]
+}
+
+// primary is the parameter a positional argument sets, or nil and why
+// there is none.
+func (s *paramSchema) primary() (*paramProp, string) {
+	var marked []*paramProp
+	for i := range s.props {
+		if s.kw(s.props[i].node, "x-primary").IsTrue() {
+			marked = append(marked, &s.props[i])
+		}
+	}
+	if len(marked) == 1 {
+		return marked[0], ""
+	}
+	if len(marked) > 1 {
+		return nil, "several parameters are marked \"x-primary\" (" + paramFlagList(marked) + ")"
+	}
+	var req []*paramProp
+	for i := range s.props {
+		if s.required[s.props[i].name] {
+			req = append(req, &s.props[i])
+		}
+	}
+	switch len(req) {
+	case 1:
+		return req[0], ""
+	case 0:
+		if len(s.props) == 0 {
+			return nil, "this tool takes no parameters"
+		}
+		return nil, "this tool has no primary parameter"
+	}
+	return nil, "this tool has several required parameters (" + paramFlagList(req) + ") and none is marked \"x-primary\""
+}
+
+func paramFlagList(ps []*paramProp) string {
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = "--" + p.name
+	}
+	return strings.Join(names, ", ")
+}
+
+// --- types and conversion ---
+
+type paramKind int
+
+const (
+	paramAny paramKind = iota // no type, a list of types or an unknown one
+	paramString
+	paramInteger
+	paramNumber
+	paramBoolean
+	paramArray
+	paramObject
+)
+
+func (s *paramSchema) kind(n *item.Node) paramKind {
+	t := s.kw(n, "type")
+	if t == nil || t.Kind != item.StringNode {
+		return paramAny
+	}
+	switch t.Str {
+	case "string":
+		return paramString
+	case "integer":
+		return paramInteger
+	case "number":
+		return paramNumber
+	case "boolean":
+		return paramBoolean
+	case "array":
+		return paramArray
+	case "object":
+		return paramObject
+	}
+	return paramAny
+}
+
+// typeList is the list of a "type" given as a list (strings only).
+func (s *paramSchema) typeList(n *item.Node) []string {
+	var out []string
+	for _, it := range s.kw(n, "type").ListItems() {
+		if it.Kind == item.StringNode {
+			out = append(out, it.Str)
+		}
+	}
+	return out
+}
+
+// isBoolFlag says whether a bare --flag sets the property to true.
+func (s *paramSchema) isBoolFlag(n *item.Node) bool {
+	if s.kind(n) == paramBoolean {
+		return true
+	}
+	for _, t := range s.typeList(n) {
+		if t == "boolean" {
+			return true
+		}
+	}
+	return false
+}
+
+// typeName is how a property's type is shown: "string", "array of integer",
+// "string|null", "value" (any JSON value).
+func (s *paramSchema) typeName(n *item.Node) string {
+	t := s.kw(n, "type")
+	switch {
+	case t != nil && t.Kind == item.StringNode:
+		if t.Str == "array" {
+			if it := s.kw(n, "items"); it != nil && it.Kind == item.MapNode {
+				if sub := s.typeName(it); sub != "value" {
+					return "array of " + sub
+				}
+			}
+		}
+		return t.Str
+	case len(s.typeList(n)) > 0:
+		return strings.Join(s.typeList(n), "|")
+	}
+	return "value"
+}
+
+// convert turns one command-line value into the property's type.
+func (s *paramSchema) convert(p *paramProp, raw string) (any, error) {
+	return s.convertAs(p.name, p.node, raw, 0)
+}
+
+func (s *paramSchema) convertAs(name string, n *item.Node, raw string, depth int) (any, error) {
+	switch s.kind(n) {
+	case paramString:
+		return raw, nil
+	case paramInteger:
+		i, err := paramParseInt(raw)
+		if err != nil {
+			return nil, s.errorf("--%s: found %s, expected an integer%s", name, paramQuote(raw), err.Error())
+		}
+		return i, nil
+	case paramNumber:
+		f, ok := paramParseNumber(raw)
+		if !ok {
+			return nil, s.errorf("--%s: found %s, expected a number", name, paramQuote(raw))
+		}
+		return f, nil
+	case paramBoolean:
+		b, ok := paramParseBool(raw)
+		if !ok {
+			return nil, s.errorf("--%s: found %s, expected true or false", name, paramQuote(raw))
+		}
+		return b, nil
+	case paramObject:
+		v, err := paramParseJSON(raw)
+		if err != nil {
+			return nil, s.errorf("--%s: found %s, expected a JSON object ({\"key\": value, ...}): %s", name, paramQuote(raw), err.Error())
+		}
+		if _, ok := v.(map[string]any); !ok {
+			return nil, s.errorf("--%s: found %s, expected a JSON object ({\"key\": value, ...})", name, paramQuote(raw))
+		}
+		return v, nil
+	case paramArray:
+		if depth > 0 { // an array inside an array: JSON only
+			return s.loose(nil, raw), nil
+		}
+	}
+	return s.loose(s.typeList(n), raw), nil
+}
+
+// convertArray turns one value of an array parameter into its items: a JSON
+// array gives its items, anything else is one item of the "items" type.
+func (s *paramSchema) convertArray(p *paramProp, raw string) ([]any, error) {
+	if strings.HasPrefix(strings.TrimSpace(raw), "[") {
+		if v, err := paramParseJSON(raw); err == nil {
+			if arr, ok := v.([]any); ok {
+				return arr, nil
+			}
+		}
+	}
+	items := s.kw(p.node, "items")
+	if items == nil || items.Kind != item.MapNode {
+		return []any{s.loose(nil, raw)}, nil
+	}
+	v, err := s.convertAs(p.name, items, raw, 1)
+	if err != nil {
+		return nil, err
+	}
+	return []any{v}, nil
+}
+
+// loose takes a value as JSON when it parses (and fits the listed types,
+// when there is a list with "string" in it), else as a string.
+func (s *paramSchema) loose(types []string, raw string) any {
+	v, err := paramParseJSON(raw)
+	if err != nil {
+		return raw
+	}
+	if len(types) == 0 || paramHasType(v, types) {
+		return v
+	}
+	for _, t := range types {
+		if t == "string" {
+			return raw
+		}
+	}
+	return v
+}
+
+func paramHasType(v any, types []string) bool {
+	for _, t := range types {
+		switch x := v.(type) {
+		case nil:
+			if t == "null" {
+				return true
+			}
+		case string:
+			if t == "string" {
+				return true
+			}
+		case bool:
+			if t == "boolean" {
+				return true
+			}
+		case int64:
+			if t == "integer" || t == "number" {
+				return true
+			}
+		case float64:
+			if t == "number" || (t == "integer" && x == math.Trunc(x)) {
+				return true
+			}
+		case []any:
+			if t == "array" {
+				return true
+			}
+		case map[string]any:
+			if t == "object" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func paramNumberStart(c byte) bool { return c >= '0' && c <= '9' || c == '.' }
+
+// paramNumberSyntax keeps to decimal numbers: no "Inf", "NaN", hex or "_".
+func paramNumberSyntax(s string) bool {
+	digit := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-':
+		default:
+			return false
+		}
+	}
+	return digit
+}
+
+// paramIntError is why a value is not an integer: "" or " (out of range)",
+// appended to "expected an integer".
+type paramIntError string
+
+func (e paramIntError) Error() string { return string(e) }
+
+// paramParseInt reads an integer; a whole number written as a decimal
+// ("5.0", "1e3") is one too, as in JSON Schema.
+func paramParseInt(raw string) (int64, error) {
+	t := strings.TrimSpace(raw)
+	if !paramNumberSyntax(t) {
+		return 0, paramIntError("")
+	}
+	i, err := strconv.ParseInt(t, 10, 64)
+	if err == nil {
+		return i, nil
+	}
+	if errors.Is(err, strconv.ErrRange) {
+		return 0, paramIntError(" (out of range)")
+	}
+	f, err := strconv.ParseFloat(t, 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) || f != math.Trunc(f) {
+		return 0, paramIntError("")
+	}
+	if f >= 1<<63 || f < -(1<<63) {
+		return 0, paramIntError(" (out of range)")
+	}
+	return int64(f), nil
+}
+
+func paramParseNumber(raw string) (float64, bool) {
+	t := strings.TrimSpace(raw)
+	if !paramNumberSyntax(t) {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(t, 64)
+	if math.IsInf(f, 0) || math.IsNaN(f) || (err != nil && !errors.Is(err, strconv.ErrRange)) {
+		return 0, false
+	}
+	return f, true
+}
+
+func paramParseBool(raw string) (bool, bool) {
+	switch strings.ToLower(strings.TrimSpace(raw)) {
+	case "true", "yes", "on", "1":
+		return true, true
+	case "false", "no", "off", "0":
+		return false, true
+	}
+	return false, false
+}
+
+// paramParseJSON reads exactly one JSON value: integers as int64 (whole
+// numbers within ±2^53 too), other numbers as float64.
+func paramParseJSON(s string) (any, error) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		if err == io.EOF {
+			return nil, errors.New("no JSON value")
+		}
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("unexpected text after the JSON value")
+	}
+	return paramFromJSON(v, 0)
+}
+
+func paramFromJSON(v any, depth int) (any, error) {
+	switch x := v.(type) {
+	case json.Number:
+		return paramJSONNumber(string(x))
+	case []any:
+		for i, it := range x {
+			c, err := paramFromJSON(it, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			x[i] = c
+		}
+	case map[string]any:
+		for k, it := range x {
+			c, err := paramFromJSON(it, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			x[k] = c
+		}
+	}
+	return v, nil
+}
+
+func paramJSONNumber(n string) (any, error) {
+	if !strings.ContainsAny(n, ".eE") {
+		if i, err := strconv.ParseInt(n, 10, 64); err == nil {
+			return i, nil
+		}
+	}
+	f, err := strconv.ParseFloat(n, 64)
+	if math.IsInf(f, 0) || math.IsNaN(f) || (err != nil && !errors.Is(err, strconv.ErrRange)) {
+		return nil, fmt.Errorf("the number %s is out of range", paramShorten(n, 40))
+	}
+	if f == math.Trunc(f) && math.Abs(f) <= 1<<53 {
+		return int64(f), nil
+	}
+	return f, nil
+}
+
+// parseParamsFlag reads the --params value: a JSON object or @file.json.
+func (s *paramSchema) parseParamsFlag(params string, readFile func(string) ([]byte, error)) (map[string]any, error) {
+	what := "--params"
+	text := params
+	if path, ok := strings.CutPrefix(params, "@"); ok {
+		if readFile == nil {
+			readFile = os.ReadFile
+		}
+		what = "--params " + paramQuote(params)
+		if path == "" {
+			return nil, s.errorf("--params @: expected a file name after @ (--params @params.json)")
+		}
+		b, err := readFile(path)
+		if err != nil {
+			return nil, s.errorf("%s: cannot read the file: %v", what, err)
+		}
+		text = string(b)
+	}
+	v, err := paramParseJSON(text)
+	if err != nil {
+		return nil, s.errorf("%s: expected a JSON object ({\"name\": value, ...}), found invalid JSON: %v", what, err)
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, s.errorf("%s: found %s, expected a JSON object ({\"name\": value, ...})", what, paramDisplay(v))
+	}
+	return m, nil
+}
+
+// --- defaults ---
+
+// withDefaults copies m, adding the defaults of the properties of the
+// object schema n that m lacks, and going into object values whose schema
+// has properties.
+func (s *paramSchema) withDefaults(n *item.Node, m map[string]any, depth int) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	if depth > 32 {
+		return out
+	}
+	for _, f := range paramLastFields(s.kw(n, "properties")) {
+		v, ok := out[f.Key]
+		if !ok {
+			d := s.kw(f.Value, "default")
+			if d == nil {
+				continue
+			}
+			v = paramPlain(d.Plain())
+			out[f.Key] = v
+		}
+		if sub, ok := v.(map[string]any); ok && s.kw(f.Value, "properties") != nil {
+			out[f.Key] = s.withDefaults(f.Value, sub, depth+1)
+		}
+	}
+	return out
+}
+
+// paramPlain makes whole float64s of a Plain value int64, as paramParseJSON does.
+func paramPlain(v any) any {
+	switch x := v.(type) {
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) <= 1<<53 {
+			return int64(x)
+		}
+	case []any:
+		for i, it := range x {
+			x[i] = paramPlain(it)
+		}
+	case map[string]any:
+		for k, it := range x {
+			x[k] = paramPlain(it)
+		}
+	}
+	return v
+}
+
+// --- compiling and validating ---
+
+const paramSchemaURL = "mem://rye/params.json"
+
+type paramCompiled struct {
+	sch *jsonschema.Schema
+	err error
+}
+
+const paramMaxCached = 256
+
+var paramCache = struct {
+	sync.Mutex
+	m map[string]*paramCompiled
+}{m: map[string]*paramCompiled{}}
+
+// paramCompile compiles a schema once per canonical JSON text.
+func paramCompile(schema *item.Node) (*jsonschema.Schema, error) {
+	doc, err := paramSchemaDoc(schema, 0)
+	if err != nil {
+		return nil, fmt.Errorf("the tool's parameter schema cannot be used: %w", err)
+	}
+	keyBytes, err := json.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("the tool's parameter schema cannot be used: %w", err)
+	}
+	key := string(keyBytes)
+	paramCache.Lock()
+	c := paramCache.m[key]
+	paramCache.Unlock()
+	if c == nil {
+		c = paramCompileDoc(doc)
+		paramCache.Lock()
+		if len(paramCache.m) >= paramMaxCached {
+			for k := range paramCache.m { // drop any one
+				delete(paramCache.m, k)
+				break
+			}
+		}
+		paramCache.m[key] = c
+		paramCache.Unlock()
+	}
+	return c.sch, c.err
+}
+
+func paramCompileDoc(doc any) (c *paramCompiled) {
+	defer func() {
+		if r := recover(); r != nil {
+			c = &paramCompiled{err: fmt.Errorf("the tool's parameter schema cannot be used: the validator failed (%v)", r)}
+		}
+	}()
+	comp := jsonschema.NewCompiler()
+	comp.UseLoader(nil) // never read files or the network
+	comp.DefaultDraft(jsonschema.Draft2020)
+	if err := comp.AddResource(paramSchemaURL, doc); err != nil {
+		return &paramCompiled{err: fmt.Errorf("the tool's parameter schema cannot be used: %s", paramStripURL(err.Error()))}
+	}
+	sch, err := comp.Compile(paramSchemaURL)
+	if err != nil {
+		return &paramCompiled{err: fmt.Errorf("the tool's parameter schema is not valid (rye lint explains): %s", paramStripURL(err.Error()))}
+	}
+	return &paramCompiled{sch: sch}
+}
+
+func paramStripURL(s string) string { return strings.ReplaceAll(s, paramSchemaURL, "") }
+
+func paramValidate(sch *jsonschema.Schema, v map[string]any) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the parameters could not be checked: the validator failed (%v)", r)
+		}
+	}()
+	return sch.Validate(v)
+}
+
+// paramSchemaDoc converts a schema node for the library: numbers as
+// json.Number, so that 5 is an integer and 5.5 is not.
+func paramSchemaDoc(n *item.Node, depth int) (any, error) {
+	if n == nil {
+		return nil, nil
+	}
+	if depth > 512 {
+		return nil, errors.New("it is nested too deeply")
+	}
+	switch n.Kind {
+	case item.StringNode:
+		return n.Str, nil
+	case item.IntNode:
+		return json.Number(strconv.FormatInt(n.Int, 10)), nil
+	case item.FloatNode:
+		if math.IsInf(n.Float, 0) || math.IsNaN(n.Float) {
+			return nil, fmt.Errorf("it holds %v, which JSON cannot represent", n.Float)
+		}
+		return json.Number(strconv.FormatFloat(n.Float, 'g', -1, 64)), nil
+	case item.BoolNode:
+		return n.Bool, nil
+	case item.ListNode:
+		out := make([]any, len(n.Items))
+		for i, it := range n.Items {
+			v, err := paramSchemaDoc(it, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v
+		}
+		return out, nil
+	case item.MapNode:
+		out := make(map[string]any, len(n.Fields))
+		for _, f := range n.Fields {
+			v, err := paramSchemaDoc(f.Value, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out[f.Key] = v
+		}
+		return out, nil
+	}
+	return nil, nil
+}
+
+// --- explaining validation errors ---
+
+type paramLeaf struct {
+	loc      []string
+	msg      string // without the location
+	expected string // for type mismatches: what the schema wanted
+	typeMiss bool
+}
+
+const paramMaxMessages = 8
+
+// paramExplain turns a validation error into sorted, distinct one-line
+// messages.
+func paramExplain(e *jsonschema.ValidationError, doc any) []string {
+	leaves := paramLeaves(e, doc, 0)
+	seen := map[string]bool{}
+	var msgs []string
+	for _, l := range leaves {
+		m := paramLocate(l)
+		if !seen[m] {
+			seen[m] = true
+			msgs = append(msgs, m)
+		}
+	}
+	sort.Strings(msgs)
+	if len(msgs) == 0 {
+		msgs = []string{"the parameters do not match the tool's schema"}
+	}
+	if len(msgs) > paramMaxMessages {
+		n := len(msgs) - paramMaxMessages
+		msgs = append(msgs[:paramMaxMessages], fmt.Sprintf("and %d more problems", n))
+	}
+	return msgs
+}
+
+// paramLocate puts the parameter path in front of a leaf's message.
+func paramLocate(l paramLeaf) string {
+	if len(l.loc) == 0 {
+		if strings.HasPrefix(l.msg, "missing required parameter") {
+			return l.msg
+		}
+		return "parameters: " + l.msg
+	}
+	var b strings.Builder
+	b.WriteString("--")
+	b.WriteString(l.loc[0])
+	for _, t := range l.loc[1:] {
+		if _, err := strconv.Atoi(t); err == nil {
+			b.WriteString("[" + t + "]")
+		} else {
+			b.WriteString("." + t)
+		}
+	}
+	return b.String() + ": " + l.msg
+}
+
+func paramFound(v any, expected string) string {
+	return "found " + paramDisplay(v) + ", expected " + expected
+}
+
+func paramLeaves(e *jsonschema.ValidationError, doc any, depth int) []paramLeaf {
+	if e == nil || depth > 64 {
+		return nil
+	}
+	loc := e.InstanceLocation
+	v := paramValueAt(doc, loc)
+	leaf := func(expected string) []paramLeaf {
+		return []paramLeaf{{loc: loc, msg: paramFound(v, expected), expected: expected}}
+	}
+	causes := func() []paramLeaf {
+		var out []paramLeaf
+		for _, c := range e.Causes {
+			out = append(out, paramLeaves(c, doc, depth+1)...)
+		}
+		return out
+	}
+	switch k := e.ErrorKind.(type) {
+	case *kind.Schema, *kind.Group, *kind.AllOf, *kind.Reference, nil:
+		if len(e.Causes) > 0 {
+			return causes()
+		}
+		return leaf("a value the schema accepts")
+	case *kind.AnyOf:
+		return paramAlternatives(e, "anyOf", doc, v, depth)
+	case *kind.OneOf:
+		if len(k.Subschemas) >= 2 {
+			return []paramLeaf{{loc: loc, msg: "found " + paramDisplay(v) + ", which matches more than one of the \"oneOf\" alternatives, expected exactly one"}}
+		}
+		return paramAlternatives(e, "oneOf", doc, v, depth)
+	case *kind.Type:
+		types := append([]string(nil), k.Want...)
+		sort.SliceStable(types, func(i, j int) bool { return types[i] != "null" && types[j] == "null" })
+		want := make([]string, len(types))
+		for i, t := range types {
+			want[i] = paramArticle(t)
+		}
+		exp := paramJoinOr(want)
+		return []paramLeaf{{loc: loc, msg: paramFound(v, exp), expected: exp, typeMiss: true}}
+	case *kind.Enum:
+		vals := make([]string, len(k.Want))
+		for i, w := range k.Want {
+			vals[i] = paramDisplay(w)
+		}
+		if len(vals) == 1 {
+			return leaf(vals[0])
+		}
+		return leaf("one of " + strings.Join(vals, ", "))
+	case *kind.Const:
+		return leaf(paramDisplay(k.Want))
+	case *kind.Minimum:
+		return leaf("at least " + paramRat(k.Want))
+	case *kind.Maximum:
+		return leaf("at most " + paramRat(k.Want))
+	case *kind.ExclusiveMinimum:
+		return leaf("more than " + paramRat(k.Want))
+	case *kind.ExclusiveMaximum:
+		return leaf("less than " + paramRat(k.Want))
+	case *kind.MultipleOf:
+		return leaf("a multiple of " + paramRat(k.Want))
+	case *kind.MinLength:
+		return leaf("at least " + paramPlural(k.Want, "character"))
+	case *kind.MaxLength:
+		return leaf("at most " + paramPlural(k.Want, "character"))
+	case *kind.Pattern:
+		return leaf("a string matching " + paramQuote(k.Want))
+	case *kind.Format:
+		return leaf("a valid " + k.Want)
+	case *kind.MinItems:
+		return []paramLeaf{{loc: loc, msg: "found " + paramPlural(k.Got, "item") + ", expected at least " + paramPlural(k.Want, "item")}}
+	case *kind.MaxItems:
+		return []paramLeaf{{loc: loc, msg: "found " + paramPlural(k.Got, "item") + ", expected at most " + paramPlural(k.Want, "item")}}
+	case *kind.UniqueItems:
+		return []paramLeaf{{loc: loc, msg: fmt.Sprintf("found equal items at %d and %d, expected unique items", k.Duplicates[0], k.Duplicates[1])}}
+	case *kind.MinProperties:
+		return []paramLeaf{{loc: loc, msg: "found " + paramPlural(k.Got, "property") + ", expected at least " + paramPlural(k.Want, "property")}}
+	case *kind.MaxProperties:
+		return []paramLeaf{{loc: loc, msg: "found " + paramPlural(k.Got, "property") + ", expected at most " + paramPlural(k.Want, "property")}}
+	case *kind.Required:
+		if len(loc) == 0 {
+			flags := make([]string, len(k.Missing))
+			for i, m := range k.Missing {
+				flags[i] = paramQuoteFlag("--" + m)
+			}
+			sort.Strings(flags)
+			what := "missing required parameter "
+			if len(flags) > 1 {
+				what = "missing required parameters "
+			}
+			return []paramLeaf{{loc: loc, msg: what + strings.Join(flags, ", ")}}
+		}
+		return []paramLeaf{{loc: loc, msg: "missing required " + paramQuoteList("property", k.Missing)}}
+	case *kind.AdditionalProperties:
+		if len(loc) == 0 {
+			return []paramLeaf{{loc: loc, msg: "unknown " + paramQuoteList("parameter", k.Properties)}}
+		}
+		return []paramLeaf{{loc: loc, msg: "unknown " + paramQuoteList("property", k.Properties)}}
+	case *kind.Dependency:
+		return []paramLeaf{{loc: loc, msg: paramQuoteList("property", []string{k.Prop}) + " needs " + paramQuoteList("property", k.Missing)}}
+	case *kind.DependentRequired:
+		return []paramLeaf{{loc: loc, msg: paramQuoteList("property", []string{k.Prop}) + " needs " + paramQuoteList("property", k.Missing)}}
+	case *kind.PropertyNames:
+		return []paramLeaf{{loc: loc, msg: "found the property name " + paramQuote(k.Property) + ", which the schema does not allow"}}
+	case *kind.AdditionalItems:
+		return []paramLeaf{{loc: loc, msg: "found " + paramPlural(k.Count, "item") + " more than the schema lists"}}
+	case *kind.Contains:
+		return []paramLeaf{{loc: loc, msg: "found no item matching \"contains\", expected at least one"}}
+	case *kind.MinContains:
+		return []paramLeaf{{loc: loc, msg: fmt.Sprintf("found %s matching \"contains\", expected at least %d", paramPlural(len(k.Got), "item"), k.Want)}}
+	case *kind.MaxContains:
+		return []paramLeaf{{loc: loc, msg: fmt.Sprintf("found %s matching \"contains\", expected at most %d", paramPlural(len(k.Got), "item"), k.Want)}}
+	case *kind.FalseSchema:
+		return []paramLeaf{{loc: loc, msg: "found " + paramDisplay(v) + ", but the schema allows nothing here", typeMiss: true, expected: "nothing"}}
+	case *kind.Not:
+		return leaf("a value the \"not\" schema rejects")
+	}
+	if len(e.Causes) > 0 {
+		return causes()
+	}
+	kw := strings.Join(e.ErrorKind.KeywordPath(), "/")
+	if kw == "" {
+		return leaf("a value the schema accepts")
+	}
+	return leaf("a value " + paramQuote(kw) + " accepts")
+}
+
+// paramAlternatives explains a failed anyOf/oneOf: alternatives that
+// rejected the value only for its type are set aside; if one is left, its
+// failures are given, if none, the types they take.
+func paramAlternatives(e *jsonschema.ValidationError, kw string, doc, v any, depth int) []paramLeaf {
+	var near [][]paramLeaf
+	var wants []string
+	for _, c := range e.Causes {
+		ls := paramLeaves(c, doc, depth+1)
+		if len(ls) == 1 && ls[0].typeMiss && len(ls[0].loc) == len(e.InstanceLocation) {
+			wants = append(wants, ls[0].expected)
+			continue
+		}
+		near = append(near, ls)
+	}
+	switch {
+	case len(near) == 1:
+		return near[0]
+	case len(near) == 0 && len(wants) > 0:
+		exp := paramJoinOr(wants)
+		return []paramLeaf{{loc: e.InstanceLocation, msg: paramFound(v, exp), expected: exp, typeMiss: true}}
+	}
+	return []paramLeaf{{loc: e.InstanceLocation, msg: paramFound(v, "a value matching one of the "+strconv.Quote(kw)+" alternatives")}}
+}
+
+func paramValueAt(v any, loc []string) any {
+	for _, t := range loc {
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[t]
+		case []any:
+			i, err := strconv.Atoi(t)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil
+			}
+			v = x[i]
+		default:
+			return nil
+		}
+	}
+	return v
+}
+
+func paramArticle(t string) string {
+	switch t {
+	case "null":
+		return "null"
+	case "boolean":
+		return "true or false"
+	case "array", "object", "integer":
+		return "an " + t
+	}
+	return "a " + t
+}
+
+func paramJoinOr(s []string) string {
+	if len(s) <= 1 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+}
+
+func paramRat(r *big.Rat) string {
+	if r == nil {
+		return "?"
+	}
+	if r.IsInt() {
+		return r.Num().String()
+	}
+	f, _ := r.Float64()
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+func paramPlural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + paramPluralWord(what)
+}
+
+func paramPluralWord(w string) string {
+	if strings.HasSuffix(w, "y") {
+		return w[:len(w)-1] + "ies"
+	}
+	return w + "s"
+}
+
+func paramQuoteList(what string, names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = paramQuote(n)
+	}
+	sort.Strings(q)
+	if len(names) != 1 {
+		what = paramPluralWord(what)
+	}
+	return what + " " + strings.Join(q, ", ")
+}
+
+// --- showing values ---
+
+// paramDisplay shows a value briefly: strings quoted, the rest as compact JSON.
+func paramDisplay(v any) string {
+	if s, ok := v.(string); ok {
+		return paramQuote(s)
+	}
+	return paramCompact(v, 60)
+}
+
+func paramCompact(v any, most int) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return paramShorten(string(b), most)
+}
+
+// paramQuote is a double-quoted, escaped, shortened string.
+func paramQuote(s string) string { return strconv.Quote(paramShorten(s, 60)) }
+
+// paramQuoteFlag shows a flag as typed, quoted only when it holds
+// something a terminal would not show plainly.
+func paramQuoteFlag(s string) string {
+	s = paramShorten(s, 60)
+	for _, r := range s {
+		if r == utf8.RuneError || !unicode.IsPrint(r) || r == '"' {
+			return strconv.Quote(s)
+		}
+	}
+	return s
+}
+
+func paramShorten(s string, most int) string {
+	if len(s) <= most {
+		return s
+	}
+	cut := most
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
