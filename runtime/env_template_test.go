@@ -239,3 +239,44 @@ func TestMergedConfigPrecedence(t *testing.T) {
 		t.Errorf("merged %#v\nwant %#v", got, want)
 	}
 }
+
+func TestInputSchema(t *testing.T) {
+	md, err := item.ReadMetadata(item.Directive, "d.md", []byte("```xml\n<directive name=\"d\" version=\"1.0.0\"><inputs>\n<input name=\"who\" type=\"string\" required=\"true\">Who</input>\n<input name=\"n\" type=\"integer\"/>\n<input name=\"odd\" type=\"weird\"/>\n</inputs></directive>\n```\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ParseParams(InputSchema(md), []string{"Ada", "--n", "3", "--odd", "[1]"}, "", nil)
+	if err == nil {
+		t.Fatalf("a positional without a primary was accepted: %v", got)
+	}
+	got, err = ParseParams(InputSchema(md), []string{"--who", "Ada", "--n", "3", "--odd", "x"}, "", nil)
+	if err != nil || !reflect.DeepEqual(got, map[string]any{"who": "Ada", "n": int64(3), "odd": "x"}) {
+		t.Errorf("%#v %v", got, err)
+	}
+	if _, err := ParseParams(InputSchema(md), []string{"--n", "three"}, "", nil); err == nil {
+		t.Error("an integer input took text")
+	}
+}
+
+func TestThreadArgs(t *testing.T) {
+	md, err := item.ReadMetadata(item.Directive, "d.md", []byte("```xml\n<directive name=\"d\" version=\"1.0.0\"><inputs>\n<input name=\"who\" type=\"string\"/>\n<input name=\"model\" type=\"string\"/>\n</inputs></directive>\n```\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := ParseParams(ThreadSchema(md), []string{"--who", "Ada", "--model", "m1", "--max-turns", "3", "--async"}, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs, runner := SplitThreadArgs(md, "t/d", parsed)
+	// The directive declares "model": it is an input, not the thread's.
+	if !reflect.DeepEqual(inputs, map[string]any{"who": "Ada", "model": "m1"}) {
+		t.Errorf("inputs %#v", inputs)
+	}
+	want := map[string]any{"directive_id": "t/d", "inputs": inputs, "max_turns": int64(3), "async": true}
+	if !reflect.DeepEqual(runner, want) {
+		t.Errorf("runner %#v", runner)
+	}
+	if _, err := ParseParams(ThreadSchema(md), []string{"--colour", "red"}, "", nil); err == nil || !strings.Contains(err.Error(), "--max_spend") {
+		t.Errorf("unknown flag: %v", err)
+	}
+}

@@ -45,9 +45,9 @@ type Executor struct {
 type Link struct {
 	ItemID     string  `json:"item_id"`
 	Space      string  `json:"space"`
-	ToolType   string  `json:"tool_type"`
+	ToolType   string  `json:"tool_type,omitempty"`
 	ExecutorID *string `json:"executor_id"`
-	Integrity  string  `json:"integrity"`
+	Integrity  string  `json:"integrity,omitempty"` // empty for an element that did not verify
 	Verdict    string  `json:"verdict"`
 	Path       string  `json:"path"`
 }
@@ -118,8 +118,10 @@ func (x *Executor) Prepare(id item.ID, params map[string]any, o PrepareOptions) 
 	if err != nil {
 		var ve *VerifyError
 		if errors.As(err, &ve) {
+			// The verdict says it all; the chain so far is in the links.
 			r := ve.Result
 			p.Links = append(p.Links, Link{ItemID: string(r.ID), Space: r.Space, Verdict: string(r.Verdict), Path: r.Path})
+			return p, ve
 		}
 		return p, err
 	}

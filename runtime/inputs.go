@@ -98,3 +98,31 @@ func Interpolate(s string, inputs map[string]any) string {
 func InterpolateAll(v any, inputs map[string]any) any {
 	return mapStrings(v, func(s string) string { return Interpolate(s, inputs) })
 }
+
+// inputTypes maps a directive input's type to JSON Schema.
+var inputTypes = map[string]string{
+	"string": "string", "integer": "integer", "int": "integer", "number": "number", "float": "number",
+	"boolean": "boolean", "bool": "boolean", "array": "array", "list": "array", "object": "object", "dict": "object",
+}
+
+// InputSchema describes a directive's declared inputs as a parameter
+// schema, so that they are given on the command line like a tool's
+// parameters (--name value, typed by the input's type). Required inputs and
+// defaults are left to DirectiveInputs: the schema only types and names.
+func InputSchema(md *item.Metadata) *item.Node {
+	props := item.NewMap(item.Pos{})
+	for _, in := range md.Get("inputs").ListItems() {
+		p := item.NewMap(item.Pos{})
+		if t, ok := inputTypes[in.Get("type").String()]; ok {
+			p.Set("type", item.Pos{}, item.NewString(t, item.Pos{}))
+		}
+		if d := in.Get("description").String(); d != "" {
+			p.Set("description", item.Pos{}, item.NewString(d, item.Pos{}))
+		}
+		props.Set(in.Get("name").String(), item.Pos{}, p)
+	}
+	schema := item.NewMap(item.Pos{})
+	schema.Set("type", item.Pos{}, item.NewString("object", item.Pos{}))
+	schema.Set("properties", item.Pos{}, props)
+	return schema
+}

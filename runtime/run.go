@@ -20,6 +20,9 @@ type Result struct {
 	Error    string     `json:"error,omitempty"`
 	Chain    []Link     `json:"chain,omitempty"`
 	Metadata ResultMeta `json:"metadata"`
+	// Ran is true when the primitive was started: Error is then about the
+	// run, not about the item.
+	Ran bool `json:"-"`
 }
 
 // ResultMeta is the result's metadata.
@@ -71,7 +74,7 @@ type RunOptions struct {
 func (x *Executor) Run(ctx context.Context, p *Plan, o RunOptions) *Result {
 	started := time.Now()
 	tool := p.Chain.Tool()
-	r := &Result{Type: "tool", ItemID: string(tool.ID()), Chain: p.Links}
+	r := &Result{Type: "tool", ItemID: string(tool.ID()), Chain: p.Links, Ran: true}
 	r.Metadata.LockfileUsed = p.Lockfile != nil
 	if p.Lockfile != nil {
 		r.Metadata.Lockfile = p.Lockfile.Path

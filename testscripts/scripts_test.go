@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -63,11 +64,16 @@ func TestScripts(t *testing.T) {
 			"fingerprint": fingerprintCmd,
 			"vectorgroup": vectorGroup,
 			"sarifvalid":  sarifValid,
+			"pidgone":     pidgone,
+			"status":      status,
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {
 			case "unix":
 				return runtime.GOOS != "windows", nil
+			case "python3", "bash", "setsid":
+				_, err := exec.LookPath(cond)
+				return err == nil, nil
 			case "vectors":
 				_, err := os.Stat(filepath.Join(vectorsDir, "vectors.json"))
 				return err == nil, nil

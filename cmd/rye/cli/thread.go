@@ -1,0 +1,87 @@
+package cli
+
+import (
+	"errors"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ryekit/rye/bundle"
+	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/runtime"
+)
+
+func (a *app) threadCommand() *cobra.Command {
+	var o execFlags
+	cmd := &cobra.Command{
+		Use:   "thread DIRECTIVE [inputs] [--model M] [--max-spend N] [--max-turns N] [--async]",
+		Short: "Run a directive in an agent thread (needs a thread runner bundle)",
+		Long: `rye thread verifies a directive, validates its inputs, and executes the tool
+rye/agent/threads/thread_directive with {directive_id, inputs, model,
+max_spend, max_turns, async}, through the same verified executor as
+rye execute tool. Flags named like the directive's declared inputs are
+inputs; --model, --max-spend, --max-turns and --async are the thread's
+(unless the directive declares an input of that name). rye itself ships no
+thread runner: a bundle that provides rye/agent/threads/thread_directive
+must be installed, or rye thread fails saying so.`,
+		Args: cobra.MinimumNArgs(1),
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			if len(args) == 0 {
+				return a.itemIDs([]item.Kind{item.Directive}, toComplete), cobra.ShellCompDirectiveNoFileComp
+			}
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := item.ParseID(args[0])
+			if err != nil {
+				return usageError("%v", err)
+			}
+			rest, err := splitRyeFlags(args[1:], &o, false)
+			if err != nil {
+				return err
+			}
+			x, err := a.executor()
+			if err != nil {
+				return err
+			}
+			loc, err := x.Spaces.Resolve(item.Directive, id, nil)
+			if err != nil {
+				return asUsage(err)
+			}
+			it, err := loc.Load()
+			if err != nil {
+				return findings("%v", err)
+			}
+			md, err := it.Metadata()
+			if err != nil {
+				return findings("%s: %v", it.Path, err)
+			}
+			parsed, err := runtime.ParseParams(runtime.ThreadSchema(md), rest, o.params, os.ReadFile)
+			if err != nil {
+				return asUsage(err)
+			}
+			inputs, params := runtime.SplitThreadArgs(md, id, parsed)
+			if _, err := x.Spaces.Resolve(item.Tool, runtime.ThreadRunner, nil); err != nil {
+				var nf *bundle.NotFoundError
+				if errors.As(err, &nf) {
+					return usageError("no thread runner is installed: rye thread runs the tool %s, which is in no space (searched %s); install a bundle that provides it, or follow the directive yourself: rye execute directive %s",
+						runtime.ThreadRunner, strings.Join(nf.Searched, ", "), id)
+				}
+				return findings("%v", err)
+			}
+			// The directive itself must verify and take these inputs
+			// before any thread starts.
+			if _, err := x.ExecuteItem(item.Directive, id, inputs, true); err != nil {
+				var ie *runtime.InputError
+				if errors.As(err, &ie) {
+					return asUsage(err)
+				}
+				return findings("%v", err)
+			}
+			return a.runTool(cmd.Context(), x, runtime.ThreadRunner, params, o)
+		},
+	}
+	addExecFlags(cmd, &o)
+	return cmd
+}

@@ -1,0 +1,58 @@
+package runtime
+
+import (
+	"github.com/ryekit/rye/item"
+)
+
+// ThreadRunner is the tool rye thread executes. rye ships no agent loop:
+// a bundle that provides one installs this tool.
+const ThreadRunner item.ID = "rye/agent/threads/thread_directive"
+
+// threadFlags are rye thread's own options, with their types.
+var threadFlags = []struct{ name, typ, desc string }{
+	{"model", "string", "the model the thread uses"},
+	{"max_spend", "number", "stop when the thread has spent this much"},
+	{"max_turns", "integer", "stop after this many turns"},
+	{"async", "boolean", "start the thread and return without waiting for it"},
+}
+
+// ThreadSchema is the command line of rye thread DIRECTIVE: the
+// directive's declared inputs and the thread's options (--model,
+// --max-spend, --max-turns, --async) in one schema, so that one parser
+// reads them. A declared input wins over a thread option of the same
+// name: the directive's author named it, the caller means it.
+func ThreadSchema(md *item.Metadata) *item.Node {
+	schema := InputSchema(md)
+	props := schema.Get("properties")
+	for _, f := range threadFlags {
+		if props.Get(f.name) != nil {
+			continue
+		}
+		p := item.NewMap(item.Pos{})
+		p.Set("type", item.Pos{}, item.NewString(f.typ, item.Pos{}))
+		p.Set("description", item.Pos{}, item.NewString(f.desc, item.Pos{}))
+		props.Set(f.name, item.Pos{}, p)
+	}
+	return schema
+}
+
+// SplitThreadArgs separates what ParseParams read with ThreadSchema into
+// the directive's inputs and the thread runner's parameters:
+// {directive_id, inputs, model, max_spend, max_turns, async}.
+func SplitThreadArgs(md *item.Metadata, id item.ID, parsed map[string]any) (inputs, runner map[string]any) {
+	declared := map[string]bool{}
+	for _, in := range md.Get("inputs").ListItems() {
+		declared[in.Get("name").String()] = true
+	}
+	inputs = map[string]any{}
+	runner = map[string]any{"directive_id": string(id)}
+	for k, v := range parsed {
+		if declared[k] {
+			inputs[k] = v
+		} else {
+			runner[k] = v
+		}
+	}
+	runner["inputs"] = inputs
+	return inputs, runner
+}

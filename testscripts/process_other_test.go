@@ -1,0 +1,9 @@
+//go:build !unix
+
+package testscripts
+
+import "os"
+
+// processAlive cannot probe a process outside unix; the scripts that use
+// pidgone run on unix only.
+func processAlive(p *os.Process) bool { return false }
