@@ -24,7 +24,7 @@ import (
 // fixture is a project and a user space with a trusted signing key, over
 // the real embedded system bundle.
 type fixture struct {
-	t       *testing.T
+	t       testing.TB
 	project string
 	user    string
 	key     *sign.Key
@@ -39,7 +39,7 @@ func fixedKey(b byte) *sign.Key {
 	return sign.NewKey(ed25519.NewKeyFromSeed(seed))
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	dir := t.TempDir()
 	f := &fixture{t: t, project: filepath.Join(dir, "project"), user: filepath.Join(dir, "user"), key: fixedKey(1)}
@@ -535,3 +535,56 @@ func TestEmbeddedIntegrityIsTheManifest(t *testing.T) {
 		t.Error("bytes that differ from the manifest were accepted")
 	}
 }
+
+// The executor's own cost: rye execute's work in-process (trust store,
+// chain build, verification, lockfile, parameters, run directory,
+// environment, templates) around a trivial shell tool, against running the
+// same script with bash directly. BenchmarkRunDirect is the baseline.
+func BenchmarkExecuteTrivialTool(b *testing.B) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		b.Skip("no bash")
+	}
+	f := newFixture(b)
+	f.write("project", "tools/t/noop.sh", noopTool, f.key)
+	x := f.executor()
+	ctx := context.Background()
+	for b.Loop() {
+		ts, err := verify.LoadTrustStore(verify.TrustSources(f.ss.All()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		x.Trust = ts
+		p, err := x.Prepare("t/noop", nil, PrepareOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r := x.Run(ctx, p, RunOptions{}); !r.Succeeded() {
+			b.Fatal(r.Error)
+		}
+	}
+}
+
+func BenchmarkRunDirect(b *testing.B) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		b.Skip("no bash")
+	}
+	script := filepath.Join(b.TempDir(), "noop.sh")
+	os.WriteFile(script, []byte(noopTool), 0o500)
+	for b.Loop() {
+		if err := exec.Command(bash, script).Run(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+const noopTool = `#!/usr/bin/env bash
+# ---
+# version: "1.0.0"
+# tool_type: shell
+# executor_id: rye/core/runtimes/shell_runtime
+# category: t
+# description: do nothing
+# ---
+echo '{"success": true}'
+`

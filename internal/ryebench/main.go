@@ -1,10 +1,12 @@
 // Command ryebench times whole-tree rye commands on a generated project:
 //
 //	go run ./internal/ryebench [-n 10000] [-runs 5] [-keep DIR]
+//	go run ./internal/ryebench -exec 200
 //
 // It generates a corpus of n items (internal/corpus), then runs each
 // command in-process several times and prints the fastest and the median
-// wall time. The numbers in BENCHMARKS.md come from it and from the
+// wall time. With -exec N it instead times N runs of rye execute on a
+// trivial shell tool against running the script directly. The numbers in BENCHMARKS.md come from it and from the
 // packages' go test benchmarks.
 package main
 
@@ -26,6 +28,7 @@ func main() {
 	n := flag.Int("n", 10000, "number of items to generate")
 	runs := flag.Int("runs", 5, "runs per command")
 	keep := flag.String("keep", "", "generate into `DIR` and keep it (default: a temporary folder)")
+	execRuns := flag.Int("exec", 0, "time `N` runs of rye execute on a trivial tool instead")
 	flag.Parse()
 
 	root := *keep
@@ -35,11 +38,19 @@ func main() {
 		defer os.RemoveAll(tmp)
 		root = tmp
 	}
+	// The go command (for -exec) keeps the caller's HOME: its module and
+	// build caches live there.
+	callerEnv := os.Environ()
 	home := filepath.Join(root, "home")
 	check(os.MkdirAll(home, 0o755))
 	os.Setenv("HOME", home)
 	os.Setenv("USER_SPACE", "")
 	os.Setenv("XDG_CACHE_HOME", filepath.Join(root, "cache"))
+	if *execRuns > 0 {
+		check(quiet(cli.Main([]string{"keys", "generate", "--no-passphrase"}, strings.NewReader(""), io.Discard, io.Discard)))
+		executeOverhead(root, *execRuns, callerEnv)
+		return
+	}
 	project := filepath.Join(root, "project")
 	start := time.Now()
 	_, err := corpus.Generate(project, *n, 42)

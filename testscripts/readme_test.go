@@ -1,0 +1,70 @@
+package testscripts
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ryekit/rye/cmd/rye/cli"
+)
+
+// TestReadmeQuickstart runs every `go run ./cmd/rye ...` line of the
+// README's Quickstart section, in-process, on a copy of the example
+// project: the quickstart must keep working as the code changes. A line
+// whose comment says it needs python3 is skipped without python3.
+func TestReadmeQuickstart(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n## Quickstart\n")
+	if !ok {
+		t.Fatal("README has no Quickstart section")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	example := filepath.Join(t.TempDir(), "hello")
+	if err := os.CopyFS(example, os.DirFS("../examples/hello")); err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("USER_SPACE", "")
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(home, "cache"))
+	t.Setenv("RYE_SYSTEM_PATH", "")
+	_, noPython := exec.LookPath("python3")
+	ran := 0
+	for _, line := range strings.Split(section, "\n") {
+		if !strings.HasPrefix(line, "go run ./cmd/rye ") {
+			continue
+		}
+		command, comment, _ := strings.Cut(line, "#")
+		if strings.Contains(comment, "needs python3") && noPython != nil {
+			t.Logf("skipped without python3: %s", line)
+			continue
+		}
+		args := strings.Fields(command)[3:]
+		for i, a := range args {
+			if a == "examples/hello" {
+				args[i] = example
+			}
+		}
+		var stdout, stderr bytes.Buffer
+		if code := cli.Main(args, strings.NewReader(""), &stdout, &stderr); code != 0 {
+			t.Errorf("%s\nexit %d\n%s%s", line, code, stdout.String(), stderr.String())
+		}
+		ran++
+	}
+	if ran < 2 {
+		t.Errorf("only %d quickstart commands found", ran)
+	}
+	// The first command is the main one: it runs the shell tool.
+	var stdout bytes.Buffer
+	cli.Main([]string{"-C", example, "execute", "tool", "hello/count_lines", ".ai/tools/hello/greet.py"}, strings.NewReader(""), &stdout, io.Discard)
+	if !strings.Contains(stdout.String(), `"lines": 28`) {
+		t.Errorf("the quickstart's tool run printed %s", stdout.String())
+	}
+}
