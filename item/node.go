@@ -256,6 +256,42 @@ func (n *Node) MapFields() []*Field {
 	return n.Fields
 }
 
+// EffectiveFields are a map node's fields in source order without those a
+// later duplicate key overrides: the fields as Get and Plain see them (YAML
+// and Python dicts keep the last value of a repeated key). nil for anything
+// but a map.
+func (n *Node) EffectiveFields() []*Field {
+	fs := n.MapFields()
+	if len(fs) < 2 {
+		return fs
+	}
+	if len(fs) <= 8 { // the common case: a few fields, no duplicates, no map
+		dup := false
+		for i, f := range fs {
+			for _, g := range fs[i+1:] {
+				dup = dup || f.Key == g.Key
+			}
+		}
+		if !dup {
+			return fs
+		}
+	}
+	last := make(map[string]*Field, len(fs))
+	for _, f := range fs {
+		last[f.Key] = f
+	}
+	if len(last) == len(fs) {
+		return fs
+	}
+	out := make([]*Field, 0, len(last))
+	for _, f := range fs {
+		if last[f.Key] == f {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // ListItems of a list node (nil for anything else).
 func (n *Node) ListItems() []*Node {
 	if n == nil || n.Kind != ListNode {

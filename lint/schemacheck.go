@@ -14,6 +14,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/ryekit/rye/internal/schemamsg"
 	"github.com/ryekit/rye/item"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -248,7 +249,7 @@ func (c *schemaChecker) scanValues(n *item.Node, ptr []string) bool {
 			}
 		}
 	case item.MapNode:
-		for _, f := range scLastFields(n) {
+		for _, f := range n.EffectiveFields() {
 			if c.scanValues(f.Value, append(ptr, f.Key)) {
 				found = true
 				if len(ptr) >= maxValueDepth {
@@ -258,40 +259,6 @@ func (c *schemaChecker) scanValues(n *item.Node, ptr []string) bool {
 		}
 	}
 	return found
-}
-
-// scLastFields are the fields of a map node in source order, without those
-// a later duplicate key overrides (as Node.Get and Node.Plain see them).
-func scLastFields(n *item.Node) []*item.Field {
-	fs := n.Fields
-	if len(fs) < 2 {
-		return fs
-	}
-	if len(fs) <= 8 {
-		for i, f := range fs {
-			for _, g := range fs[i+1:] {
-				if f.Key == g.Key {
-					goto dups
-				}
-			}
-		}
-		return fs
-	}
-dups:
-	last := make(map[string]*item.Field, len(fs))
-	for _, f := range fs {
-		last[f.Key] = f
-	}
-	if len(last) == len(fs) {
-		return fs
-	}
-	out := make([]*item.Field, 0, len(last))
-	for _, f := range fs {
-		if last[f.Key] == f {
-			out = append(out, f)
-		}
-	}
-	return out
 }
 
 // --- walking the subschemas of the Node tree ---
@@ -336,7 +303,7 @@ func walkSchemas(s *schemaAt, fn func(*schemaAt)) {
 		if m == nil || m.Kind != item.MapNode {
 			continue
 		}
-		for _, f := range scLastFields(m) {
+		for _, f := range m.EffectiveFields() {
 			child(f.Value, kw, kw, f.Key)
 		}
 	}
@@ -428,7 +395,7 @@ func (k *knownProps) collect(n *item.Node, depth int) {
 			return
 		}
 		k.any = true
-		for _, f := range scLastFields(p) {
+		for _, f := range p.EffectiveFields() {
 			if !k.names[f.Key] {
 				k.names[f.Key] = true
 				k.order = append(k.order, f.Key)
@@ -441,7 +408,7 @@ func (k *knownProps) collect(n *item.Node, depth int) {
 			return
 		}
 		k.any = k.any || len(p.Fields) > 0
-		for _, f := range scLastFields(p) {
+		for _, f := range p.EffectiveFields() {
 			re, err := regexp.Compile(f.Key)
 			if err != nil {
 				k.open = true
@@ -474,7 +441,7 @@ func (k *knownProps) collect(n *item.Node, depth int) {
 	}
 	for _, kw := range []string{"dependentSchemas", "dependencies"} {
 		if m := n.Get(kw); m != nil && m.Kind == item.MapNode {
-			for _, f := range scLastFields(m) {
+			for _, f := range m.EffectiveFields() {
 				k.collect(f.Value, depth+1)
 			}
 		}
@@ -827,7 +794,7 @@ func scCompileProblems(err error, doc any) []ptrProblem {
 			return []ptrProblem{{ptr: base, msg: "the schema is not valid: " + scStripBase(sve.Err.Error())}}
 		}
 		var out []ptrProblem
-		for _, l := range scExplain(verr, scValueAt(doc, base), true) {
+		for _, l := range scExplain(verr, schemamsg.ValueAt(doc, base), true) {
 			loc := append(append([]string(nil), base...), l.loc...)
 			out = append(out, ptrProblem{ptr: loc, msg: scLocationPrefix(loc) + l.text()})
 		}
@@ -947,25 +914,6 @@ func scRegexpReason(err error) string {
 	return strings.TrimPrefix(err.Error(), "error parsing regexp: ")
 }
 
-// scValueAt is the value under ptr in a plain JSON value, or nil.
-func scValueAt(v any, ptr []string) any {
-	for _, t := range ptr {
-		switch x := v.(type) {
-		case map[string]any:
-			v = x[t]
-		case []any:
-			i, err := strconv.Atoi(t)
-			if err != nil || i < 0 || i >= len(x) {
-				return nil
-			}
-			v = x[i]
-		default:
-			return nil
-		}
-	}
-	return v
-}
-
 // --- converting nodes ---
 
 // scNodeValue converts a node to the values the validator library expects:
@@ -1059,7 +1007,7 @@ func scExplainErr(e *jsonschema.ValidationError, doc any, meta bool, depth int) 
 		return nil
 	}
 	loc := e.InstanceLocation
-	v := scValueAt(doc, loc)
+	v := schemamsg.ValueAt(doc, loc)
 	causes := func() []scLeaf {
 		var out []scLeaf
 		for _, c := range e.Causes {
@@ -1097,19 +1045,19 @@ func scExplainErr(e *jsonschema.ValidationError, doc any, meta bool, depth int) 
 	case *kind.Const:
 		return []scLeaf{{loc: loc, found: scDisplay(v), expected: scDisplay(k.Want), typeMiss: !scSameType(k.Want, v)}}
 	case *kind.Minimum:
-		return []scLeaf{{loc: loc, found: scRatString(k.Got), expected: "at least " + scRatString(k.Want)}}
+		return []scLeaf{{loc: loc, found: schemamsg.Rat(k.Got), expected: "at least " + schemamsg.Rat(k.Want)}}
 	case *kind.Maximum:
-		return []scLeaf{{loc: loc, found: scRatString(k.Got), expected: "at most " + scRatString(k.Want)}}
+		return []scLeaf{{loc: loc, found: schemamsg.Rat(k.Got), expected: "at most " + schemamsg.Rat(k.Want)}}
 	case *kind.ExclusiveMinimum:
-		return []scLeaf{{loc: loc, found: scRatString(k.Got), expected: "more than " + scRatString(k.Want)}}
+		return []scLeaf{{loc: loc, found: schemamsg.Rat(k.Got), expected: "more than " + schemamsg.Rat(k.Want)}}
 	case *kind.ExclusiveMaximum:
-		return []scLeaf{{loc: loc, found: scRatString(k.Got), expected: "less than " + scRatString(k.Want)}}
+		return []scLeaf{{loc: loc, found: schemamsg.Rat(k.Got), expected: "less than " + schemamsg.Rat(k.Want)}}
 	case *kind.MultipleOf:
-		return []scLeaf{{loc: loc, found: scRatString(k.Got), expected: "a multiple of " + scRatString(k.Want)}}
+		return []scLeaf{{loc: loc, found: schemamsg.Rat(k.Got), expected: "a multiple of " + schemamsg.Rat(k.Want)}}
 	case *kind.MinLength:
-		return []scLeaf{{loc: loc, found: scDisplay(v) + " (" + scPlural(k.Got, "character") + ")", expected: "at least " + scPlural(k.Want, "character")}}
+		return []scLeaf{{loc: loc, found: scDisplay(v) + " (" + schemamsg.Plural(k.Got, "character") + ")", expected: "at least " + schemamsg.Plural(k.Want, "character")}}
 	case *kind.MaxLength:
-		return []scLeaf{{loc: loc, found: scDisplay(v) + " (" + scPlural(k.Got, "character") + ")", expected: "at most " + scPlural(k.Want, "character")}}
+		return []scLeaf{{loc: loc, found: scDisplay(v) + " (" + schemamsg.Plural(k.Got, "character") + ")", expected: "at most " + schemamsg.Plural(k.Want, "character")}}
 	case *kind.Pattern:
 		return []scLeaf{{loc: loc, found: scDisplay(v), expected: "a string matching " + scQuote(k.Want)}}
 	case *kind.Format:
@@ -1122,15 +1070,15 @@ func scExplainErr(e *jsonschema.ValidationError, doc any, meta bool, depth int) 
 		}
 		return []scLeaf{{loc: loc, found: scDisplay(v), expected: exp}}
 	case *kind.MinItems:
-		return []scLeaf{{loc: loc, found: scPlural(k.Got, "item"), expected: "at least " + scPlural(k.Want, "item")}}
+		return []scLeaf{{loc: loc, found: schemamsg.Plural(k.Got, "item"), expected: "at least " + schemamsg.Plural(k.Want, "item")}}
 	case *kind.MaxItems:
-		return []scLeaf{{loc: loc, found: scPlural(k.Got, "item"), expected: "at most " + scPlural(k.Want, "item")}}
+		return []scLeaf{{loc: loc, found: schemamsg.Plural(k.Got, "item"), expected: "at most " + schemamsg.Plural(k.Want, "item")}}
 	case *kind.UniqueItems:
 		return []scLeaf{{loc: loc, found: fmt.Sprintf("equal items at %d and %d", k.Duplicates[0], k.Duplicates[1]), expected: "unique items"}}
 	case *kind.MinProperties:
-		return []scLeaf{{loc: loc, found: scPlural(k.Got, "property"), expected: "at least " + scPlural(k.Want, "property")}}
+		return []scLeaf{{loc: loc, found: schemamsg.Plural(k.Got, "property"), expected: "at least " + schemamsg.Plural(k.Want, "property")}}
 	case *kind.MaxProperties:
-		return []scLeaf{{loc: loc, found: scPlural(k.Got, "property"), expected: "at most " + scPlural(k.Want, "property")}}
+		return []scLeaf{{loc: loc, found: schemamsg.Plural(k.Got, "property"), expected: "at most " + schemamsg.Plural(k.Want, "property")}}
 	case *kind.Required:
 		return []scLeaf{{loc: loc, other: "missing required " + scQuoteList("property", k.Missing)}}
 	case *kind.AdditionalProperties:
@@ -1146,13 +1094,13 @@ func scExplainErr(e *jsonschema.ValidationError, doc any, meta bool, depth int) 
 		}
 		return []scLeaf{l}
 	case *kind.AdditionalItems:
-		return []scLeaf{{loc: loc, found: scPlural(k.Count, "item") + " more than the schema lists", expected: "no additional items"}}
+		return []scLeaf{{loc: loc, found: schemamsg.Plural(k.Count, "item") + " more than the schema lists", expected: "no additional items"}}
 	case *kind.Contains:
 		return []scLeaf{{loc: loc, found: `no item matching "contains"`, expected: "at least one"}}
 	case *kind.MinContains:
-		return []scLeaf{{loc: loc, found: scPlural(len(k.Got), "item") + ` matching "contains"`, expected: "at least " + strconv.Itoa(k.Want)}}
+		return []scLeaf{{loc: loc, found: schemamsg.Plural(len(k.Got), "item") + ` matching "contains"`, expected: "at least " + strconv.Itoa(k.Want)}}
 	case *kind.MaxContains:
-		return []scLeaf{{loc: loc, found: scPlural(len(k.Got), "item") + ` matching "contains"`, expected: "at most " + strconv.Itoa(k.Want)}}
+		return []scLeaf{{loc: loc, found: schemamsg.Plural(len(k.Got), "item") + ` matching "contains"`, expected: "at most " + strconv.Itoa(k.Want)}}
 	case *kind.FalseSchema:
 		return []scLeaf{{loc: loc, found: scDisplay(v), expected: "nothing here (the schema is false)", typeMiss: true}}
 	case *kind.Not:
@@ -1194,7 +1142,7 @@ func scAlternatives(e *jsonschema.ValidationError, kw string, doc, v any, meta b
 	case len(near) == 1:
 		return near[0]
 	case len(near) == 0 && len(wants) > 0:
-		return []scLeaf{{loc: e.InstanceLocation, found: scDisplay(v) + scTypeNote(v), expected: scJoinOr(wants), typeMiss: true}}
+		return []scLeaf{{loc: e.InstanceLocation, found: scDisplay(v) + scTypeNote(v), expected: schemamsg.JoinOr(wants), typeMiss: true}}
 	}
 	return []scLeaf{{loc: e.InstanceLocation, found: scDisplay(v), expected: fmt.Sprintf("a value matching one of the %q alternatives", kw)}}
 }
@@ -1209,13 +1157,6 @@ func scSlicesEqual(a, b []string) bool {
 		}
 	}
 	return true
-}
-
-func scJoinOr(s []string) string {
-	if len(s) <= 1 {
-		return strings.Join(s, "")
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
 
 // scJSONTypeOf is the JSON type of a plain value, "integer" for whole numbers.
@@ -1280,7 +1221,7 @@ func scWantTypes(want []string) string {
 	for i, t := range w {
 		w[i] = scWithArticle(t)
 	}
-	return scJoinOr(w)
+	return schemamsg.JoinOr(w)
 }
 
 func scOneOf(want []any, meta bool) string {
@@ -1356,34 +1297,9 @@ func scQuoteList(what string, names []string) string {
 		q[i] = scQuote(n)
 	}
 	if len(names) != 1 {
-		what = scPluralWord(what)
+		what = schemamsg.PluralWord(what)
 	}
 	return what + " " + strings.Join(q, ", ")
-}
-
-func scPlural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.Itoa(n) + " " + scPluralWord(what)
-}
-
-func scPluralWord(w string) string {
-	if strings.HasSuffix(w, "y") {
-		return w[:len(w)-1] + "ies"
-	}
-	return w + "s"
-}
-
-func scRatString(r *big.Rat) string {
-	if r == nil {
-		return "?"
-	}
-	if r.IsInt() {
-		return r.Num().String()
-	}
-	f, _ := r.Float64()
-	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
 // scOneLine keeps a message on one line without a trailing period.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/big"
 	"net/url"
 	"os"
 	"regexp"
@@ -20,6 +19,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
+	"github.com/ryekit/rye/internal/schemamsg"
 	"github.com/ryekit/rye/item"
 )
 
@@ -327,7 +327,7 @@ func paramSchemaOf(schema *item.Node) *paramSchema {
 	if schema == nil || schema.Kind != item.MapNode {
 		return s
 	}
-	for _, f := range paramLastFields(s.kw(schema, "properties")) {
+	for _, f := range s.kw(schema, "properties").EffectiveFields() {
 		s.props = append(s.props, paramProp{name: f.Key, node: f.Value})
 	}
 	for _, r := range s.kw(schema, "required").ListItems() {
@@ -355,26 +355,6 @@ func paramSchemaOf(schema *item.Node) *paramSchema {
 
 func (s *paramSchema) errorf(format string, args ...any) *ParamError {
 	return &ParamError{Msg: fmt.Sprintf(format, args...), Valid: s.valid}
-}
-
-// paramLastFields are the fields of a map node in source order, without
-// those a later duplicate key overrides (as Node.Get sees them).
-func paramLastFields(n *item.Node) []*item.Field {
-	fs := n.MapFields()
-	last := make(map[string]int, len(fs))
-	for i, f := range fs {
-		last[f.Key] = i
-	}
-	if len(last) == len(fs) {
-		return fs
-	}
-	out := make([]*item.Field, 0, len(last))
-	for i, f := range fs {
-		if last[f.Key] == i {
-			out = append(out, f)
-		}
-	}
-	return out
 }
 
 // kw is a keyword of a (sub)schema, looked up through local "$ref"s
@@ -466,7 +446,7 @@ func (s *paramSchema) allowsExtra(name string) bool {
 			return true
 		}
 	}
-	for _, f := range paramLastFields(s.root.Get("patternProperties")) {
+	for _, f := range s.root.Get("patternProperties").EffectiveFields() {
 		if re, err := regexp.Compile(f.Key); err == nil && re.MatchString(name) {
 			return true
 		}
@@ -972,7 +952,7 @@ func (s *paramSchema) withDefaults(n *item.Node, m map[string]any, depth int) ma
 	if depth > 32 {
 		return out
 	}
-	for _, f := range paramLastFields(s.kw(n, "properties")) {
+	for _, f := range s.kw(n, "properties").EffectiveFields() {
 		v, ok := out[f.Key]
 		if !ok {
 			d := s.kw(f.Value, "default")
@@ -1193,7 +1173,7 @@ func paramLeaves(e *jsonschema.ValidationError, doc any, depth int) []paramLeaf 
 		return nil
 	}
 	loc := e.InstanceLocation
-	v := paramValueAt(doc, loc)
+	v := schemamsg.ValueAt(doc, loc)
 	leaf := func(expected string) []paramLeaf {
 		return []paramLeaf{{loc: loc, msg: paramFound(v, expected), expected: expected}}
 	}
@@ -1224,7 +1204,7 @@ func paramLeaves(e *jsonschema.ValidationError, doc any, depth int) []paramLeaf 
 		for i, t := range types {
 			want[i] = paramArticle(t)
 		}
-		exp := paramJoinOr(want)
+		exp := schemamsg.JoinOr(want)
 		return []paramLeaf{{loc: loc, msg: paramFound(v, exp), expected: exp, typeMiss: true}}
 	case *kind.Enum:
 		vals := make([]string, len(k.Want))
@@ -1238,33 +1218,33 @@ func paramLeaves(e *jsonschema.ValidationError, doc any, depth int) []paramLeaf 
 	case *kind.Const:
 		return leaf(paramDisplay(k.Want))
 	case *kind.Minimum:
-		return leaf("at least " + paramRat(k.Want))
+		return leaf("at least " + schemamsg.Rat(k.Want))
 	case *kind.Maximum:
-		return leaf("at most " + paramRat(k.Want))
+		return leaf("at most " + schemamsg.Rat(k.Want))
 	case *kind.ExclusiveMinimum:
-		return leaf("more than " + paramRat(k.Want))
+		return leaf("more than " + schemamsg.Rat(k.Want))
 	case *kind.ExclusiveMaximum:
-		return leaf("less than " + paramRat(k.Want))
+		return leaf("less than " + schemamsg.Rat(k.Want))
 	case *kind.MultipleOf:
-		return leaf("a multiple of " + paramRat(k.Want))
+		return leaf("a multiple of " + schemamsg.Rat(k.Want))
 	case *kind.MinLength:
-		return leaf("at least " + paramPlural(k.Want, "character"))
+		return leaf("at least " + schemamsg.Plural(k.Want, "character"))
 	case *kind.MaxLength:
-		return leaf("at most " + paramPlural(k.Want, "character"))
+		return leaf("at most " + schemamsg.Plural(k.Want, "character"))
 	case *kind.Pattern:
 		return leaf("a string matching " + paramQuote(k.Want))
 	case *kind.Format:
 		return leaf("a valid " + k.Want)
 	case *kind.MinItems:
-		return []paramLeaf{{loc: loc, msg: "found " + paramPlural(k.Got, "item") + ", expected at least " + paramPlural(k.Want, "item")}}
+		return []paramLeaf{{loc: loc, msg: "found " + schemamsg.Plural(k.Got, "item") + ", expected at least " + schemamsg.Plural(k.Want, "item")}}
 	case *kind.MaxItems:
-		return []paramLeaf{{loc: loc, msg: "found " + paramPlural(k.Got, "item") + ", expected at most " + paramPlural(k.Want, "item")}}
+		return []paramLeaf{{loc: loc, msg: "found " + schemamsg.Plural(k.Got, "item") + ", expected at most " + schemamsg.Plural(k.Want, "item")}}
 	case *kind.UniqueItems:
 		return []paramLeaf{{loc: loc, msg: fmt.Sprintf("found equal items at %d and %d, expected unique items", k.Duplicates[0], k.Duplicates[1])}}
 	case *kind.MinProperties:
-		return []paramLeaf{{loc: loc, msg: "found " + paramPlural(k.Got, "property") + ", expected at least " + paramPlural(k.Want, "property")}}
+		return []paramLeaf{{loc: loc, msg: "found " + schemamsg.Plural(k.Got, "property") + ", expected at least " + schemamsg.Plural(k.Want, "property")}}
 	case *kind.MaxProperties:
-		return []paramLeaf{{loc: loc, msg: "found " + paramPlural(k.Got, "property") + ", expected at most " + paramPlural(k.Want, "property")}}
+		return []paramLeaf{{loc: loc, msg: "found " + schemamsg.Plural(k.Got, "property") + ", expected at most " + schemamsg.Plural(k.Want, "property")}}
 	case *kind.Required:
 		if len(loc) == 0 {
 			flags := make([]string, len(k.Missing))
@@ -1291,13 +1271,13 @@ func paramLeaves(e *jsonschema.ValidationError, doc any, depth int) []paramLeaf 
 	case *kind.PropertyNames:
 		return []paramLeaf{{loc: loc, msg: "found the property name " + paramQuote(k.Property) + ", which the schema does not allow"}}
 	case *kind.AdditionalItems:
-		return []paramLeaf{{loc: loc, msg: "found " + paramPlural(k.Count, "item") + " more than the schema lists"}}
+		return []paramLeaf{{loc: loc, msg: "found " + schemamsg.Plural(k.Count, "item") + " more than the schema lists"}}
 	case *kind.Contains:
 		return []paramLeaf{{loc: loc, msg: "found no item matching \"contains\", expected at least one"}}
 	case *kind.MinContains:
-		return []paramLeaf{{loc: loc, msg: fmt.Sprintf("found %s matching \"contains\", expected at least %d", paramPlural(len(k.Got), "item"), k.Want)}}
+		return []paramLeaf{{loc: loc, msg: fmt.Sprintf("found %s matching \"contains\", expected at least %d", schemamsg.Plural(len(k.Got), "item"), k.Want)}}
 	case *kind.MaxContains:
-		return []paramLeaf{{loc: loc, msg: fmt.Sprintf("found %s matching \"contains\", expected at most %d", paramPlural(len(k.Got), "item"), k.Want)}}
+		return []paramLeaf{{loc: loc, msg: fmt.Sprintf("found %s matching \"contains\", expected at most %d", schemamsg.Plural(len(k.Got), "item"), k.Want)}}
 	case *kind.FalseSchema:
 		return []paramLeaf{{loc: loc, msg: "found " + paramDisplay(v) + ", but the schema allows nothing here", typeMiss: true, expected: "nothing"}}
 	case *kind.Not:
@@ -1331,28 +1311,10 @@ func paramAlternatives(e *jsonschema.ValidationError, kw string, doc, v any, dep
 	case len(near) == 1:
 		return near[0]
 	case len(near) == 0 && len(wants) > 0:
-		exp := paramJoinOr(wants)
+		exp := schemamsg.JoinOr(wants)
 		return []paramLeaf{{loc: e.InstanceLocation, msg: paramFound(v, exp), expected: exp, typeMiss: true}}
 	}
 	return []paramLeaf{{loc: e.InstanceLocation, msg: paramFound(v, "a value matching one of the "+strconv.Quote(kw)+" alternatives")}}
-}
-
-func paramValueAt(v any, loc []string) any {
-	for _, t := range loc {
-		switch x := v.(type) {
-		case map[string]any:
-			v = x[t]
-		case []any:
-			i, err := strconv.Atoi(t)
-			if err != nil || i < 0 || i >= len(x) {
-				return nil
-			}
-			v = x[i]
-		default:
-			return nil
-		}
-	}
-	return v
 }
 
 func paramArticle(t string) string {
@@ -1367,38 +1329,6 @@ func paramArticle(t string) string {
 	return "a " + t
 }
 
-func paramJoinOr(s []string) string {
-	if len(s) <= 1 {
-		return strings.Join(s, "")
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
-}
-
-func paramRat(r *big.Rat) string {
-	if r == nil {
-		return "?"
-	}
-	if r.IsInt() {
-		return r.Num().String()
-	}
-	f, _ := r.Float64()
-	return strconv.FormatFloat(f, 'g', -1, 64)
-}
-
-func paramPlural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.Itoa(n) + " " + paramPluralWord(what)
-}
-
-func paramPluralWord(w string) string {
-	if strings.HasSuffix(w, "y") {
-		return w[:len(w)-1] + "ies"
-	}
-	return w + "s"
-}
-
 func paramQuoteList(what string, names []string) string {
 	q := make([]string, len(names))
 	for i, n := range names {
@@ -1406,7 +1336,7 @@ func paramQuoteList(what string, names []string) string {
 	}
 	sort.Strings(q)
 	if len(names) != 1 {
-		what = paramPluralWord(what)
+		what = schemamsg.PluralWord(what)
 	}
 	return what + " " + strings.Join(q, ", ")
 }

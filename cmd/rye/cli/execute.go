@@ -276,25 +276,12 @@ func (a *app) executeItemCommand(k item.Kind) *cobra.Command {
 		short = "Verify a directive, validate its inputs and return it with the inputs interpolated"
 	}
 	cmd := &cobra.Command{
-		Use:   use,
-		Short: short,
-		Args:  cobra.MinimumNArgs(1),
-		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			if len(args) == 0 {
-				return a.itemIDs([]item.Kind{k}, toComplete), cobra.ShellCompDirectiveNoFileComp
-			}
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		},
+		Use:               use,
+		Short:             short,
+		Args:              cobra.MinimumNArgs(1),
+		ValidArgsFunction: a.completeFirstID(k),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := item.ParseID(args[0])
-			if err != nil {
-				return usageError("%v", err)
-			}
-			rest, err := splitRyeFlags(args[1:], &o, false)
-			if err != nil {
-				return err
-			}
-			x, err := a.executor()
+			id, rest, x, err := a.itemCall(args, &o)
 			if err != nil {
 				return err
 			}
@@ -318,17 +305,9 @@ func (a *app) itemInputs(x *runtime.Executor, k item.Kind, id item.ID, rest []st
 		}
 		return nil, nil
 	}
-	loc, err := x.Spaces.Resolve(k, id, nil)
+	md, err := readMetadata(x, k, id)
 	if err != nil {
-		return nil, asUsage(err)
-	}
-	it, err := loc.Load()
-	if err != nil {
-		return nil, findings("%v", err)
-	}
-	md, err := it.Metadata()
-	if err != nil {
-		return nil, findings("%s: %v", it.Path, err)
+		return nil, err
 	}
 	inputs, err := runtime.ParseParams(runtime.InputSchema(md), rest, params, os.ReadFile)
 	return inputs, asUsage(err)
@@ -434,4 +413,50 @@ func (a *app) completeToolParams(cmd *cobra.Command, args []string, toComplete s
 		}
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+// readMetadata resolves and parses an item to read how it is called (its
+// inputs), before the executor verifies it. An unknown item is a usage
+// error.
+func readMetadata(x *runtime.Executor, k item.Kind, id item.ID) (*item.Metadata, error) {
+	loc, err := x.Spaces.Resolve(k, id, nil)
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	it, err := loc.Load()
+	if err != nil {
+		return nil, findings("%v", err)
+	}
+	md, err := it.Metadata()
+	if err != nil {
+		return nil, findings("%s: %v", it.Path, err)
+	}
+	return md, nil
+}
+
+// completeFirstID completes the id of an item of kind k as the first
+// argument, and nothing after it.
+func (a *app) completeFirstID(k item.Kind) cobra.CompletionFunc {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		if len(args) == 0 {
+			return a.itemIDs([]item.Kind{k}, toComplete), cobra.ShellCompDirectiveNoFileComp
+		}
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// itemCall reads the arguments of a directive or knowledge call: the id,
+// then the caller's inputs with rye's own flags taken out, and the
+// executor.
+func (a *app) itemCall(args []string, o *execFlags) (item.ID, []string, *runtime.Executor, error) {
+	id, err := item.ParseID(args[0])
+	if err != nil {
+		return "", nil, nil, usageError("%v", err)
+	}
+	rest, err := splitRyeFlags(args[1:], o, false)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	x, err := a.executor()
+	return id, rest, x, err
 }

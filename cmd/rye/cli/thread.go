@@ -25,37 +25,16 @@ inputs; --model, --max-spend, --max-turns and --async are the thread's
 (unless the directive declares an input of that name). rye itself ships no
 thread runner: a bundle that provides rye/agent/threads/thread_directive
 must be installed, or rye thread fails saying so.`,
-		Args: cobra.MinimumNArgs(1),
-		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			if len(args) == 0 {
-				return a.itemIDs([]item.Kind{item.Directive}, toComplete), cobra.ShellCompDirectiveNoFileComp
-			}
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		},
+		Args:              cobra.MinimumNArgs(1),
+		ValidArgsFunction: a.completeFirstID(item.Directive),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := item.ParseID(args[0])
-			if err != nil {
-				return usageError("%v", err)
-			}
-			rest, err := splitRyeFlags(args[1:], &o, false)
+			id, rest, x, err := a.itemCall(args, &o)
 			if err != nil {
 				return err
 			}
-			x, err := a.executor()
+			md, err := readMetadata(x, item.Directive, id)
 			if err != nil {
 				return err
-			}
-			loc, err := x.Spaces.Resolve(item.Directive, id, nil)
-			if err != nil {
-				return asUsage(err)
-			}
-			it, err := loc.Load()
-			if err != nil {
-				return findings("%v", err)
-			}
-			md, err := it.Metadata()
-			if err != nil {
-				return findings("%s: %v", it.Path, err)
 			}
 			parsed, err := runtime.ParseParams(runtime.ThreadSchema(md), rest, o.params, os.ReadFile)
 			if err != nil {
