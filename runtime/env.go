@@ -166,8 +166,7 @@ func resolveInterpreter(env *Env, in *item.Node, o EnvOptions) error {
 	return nil
 }
 
-// loadDotenv applies KEY=VALUE lines of a .env file (# comments and blank
-// lines skipped; surrounding quotes removed). A missing file is fine.
+// loadDotenv applies the project's .env file. A missing file is fine.
 func loadDotenv(env *Env, path string) error {
 	data, err := os.ReadFile(path)
 	if os.IsNotExist(err) {
@@ -176,7 +175,24 @@ func loadDotenv(env *Env, path string) error {
 	if err != nil {
 		return err
 	}
+	pairs, err := parseDotenv(data)
+	if err != nil {
+		return fmt.Errorf("%s:%v", path, err)
+	}
+	for _, kv := range pairs {
+		env.Set(kv[0], kv[1])
+	}
+	return nil
+}
+
+// parseDotenv reads KEY=VALUE lines: # comments and blank lines skipped,
+// an optional "export ", surrounding quotes removed. Anything else is an
+// error naming the line ("3: expected KEY=VALUE"): a .env that is half
+// understood must not half apply.
+func parseDotenv(data []byte) ([][2]string, error) {
+	var out [][2]string
 	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || strings.HasPrefix(line, "#") {
@@ -184,16 +200,20 @@ func loadDotenv(env *Env, path string) error {
 		}
 		line = strings.TrimPrefix(line, "export ")
 		k, v, ok := strings.Cut(line, "=")
-		if !ok || strings.TrimSpace(k) == "" {
-			return fmt.Errorf("%s:%d: expected KEY=VALUE", path, n)
+		k = strings.TrimSpace(k)
+		if !ok || k == "" || strings.ContainsAny(k, " \t") {
+			return nil, fmt.Errorf("%d: expected KEY=VALUE", n)
 		}
 		v = strings.TrimSpace(v)
 		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
 			v = v[1 : len(v)-1]
 		}
-		env.Set(strings.TrimSpace(k), v)
+		out = append(out, [2]string{k, v})
 	}
-	return sc.Err()
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%v", err)
+	}
+	return out, nil
 }
 
 // scalarString writes a scalar the way an environment needs it: strings

@@ -280,3 +280,16 @@ func TestThreadArgs(t *testing.T) {
 		t.Errorf("unknown flag: %v", err)
 	}
 }
+
+func TestParseDotenv(t *testing.T) {
+	pairs, err := parseDotenv([]byte("# comment\nA=1\nexport B = \"two words\"\nC='q'\nD=\nE=a=b\n"))
+	want := [][2]string{{"A", "1"}, {"B", "two words"}, {"C", "q"}, {"D", ""}, {"E", "a=b"}}
+	if err != nil || !reflect.DeepEqual(pairs, want) {
+		t.Errorf("%q %v", pairs, err)
+	}
+	for _, bad := range []string{"NOPE\n", "=x\n", "A B=1\n"} {
+		if _, err := parseDotenv([]byte("OK=1\n" + bad)); err == nil || !strings.HasPrefix(err.Error(), "2: ") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}
