@@ -9,6 +9,14 @@ import (
 	"time"
 )
 
+// MemTrustSource is a trust tier held in memory: files maps file names
+// ("<fingerprint>.toml") to their bytes. A release bundle's shipped key,
+// once named with --trust, joins the trust store this way, with the same
+// checks as a file on disk.
+func MemTrustSource(label, shown string, files map[string][]byte) TrustSource {
+	return TrustSource{Label: label, Files: memFS(files), Shown: shown}
+}
+
 // memFS is a read-only file system of files held in memory: the trusted
 // keys of a git commit, the items of the git index. Paths use '/'.
 type memFS map[string][]byte

@@ -23,6 +23,11 @@ import (
 	"github.com/ryekit/rye/sign"
 )
 
+// ScopeBundle is the scope kind of release bundle manifests
+// ("bundle:my-project"): a scoped key signs a bundle only when a bundle:
+// (or *:) scope covers its id.
+const ScopeBundle = "bundle"
+
 // TrustedKeysDir is where a space keeps its trusted keys, below .ai/.
 const TrustedKeysDir = "trusted_keys"
 
@@ -120,7 +125,7 @@ func checkScope(s string) error {
 	if !ok || glob == "" {
 		return fmt.Errorf("scope %q: write kind:glob, e.g. tool:my-project/**", s)
 	}
-	if kind != "*" {
+	if kind != "*" && kind != ScopeBundle {
 		if _, err := item.ParseKind(kind); err != nil {
 			return fmt.Errorf("scope %q: %v", s, err)
 		}
@@ -138,7 +143,7 @@ func (k *TrustedKey) Allows(kind item.Kind, id item.ID) bool {
 	}
 	for _, s := range k.Scopes {
 		sk, glob, _ := strings.Cut(s, ":")
-		if sk != "*" {
+		if sk != "*" && sk != string(kind) {
 			if pk, _ := item.ParseKind(sk); pk != kind {
 				continue
 			}
@@ -259,6 +264,28 @@ func LoadTrustStore(sources []TrustSource) (*TrustStore, error) {
 	}
 	ts.digest = h.sum()
 	return ts, nil
+}
+
+// With returns a new store: this one's keys, then those of more tiers
+// (rye bundle install --trust adds a bundle's shipped key this way). Keys
+// already trusted keep their first tier's entry.
+func (ts *TrustStore) With(extra []TrustSource) (*TrustStore, error) {
+	more, err := LoadTrustStore(extra)
+	if err != nil {
+		return nil, err
+	}
+	out := &TrustStore{keys: map[string]*TrustedKey{}, Problems: append(append([]TrustProblem(nil), ts.Problems...), more.Problems...)}
+	for _, k := range append(append([]*TrustedKey(nil), ts.order...), more.order...) {
+		if _, dup := out.keys[k.Fingerprint]; !dup {
+			out.keys[k.Fingerprint] = k
+			out.order = append(out.order, k)
+		}
+	}
+	h := newDigest()
+	h.add("", "base", []byte(ts.digest))
+	h.add("", "more", []byte(more.digest))
+	out.digest = h.sum()
+	return out, nil
 }
 
 // Lookup returns the trusted key with that fingerprint, or nil.

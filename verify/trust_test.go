@@ -62,6 +62,10 @@ func TestParseTrustedKey(t *testing.T) {
 			t.Errorf("want %q, got %v", want, err)
 		}
 	}
+	// Release bundles have a scope kind of their own.
+	if k, err := ParseTrustedKey("f0ff50dacf109dea.toml", []byte(strings.Replace(vectorTrust, `attestation = ""`, `scopes = ["bundle:my/*"]`, 1))); err != nil || k.Scopes[0] != "bundle:my/*" {
+		t.Errorf("bundle scope: %v", err)
+	}
 	// A string date is accepted too.
 	if k, err := ParseTrustedKey("f0ff50dacf109dea.toml", []byte(strings.Replace(vectorTrust, `attestation = ""`, `expires = "2027-01-02"`, 1))); err != nil || k.Expires.Day() != 2 {
 		t.Errorf("string date: %v", err)
@@ -69,10 +73,11 @@ func TestParseTrustedKey(t *testing.T) {
 }
 
 func TestScopesAndExpiry(t *testing.T) {
-	k := &TrustedKey{Scopes: []string{"tool:a/**", "directive:b/*", "*:shared/x"}}
+	k := &TrustedKey{Scopes: []string{"tool:a/**", "directive:b/*", "*:shared/x", "bundle:rel/*"}}
 	cases := map[string]bool{
 		"tool a/x": true, "tool a/x/y": true, "directive a/x": false, "directive b/y": true,
 		"directive b/y/z": false, "knowledge shared/x": true, "tool other": false,
+		"bundle rel/one": true, "bundle a/x": false, "tool rel/one": false, "bundle shared/x": true,
 	}
 	for in, want := range cases {
 		kind, id, _ := strings.Cut(in, " ")

@@ -145,6 +145,7 @@ directives, tools and knowledge, each carrying an embedded Ed25519 signature.`,
 		a.executeCommand(),
 		a.threadCommand(),
 		a.lockCommand(),
+		a.bundleCommand(),
 		a.versionCommand(),
 		a.completionCommand(),
 	)

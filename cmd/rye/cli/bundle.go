@@ -1,0 +1,371 @@
+package cli
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ryekit/rye/bundle"
+	"github.com/ryekit/rye/bundle/release"
+	"github.com/ryekit/rye/internal/atomicfile"
+	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/report"
+	"github.com/ryekit/rye/verify"
+)
+
+func (a *app) bundleCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "bundle",
+		Short: "Make, verify, install and list release bundles",
+		Long: `A release bundle ships the signed items of one namespace as one deterministic
+.tar.gz with a signed manifest. 'rye bundle create' packs and signs it,
+'rye bundle verify' checks a bundle file without extracting it, 'rye bundle
+install' verifies then installs it, and 'rye bundle list' shows what is
+installed. See docs/bundles.md.`,
+	}
+	cmd.AddCommand(a.bundleCreateCommand(), a.bundleVerifyCommand(), a.bundleInstallCommand(), a.bundleListCommand())
+	return cmd
+}
+
+func (a *app) bundleCreateCommand() *cobra.Command {
+	var version, output string
+	var include []string
+	cmd := &cobra.Command{
+		Use:   "create ID -o FILE.tar.gz",
+		Short: "Pack the project's items under ID/ into a signed, deterministic bundle",
+		Long: `rye bundle create collects the project's items under ID/ (every kind; more
+with --include), refuses unless every one of them is verified, writes a
+manifest of their hashes and signatures with copies of the signers' trusted
+keys, signs the manifest with your key (v2, kind bundle) and writes a
+deterministic .tar.gz: the same items give the same bytes. The manifest's
+time is SOURCE_DATE_EPOCH when set, else the newest signature among the
+items.`,
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := item.ParseID(args[0])
+			if err != nil {
+				return usageError("%v", err)
+			}
+			if output == "" {
+				return usageError("-o FILE: say where to write the bundle")
+			}
+			p, err := a.project()
+			if err != nil {
+				return err
+			}
+			ss, _ := a.getSpaces()
+			ts, policy, err := a.trustAndPolicy(ss, &verifyOptions{})
+			if err != nil {
+				return err
+			}
+			key, err := a.signingKey()
+			if err != nil {
+				return err
+			}
+			var when time.Time
+			if os.Getenv("SOURCE_DATE_EPOCH") != "" {
+				if when, err = signingTime(); err != nil {
+					return err
+				}
+			}
+			ver, _, _ := Version()
+			c, err := release.Create(release.CreateOptions{Space: p, ID: id, Version: version, Include: include, Cwd: a.workDir(),
+				Trust: ts, Policy: policy, Key: key, RyeVersion: ver, Time: when})
+			var nv *release.NotVerifiedError
+			switch {
+			case errors.As(err, &nv):
+				return findings("bundle %s: %v", id, err)
+			case err != nil:
+				return asUsage(fmt.Errorf("bundle %s: %v", id, err))
+			}
+			if err := atomicfile.WriteFile(output, c.Archive, 0o644); err != nil {
+				return err
+			}
+			sum := sha256.Sum256(c.Archive)
+			if a.json {
+				return writeJSON(a.stdout, map[string]any{"file": output, "sha256": hex.EncodeToString(sum[:]), "bundle": c.Manifest.Bundle, "items": len(c.Items)})
+			}
+			fmt.Fprintln(a.stdout, output)
+			a.info("bundle %s %s: %s, signed by %s; sha256 %s", id, c.Manifest.Bundle.Version, report.Plural(len(c.Items), "item"), key.Fingerprint, hex.EncodeToString(sum[:]))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&version, "version", "", "the bundle's `VERSION` (semantic version; default 0.0.0)")
+	cmd.Flags().StringArrayVar(&include, "include", nil, "also pack the items `PATTERN` selects (an id or glob, every kind)")
+	cmd.Flags().StringVarP(&output, "output", "o", "", "write the bundle to `FILE`")
+	return cmd
+}
+
+// bundleTrust are the trust flags of bundle verify and install.
+type bundleTrust struct {
+	trustRef string
+	trust    []string
+}
+
+// trustAndPolicy is the trust store of the working tree (or of --trust-ref)
+// and the configured policy.
+func (a *app) trustAndPolicy(ss *bundle.Spaces, o *verifyOptions) (*verify.TrustStore, verify.Policy, error) {
+	cfg, err := a.config()
+	if err != nil {
+		return nil, verify.Policy{}, err
+	}
+	var repo *verify.Repo
+	var aiPrefix string
+	if o.trustRef != "" {
+		p, err := a.project()
+		if err != nil {
+			return nil, verify.Policy{}, err
+		}
+		if repo, err = verify.OpenRepo(p.Root); err != nil {
+			return nil, verify.Policy{}, usageError("%v", err)
+		}
+		prefix, err := repo.Prefix(p.Root)
+		if err != nil {
+			return nil, verify.Policy{}, usageError("%v", err)
+		}
+		aiPrefix = path.Join(prefix, bundle.AIDir)
+	}
+	ts, err := a.trustStore(ss, repo, aiPrefix, o)
+	return ts, verify.Policy{RequireV2: cfg.MinSignatureVersion == 2, Now: time.Now().UTC()}, err
+}
+
+// checkBundle reads a bundle file and verifies it, with the keys named by
+// --trust (each taken from the bundle only when its recomputed fingerprint
+// matches) added to the trust store.
+func (a *app) checkBundle(file string, bt *bundleTrust) (*release.Result, []byte, map[string][]byte, error) {
+	data, err := readBundleFile(file)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ss, err := a.getSpaces()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	o := &verifyOptions{trustRef: bt.trustRef}
+	ts, policy, err := a.trustAndPolicy(ss, o)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	shipped := map[string][]byte{}
+	if len(bt.trust) > 0 {
+		var sources []verify.TrustSource
+		for _, fp := range bt.trust {
+			src, keyData, err := release.ShippedKey(data, fp, release.DefaultLimits)
+			if err != nil {
+				return nil, nil, nil, findings("%s: %v", file, err)
+			}
+			sources = append(sources, src)
+			shipped[fp] = keyData
+		}
+		if ts, err = ts.With(sources); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	return release.Check(data, ts, policy, release.DefaultLimits), data, shipped, nil
+}
+
+// readBundleFile reads a bundle, refusing one over the size limit before
+// reading it all.
+func readBundleFile(file string) ([]byte, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, usageError("%v", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, release.DefaultLimits.MaxCompressed+1))
+	if err != nil {
+		return nil, usageError("%s: %v", file, err)
+	}
+	return data, nil
+}
+
+// bundleReport turns a checked bundle into a report: one verdict per item
+// and the bundle's own verdict.
+func bundleReport(file string, r *release.Result, verbose bool) (*report.Report, string) {
+	rep := &report.Report{Tool: "rye bundle verify"}
+	rep.Version, _, _ = Version()
+	// Items are shown inside the bundle file (FILE!/.ai/...): they are not
+	// files of the working tree.
+	items := append([]verify.Result(nil), r.Items...)
+	for i := range items {
+		items[i].Path = file + "!/" + items[i].Path
+	}
+	addVerdicts(rep, items, verbose)
+	rule := "bundle/" + r.Verdict
+	if r.Failed() {
+		rep.AddRule(report.Rule{ID: rule, Short: bundleRules[r.Verdict], Help: bundleRules[r.Verdict], URL: docsBase + "bundles.md#" + r.Verdict})
+		rep.Add(report.Finding{Rule: rule, Severity: report.Error, Path: file, Line: 1, Col: 1, Message: r.Verdict + ": " + r.Reason, Kind: "bundle", ID: string(r.ID)})
+	}
+	rep.Items = append(rep.Items, report.Item{Failed: r.Failed(), Value: map[string]any{"kind": "bundle", "id": r.ID, "path": file, "verdict": r.Verdict, "reason": r.Reason}})
+	what := "bundle"
+	if r.ID != "" {
+		what += " " + string(r.ID)
+	}
+	if r.Manifest != nil {
+		what += " " + r.Manifest.Bundle.Version
+	}
+	failed := 0
+	for _, it := range r.Items {
+		if it.Verdict.Failed() {
+			failed++
+		}
+	}
+	line := fmt.Sprintf("%s: %s; %s: %s", what, r.Verdict, report.Plural(len(r.Items), "item"),
+		report.Join(report.Count(len(r.Items)-failed)+" verified", report.Count(failed)+" failed"))
+	return rep, line
+}
+
+var bundleRules = map[string]string{
+	release.Unsafe:          "The archive has an entry a bundle never contains, or that could write outside its destination.",
+	release.NoManifest:      "The archive has no manifest, or more than one.",
+	release.ManifestInvalid: "The manifest does not parse, or disagrees with its place.",
+	release.ManifestFailed:  "The manifest's signature does not verify against the trust store.",
+	release.MissingFile:     "The manifest lists a file the archive does not hold.",
+	release.ExtraFile:       "The archive holds a file the manifest does not list.",
+	release.HashMismatch:    "A file's bytes differ from the hash the manifest records.",
+	release.EntryMismatch:   "A file's kind, id or signature differ from its manifest entry.",
+	release.ItemFailed:      "An item of the bundle does not verify on its own.",
+}
+
+func (a *app) bundleVerifyCommand() *cobra.Command {
+	bt := &bundleTrust{}
+	var format string
+	cmd := &cobra.Command{
+		Use:   "verify FILE",
+		Short: "Verify a bundle file without extracting it",
+		Long: `rye bundle verify reads a bundle in memory and checks, in order: the
+archive's safety (no absolute paths, no .., no links or devices, no
+setuid/setgid, no duplicate or case-colliding entries, size caps), the
+manifest's v2 signature against your trust store (never against the keys the
+bundle ships, unless --trust FP names one), that the archive holds exactly
+the manifest's files with the manifest's hashes, and every item's own
+signature. It prints one verdict per item and the bundle's verdict.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			r, _, _, err := a.checkBundle(args[0], bt)
+			if err != nil {
+				return err
+			}
+			rep, line := bundleReport(args[0], r, a.verbose)
+			return a.renderReport(rep, line, map[string]any{"bundle": r.ID, "verdict": r.Verdict, "items": len(r.Items)}, format)
+		},
+	}
+	cmd.Flags().StringVar(&bt.trustRef, "trust-ref", "", "trust the project keys of git commit `REF`, not the working tree")
+	cmd.Flags().StringArrayVar(&bt.trust, "trust", nil, "trust the bundle's shipped key `FP` (its recomputed fingerprint must match)")
+	cmd.Flags().StringVar(&format, "format", "text", "output `FORMAT`: text, json, sarif or github")
+	return cmd
+}
+
+func (a *app) bundleInstallCommand() *cobra.Command {
+	bt := &bundleTrust{}
+	var user, project, force bool
+	cmd := &cobra.Command{
+		Use:   "install FILE [--project | --user] [--trust FP] [--force]",
+		Short: "Verify a bundle, then install it into the project (or user) space",
+		Long: `rye bundle install verifies the bundle exactly as rye bundle verify does and
+installs nothing unless it passed. The files are written into a staging
+folder inside the destination's .ai/ and moved into place only then; if a
+step fails, every change is undone. The keys the bundle ships are trusted
+only when named with --trust FP (and only if the key's recomputed
+fingerprint is FP); such a key is added to the destination's trusted_keys.
+A file installed by another bundle, written by you, or changed since this
+bundle installed it is not replaced without --force. The installation is
+recorded in .ai/bundles/<id>/installed.yaml: rye bundle list shows it, and
+installing a newer version replaces it cleanly.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if user && project {
+				return usageError("--user and --project do not go together")
+			}
+			if len(bt.trust) > 1 {
+				return usageError("--trust names one key")
+			}
+			dest, err := a.writableSpace(map[bool]string{true: "user", false: "project"}[user])
+			if err != nil {
+				return err
+			}
+			r, data, shipped, err := a.checkBundle(args[0], bt)
+			if err != nil {
+				return err
+			}
+			if r.Failed() {
+				rep, line := bundleReport(args[0], r, a.verbose)
+				a.renderReport(rep, line, nil, "text") // the findings; the exit code is ours
+				return findings("nothing installed")
+			}
+			sum := sha256.Sum256(data)
+			o := release.InstallOptions{Root: dest.Root, Force: force, ArchiveSum: hex.EncodeToString(sum[:]), Now: time.Now()}
+			for fp, keyData := range shipped {
+				o.TrustFP, o.TrustKey = fp, keyData
+			}
+			rec, err := release.Install(r, o)
+			if err != nil {
+				return findings("%v\nnothing installed", err)
+			}
+			if a.json {
+				return writeJSON(a.stdout, rec)
+			}
+			fmt.Fprintf(a.stdout, "installed bundle %s %s into the %s space: %s\n", rec.Bundle.ID, rec.Bundle.Version, dest.Label, report.Plural(len(rec.Files), "file"))
+			for _, fp := range rec.TrustedKeys {
+				if _, ok := shipped[fp]; ok {
+					fmt.Fprintf(a.stdout, "trusted key %s (from the bundle, as --trust asked)\n", fp)
+				}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&user, "user", false, "install into the user space")
+	cmd.Flags().BoolVar(&project, "project", false, "install into the project (the default)")
+	cmd.Flags().BoolVar(&force, "force", false, "replace files that another bundle or you wrote")
+	cmd.Flags().StringVar(&bt.trustRef, "trust-ref", "", "trust the project keys of git commit `REF`, not the working tree")
+	cmd.Flags().StringArrayVar(&bt.trust, "trust", nil, "trust the bundle's shipped key `FP` (its recomputed fingerprint must match) and add it to the destination's trusted keys")
+	return cmd
+}
+
+func (a *app) bundleListCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List the bundles installed in the project and user spaces",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ss, err := a.getSpaces()
+			if err != nil {
+				return err
+			}
+			var all []*release.Installed
+			for _, sp := range []*bundle.Space{ss.Project, ss.User} {
+				if sp == nil {
+					continue
+				}
+				list, err := release.List(sp.Root, sp.Label)
+				if err != nil {
+					return findings("%v", err)
+				}
+				all = append(all, list...)
+			}
+			if a.json {
+				rows := []map[string]any{}
+				for _, in := range all {
+					rows = append(rows, map[string]any{"id": in.Bundle.ID, "version": in.Bundle.Version, "space": in.Space, "installed_at": in.Bundle.InstalledAt, "files": len(in.Files), "archive_sha256": in.Bundle.ArchiveSHA256})
+				}
+				return writeJSON(a.stdout, rows)
+			}
+			if len(all) == 0 {
+				a.info("no bundles installed")
+				return nil
+			}
+			for _, in := range all {
+				fmt.Fprintf(a.stdout, "%-24s %-10s %-8s %4d files  installed %s\n", in.Bundle.ID, in.Bundle.Version, in.Space, len(in.Files), in.Bundle.InstalledAt)
+			}
+			return nil
+		},
+	}
+}
