@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -167,13 +168,30 @@ func resolveInterpreter(env *Env, in *item.Node, o EnvOptions) error {
 }
 
 // loadDotenv applies the project's .env file. A missing file is fine.
+// It must be a regular file of at most 1 MiB: a FIFO or a device there
+// must not hang rye or fill its memory.
 func loadDotenv(env *Env, path string) error {
-	data, err := os.ReadFile(path)
+	info, err := os.Stat(path) // before opening: opening a FIFO blocks
 	if os.IsNotExist(err) {
 		return nil
 	}
 	if err != nil {
 		return err
+	}
+	if !info.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, 1<<20+1))
+	if err != nil {
+		return err
+	}
+	if len(data) > 1<<20 {
+		return fmt.Errorf("%s is larger than 1 MiB", path)
 	}
 	pairs, err := parseDotenv(data)
 	if err != nil {

@@ -267,7 +267,10 @@ func TestThreadArgs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inputs, runner := SplitThreadArgs(md, "t/d", parsed)
+	inputs, runner, err := SplitThreadArgs(md, "t/d", parsed)
+	if err != nil {
+		t.Fatal(err)
+	}
 	// The directive declares "model": it is an input, not the thread's.
 	if !reflect.DeepEqual(inputs, map[string]any{"who": "Ada", "model": "m1"}) {
 		t.Errorf("inputs %#v", inputs)
@@ -278,6 +281,15 @@ func TestThreadArgs(t *testing.T) {
 	}
 	if _, err := ParseParams(ThreadSchema(md), []string{"--colour", "red"}, "", nil); err == nil || !strings.Contains(err.Error(), "--max_spend") {
 		t.Errorf("unknown flag: %v", err)
+	}
+	// --params cannot smuggle in another directive for the runner.
+	parsed, err = ParseParams(ThreadSchema(md), []string{"--who", "Ada"}, `{"directive_id": "evil/other"}`, nil)
+	if err == nil {
+		_, runner, err = SplitThreadArgs(md, "t/d", parsed)
+	}
+	var pe *ParamError
+	if !errors.As(err, &pe) || runner["directive_id"] == "evil/other" {
+		t.Errorf("smuggled directive_id: %v %v", err, runner)
 	}
 }
 
@@ -291,5 +303,16 @@ func TestParseDotenv(t *testing.T) {
 		if _, err := parseDotenv([]byte("OK=1\n" + bad)); err == nil || !strings.HasPrefix(err.Error(), "2: ") {
 			t.Errorf("%q: %v", bad, err)
 		}
+	}
+}
+
+func TestDotenvMustBeARegularFile(t *testing.T) {
+	project := t.TempDir()
+	if err := os.Mkdir(filepath.Join(project, ".env"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ResolveEnv(chainOf(t, "env_config: {dotenv: true}\n"), NewEnv(nil), EnvOptions{ProjectPath: project})
+	if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("a folder named .env: %v", err)
 	}
 }

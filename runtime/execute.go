@@ -70,6 +70,10 @@ type PrepareOptions struct {
 	// ForLock prepares for rye lock: the existing lockfile (which is being
 	// replaced) and the parameters are not checked.
 	ForLock bool
+	// Params, when set, builds the parameters from the tool's schema once
+	// the tool has verified (the command line's flags are typed by it), in
+	// place of the params argument. Its errors are returned as they are.
+	Params func(schema *item.Node) (map[string]any, error)
 }
 
 // ChainInvalidError is a chain that was built and verified but does not
@@ -148,6 +152,12 @@ func (x *Executor) Prepare(id item.ID, params map[string]any, o PrepareOptions) 
 	}
 	if p.Lockfile != nil {
 		if err := p.Lockfile.Check(chain, p.integrity); err != nil {
+			return p, err
+		}
+	}
+	if o.Params != nil {
+		// The caller's parameters are read against the verified schema.
+		if params, err = o.Params(chain.Tool().Meta.Schema()); err != nil {
 			return p, err
 		}
 	}

@@ -472,7 +472,7 @@ func TestExecuteItems(t *testing.T) {
 	f.write("project", "directives/t/greet.md", "# Greet\n\n```xml\n<directive name=\"greet\" version=\"1.0.0\">\n  <metadata>\n    <description>d</description>\n    <category>t</category>\n  </metadata>\n  <inputs>\n    <input name=\"who\" type=\"string\" required=\"true\">Who</input>\n    <input name=\"style\" type=\"string\" default=\"plain\">How</input>\n  </inputs>\n</directive>\n```\n\nGreet {input:who} in a {input:style} way{input:suffix?}, from {input:from|rye}.\n", f.key)
 	f.write("project", "knowledge/t/style.md", "```yaml\nname: style\nversion: \"1.0.0\"\ncategory: t\n```\n\nBe brief.\n", f.key)
 	x := f.executor()
-	r, err := x.ExecuteItem(item.Directive, "t/greet", map[string]any{"who": "Ada"}, false)
+	r, err := x.ExecuteItem(item.Directive, "t/greet", map[string]any{"who": "Ada"}, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -480,20 +480,20 @@ func TestExecuteItems(t *testing.T) {
 	if got := data["instructions"]; !strings.Contains(got.(string), "Greet Ada in a plain way, from rye.") {
 		t.Errorf("instructions %q", got)
 	}
-	if r, _ := x.ExecuteItem(item.Directive, "t/greet", map[string]any{"who": "Ada"}, true); r.Data.(map[string]any)["instructions"] != nil {
+	if r, _ := x.ExecuteItem(item.Directive, "t/greet", map[string]any{"who": "Ada"}, nil, true); r.Data.(map[string]any)["instructions"] != nil {
 		t.Error("dry run has instructions")
 	}
 	var ie *InputError
-	if _, err := x.ExecuteItem(item.Directive, "t/greet", nil, false); !errors.As(err, &ie) || !strings.Contains(err.Error(), "missing required input who") {
+	if _, err := x.ExecuteItem(item.Directive, "t/greet", nil, nil, false); !errors.As(err, &ie) || !strings.Contains(err.Error(), "missing required input who") {
 		t.Errorf("missing input: %v", err)
 	}
-	r, err = x.ExecuteItem(item.Knowledge, "t/style", nil, false)
+	r, err = x.ExecuteItem(item.Knowledge, "t/style", nil, nil, false)
 	if err != nil || !strings.Contains(r.Data.(map[string]any)["content"].(string), "Be brief.") {
 		t.Errorf("knowledge: %v %+v", err, r)
 	}
 	f.write("project", "knowledge/t/style.md", "```yaml\nname: style\nversion: \"1.0.0\"\ncategory: t\n```\n\nBe brief.\n", nil)
 	var ve *VerifyError
-	if _, err := x.ExecuteItem(item.Knowledge, "t/style", nil, false); !errors.As(err, &ve) {
+	if _, err := x.ExecuteItem(item.Knowledge, "t/style", nil, nil, false); !errors.As(err, &ve) {
 		t.Errorf("unsigned knowledge: %v", err)
 	}
 }
@@ -588,3 +588,55 @@ const noopTool = `#!/usr/bin/env bash
 # ---
 echo '{"success": true}'
 `
+
+// A node tool finds the project's packages through NODE_PATH, although it
+// runs from rye's private copy.
+func TestNodeToolFindsProjectPackages(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("no node")
+	}
+	f := newFixture(t)
+	pkg := filepath.Join(f.project, "node_modules", "zzpkg")
+	os.MkdirAll(pkg, 0o755)
+	os.WriteFile(filepath.Join(pkg, "index.js"), []byte("module.exports = {from: 'project'};\n"), 0o644)
+	f.write("project", "tools/t/hello.js", `// ---
+// version: "1.0.0"
+// tool_type: javascript
+// executor_id: rye/core/runtimes/node_runtime
+// category: t
+// description: use a package
+// ---
+const m = require('zzpkg');
+console.log(JSON.stringify({success: true, from: m.from}));
+`, f.key)
+	x := f.executor()
+	r, err := f.execute(x, "t/hello", nil)
+	if err != nil || !r.Succeeded() || r.Data.(map[string]any)["from"] != "project" {
+		t.Fatalf("%v %+v", err, r)
+	}
+}
+
+func TestRunRootIsPrivate(t *testing.T) {
+	base := t.TempDir()
+	dir, err := RunRoot(filepath.Join(base, "cache", "run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, _ := os.Stat(dir)
+	if info.Mode().Perm() != 0o700 {
+		t.Errorf("mode %v", info.Mode())
+	}
+	os.Chmod(dir, 0o777)
+	if _, err := RunRoot(dir); err != nil {
+		t.Fatal(err)
+	}
+	if info, _ := os.Stat(dir); info.Mode().Perm() != 0o700 {
+		t.Errorf("loose mode kept: %v", info.Mode())
+	}
+	link := filepath.Join(base, "link")
+	if err := os.Symlink(dir, link); err == nil {
+		if _, err := RunRoot(link); err == nil {
+			t.Error("a symbolic link was accepted as the run root")
+		}
+	}
+}

@@ -123,6 +123,7 @@ func RunHTTP(ctx context.Context, c HTTPConfig, client *http.Client) (*HTTPResul
 	if client == nil {
 		client = defaultHTTPClient
 	}
+	client = req.guard(client)
 	res := &HTTPResult{}
 	for {
 		res.Attempts++
@@ -148,6 +149,41 @@ func RunHTTP(ctx context.Context, c HTTPConfig, client *http.Client) (*HTTPResul
 				fmt.Errorf("http_client: %s %s: interrupted: %w", req.method, req.where, err)
 		}
 	}
+}
+
+// httpSafeHeaders are the configured headers a redirect to another host
+// keeps; every other one (the auth header, tokens in custom headers) is
+// dropped, because the config meant them for the host it named.
+var httpSafeHeaders = []string{"Accept", "Accept-Language", "Content-Type", "User-Agent"}
+
+// guard returns a copy of client whose redirects never carry the
+// request's credentials to another host and never go from https to plain
+// http (Go itself drops Authorization and cookies on a change of host, but
+// not a custom header such as X-API-Key).
+func (r *httpRequest) guard(client *http.Client) *http.Client {
+	c := *client
+	next := client.CheckRedirect
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		first := via[0].URL
+		if first.Scheme == "https" && req.URL.Scheme != "https" {
+			return fmt.Errorf("refusing a redirect from https to %s", httpRedactURL(req.URL))
+		}
+		if !strings.EqualFold(req.URL.Host, first.Host) {
+			for k := range r.header {
+				if !slices.Contains(httpSafeHeaders, k) {
+					req.Header.Del(k)
+				}
+			}
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		return nil
+	}
+	return &c
 }
 
 // httpRequest is a validated HTTPConfig, ready for attempts.

@@ -446,3 +446,44 @@ func TestHTTPConfigFrom(t *testing.T) {
 		})
 	}
 }
+
+// A redirect to another host does not carry the credentials along, and
+// https is never downgraded to http.
+func TestHTTPRedirectsKeepCredentials(t *testing.T) {
+	var leaked []string
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for _, h := range []string{"X-Api-Key", "Authorization", "X-Token"} {
+			if v := r.Header.Get(h); v != "" {
+				leaked = append(leaked, h+"="+v)
+			}
+		}
+		if r.Header.Get("Accept") != "application/json" {
+			t.Errorf("Accept dropped")
+		}
+		w.Write([]byte(`{"ok": true}`))
+	}))
+	defer other.Close()
+	// The same server under another host name: 127.0.0.1 -> localhost.
+	target := strings.Replace(other.URL, "127.0.0.1", "localhost", 1)
+	first := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, target+"/landed", http.StatusFound)
+	}))
+	defer first.Close()
+	for _, auth := range []HTTPAuth{{Type: "api_key", Key: "SECRET"}, {Type: "bearer", Token: "SECRET"}} {
+		leaked = nil
+		res, err := RunHTTP(context.Background(), HTTPConfig{URL: first.URL, Auth: auth, Headers: map[string]string{"X-Token": "SECRET", "Accept": "application/json"}}, nil)
+		if err != nil || !res.Success {
+			t.Fatalf("%v %+v", err, res)
+		}
+		if len(leaked) > 0 {
+			t.Errorf("%s: credentials sent to the other host: %v", auth.Type, leaked)
+		}
+	}
+	tlsFirst := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL, http.StatusFound)
+	}))
+	defer tlsFirst.Close()
+	if _, err := RunHTTP(context.Background(), HTTPConfig{URL: tlsFirst.URL}, tlsFirst.Client()); err == nil || !strings.Contains(err.Error(), "from https to") {
+		t.Errorf("https -> http: %v", err)
+	}
+}

@@ -13,7 +13,11 @@ import (
 // *InputError) and {input:…} is interpolated into its body, its XML
 // content and its actions. The result's data is the parsed item; with
 // dryRun the instructions (the interpolated body) are left out.
-func (x *Executor) ExecuteItem(k item.Kind, id item.ID, inputs map[string]any, dryRun bool) (*Result, error) {
+//
+// inputsOf, when set, builds the inputs from the verified metadata (the
+// command line types them by the directive's declarations) in place of
+// inputs.
+func (x *Executor) ExecuteItem(k item.Kind, id item.ID, inputs map[string]any, inputsOf func(*item.Metadata) (map[string]any, error), dryRun bool) (*Result, error) {
 	started := time.Now()
 	loc, err := x.Spaces.Resolve(k, id, nil)
 	if err != nil {
@@ -27,6 +31,11 @@ func (x *Executor) ExecuteItem(k item.Kind, id item.ID, inputs map[string]any, d
 	md, err := f.Item.Metadata()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", loc.Path(), err)
+	}
+	if inputsOf != nil {
+		if inputs, err = inputsOf(md); err != nil {
+			return nil, err
+		}
 	}
 	data := map[string]any{"path": loc.Path(), "space": string(loc.Space.Name)}
 	switch k {

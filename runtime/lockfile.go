@@ -70,6 +70,9 @@ type FoundLockfile struct {
 // lockfile that is unreadable, a symbolic link, or does not parse is an
 // error: a broken pin must never silently stop pinning.
 func FindLockfile(ss *bundle.Spaces, id item.ID, version string) (*FoundLockfile, error) {
+	if _, err := item.ParseSemver(version); err != nil {
+		return nil, nil // only semantic versions are locked (and name files)
+	}
 	rel := LockfileRel(id, version)
 	for _, sp := range ss.All() {
 		data, err := sp.ReadFile(rel)
@@ -208,8 +211,8 @@ func WriteLockfile(project *bundle.Space, l *Lockfile) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if l.Root.Version == "" {
-		return "", fmt.Errorf("%s has no version: a lockfile pins one version of a tool; add version to its metadata", id)
+	if _, err := item.ParseSemver(l.Root.Version); err != nil {
+		return "", fmt.Errorf("%s has version %q, not a semantic version: a lockfile pins one semantic version of a tool", id, l.Root.Version)
 	}
 	rel := LockfileRel(id, l.Root.Version)
 	target := filepath.Join(project.AI(), filepath.FromSlash(rel))

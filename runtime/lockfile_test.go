@@ -193,3 +193,21 @@ func TestWriteLockfileRefusesSymlinks(t *testing.T) {
 		t.Errorf("wrote through the link: %v", entries)
 	}
 }
+
+// Only semantic versions are locked: a version cannot name a path.
+func TestLockfileNeedsASemanticVersion(t *testing.T) {
+	c := lockChain(t)
+	project := c.Elements[0].Loc.Space
+	os.MkdirAll(project.AI(), 0o755)
+	for _, v := range []string{"", "1.0.0/../../../escape", "latest"} {
+		l := NewLockfile(c, []string{"a", "b", "c"}, time.Now())
+		l.Root.Version = v
+		if _, err := WriteLockfile(project, l); err == nil {
+			t.Errorf("version %q was locked", v)
+		}
+	}
+	ss := &bundle.Spaces{Project: project}
+	if f, err := FindLockfile(ss, "test/element_0", "1.0.0/../../x"); f != nil || err != nil {
+		t.Errorf("%v %v", f, err)
+	}
+}

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -18,6 +19,33 @@ import (
 // tool itself 0500, so that a runtime may execute it directly).
 type runDir struct {
 	root string
+}
+
+// RunRoot makes (when needed) and returns the folder under which run
+// directories are made: dir, private to the user (0700, not a symbolic
+// link). Run directories must not sit in a world-writable folder such as
+// /tmp: node, for one, looks for packages in node_modules of every folder
+// above the tool, and anyone can create /tmp/node_modules.
+func RunRoot(dir string) (string, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	info, err := os.Lstat(dir)
+	if err != nil {
+		return "", err
+	}
+	if !info.IsDir() {
+		return "", fmt.Errorf("%s is not a folder", dir)
+	}
+	if info.Mode().Perm()&0o077 != 0 {
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return "", err
+		}
+	}
+	if err := ownedByMe(info); err != nil {
+		return "", fmt.Errorf("%s: %v", dir, err)
+	}
+	return dir, nil
 }
 
 func newRunDir(tmp string) (*runDir, error) {

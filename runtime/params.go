@@ -645,13 +645,17 @@ func (s *paramSchema) isBoolFlag(n *item.Node) bool {
 
 // typeName is how a property's type is shown: "string", "array of integer",
 // "string|null", "value" (any JSON value).
-func (s *paramSchema) typeName(n *item.Node) string {
+func (s *paramSchema) typeName(n *item.Node) string { return s.typeNameAt(n, 0) }
+
+// typeNameAt bounds the descent through items (and the $refs behind
+// them): a schema may refer to itself ("items": {"$ref": "#/properties/x"}).
+func (s *paramSchema) typeNameAt(n *item.Node, depth int) string {
 	t := s.kw(n, "type")
 	switch {
 	case t != nil && t.Kind == item.StringNode:
-		if t.Str == "array" {
+		if t.Str == "array" && depth < 4 {
 			if it := s.kw(n, "items"); it != nil && it.Kind == item.MapNode {
-				if sub := s.typeName(it); sub != "value" {
+				if sub := s.typeNameAt(it, depth+1); sub != "value" {
 					return "array of " + sub
 				}
 			}

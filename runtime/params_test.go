@@ -543,3 +543,19 @@ func TestParamEditDistance(t *testing.T) {
 		}
 	}
 }
+
+// A schema that refers to itself must not send the usage text into
+// endless recursion (it is read before the tool is verified, for --help
+// and completion).
+func TestSelfReferringSchema(t *testing.T) {
+	md, err := item.ReadMetadata(item.Tool, "t.yaml", []byte("config_schema:\n  type: object\n  properties:\n    x: {type: array, items: {$ref: \"#/properties/x\"}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema := md.Schema()
+	if u := ParamUsage(schema); !strings.Contains(u, "--x array of array") {
+		t.Errorf("usage %q", u)
+	}
+	ParseParams(schema, []string{"--x", "[[1]]"}, "", nil)
+	PrepareParams(schema, map[string]any{"x": []any{}})
+}

@@ -38,21 +38,31 @@ func ThreadSchema(md *item.Metadata) *item.Node {
 
 // SplitThreadArgs separates what ParseParams read with ThreadSchema into
 // the directive's inputs and the thread runner's parameters:
-// {directive_id, inputs, model, max_spend, max_turns, async}.
-func SplitThreadArgs(md *item.Metadata, id item.ID, parsed map[string]any) (inputs, runner map[string]any) {
+// {directive_id, inputs, model, max_spend, max_turns, async}. Anything
+// that is neither a declared input nor a thread option (a key smuggled in
+// through --params, such as directive_id) is a *ParamError: the runner
+// must receive the directive that rye verified, and nothing else.
+func SplitThreadArgs(md *item.Metadata, id item.ID, parsed map[string]any) (inputs, runner map[string]any, err error) {
 	declared := map[string]bool{}
 	for _, in := range md.Get("inputs").ListItems() {
 		declared[in.Get("name").String()] = true
 	}
-	inputs = map[string]any{}
-	runner = map[string]any{"directive_id": string(id)}
+	options := map[string]bool{}
+	for _, f := range threadFlags {
+		options[f.name] = true
+	}
+	inputs, runner = map[string]any{}, map[string]any{}
 	for k, v := range parsed {
-		if declared[k] {
+		switch {
+		case declared[k]:
 			inputs[k] = v
-		} else {
+		case options[k]:
 			runner[k] = v
+		default:
+			return nil, nil, paramSchemaOf(ThreadSchema(md)).unknown([]string{k})
 		}
 	}
+	runner["directive_id"] = string(id)
 	runner["inputs"] = inputs
-	return inputs, runner
+	return inputs, runner, nil
 }

@@ -73,7 +73,8 @@ func ReadArchive(data []byte, lim Limits) (*Archive, error) {
 	if int64(len(data)) > lim.MaxCompressed {
 		return nil, &UnsafeError{Reason: fmt.Sprintf("the file is larger than %d bytes", lim.MaxCompressed)}
 	}
-	gz, err := gzip.NewReader(bytes.NewReader(data))
+	src := bytes.NewReader(data)
+	gz, err := gzip.NewReader(src)
 	if err != nil {
 		return nil, &UnsafeError{Reason: "not a gzip file: " + err.Error()}
 	}
@@ -138,10 +139,14 @@ func ReadArchive(data []byte, lim Limits) (*Archive, error) {
 		}
 		a.Files = append(a.Files, File{Path: name, Data: body, Exec: h.Mode&0o111 != 0})
 	}
-	// Nothing may follow the tar stream but its zero padding.
+	// Nothing may follow the tar stream but its zero padding, and nothing
+	// may follow the gzip stream (reading to its end also checks its CRC).
 	rest, err := io.ReadAll(io.LimitReader(total, 1<<20))
 	if err != nil || len(bytes.Trim(rest, "\x00")) > 0 {
 		return nil, &UnsafeError{Reason: "data after the end of the tar archive"}
+	}
+	if src.Len() > 0 {
+		return nil, &UnsafeError{Reason: "data after the end of the gzip stream"}
 	}
 	for i := range a.Files {
 		a.byPath[a.Files[i].Path] = &a.Files[i]

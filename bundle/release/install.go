@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -67,24 +68,31 @@ type InstallOptions struct {
 	failAfter int
 }
 
-// ConflictError lists files an install would overwrite that are not its
-// own.
+// ConflictError lists what an install would clash with.
 type ConflictError struct {
 	Conflicts []string
 }
 
 func (e *ConflictError) Error() string {
-	return "the install would replace files it does not own (use --force to replace them):\n  " + strings.Join(e.Conflicts, "\n  ")
+	return "the install clashes with what is there (use --force to install anyway):\n  " + strings.Join(e.Conflicts, "\n  ")
 }
 
 // Install writes a verified bundle into a space. Nothing is written unless
 // the check passed. The files are first written to a staging folder
 // inside .ai/ (same file system), then moved into place one by one; if any
 // step fails, every move is undone, so the space is left exactly as it
-// was. Files are never written through a symbolic link. A file that the
-// same bundle installed before is replaced; one that another bundle or the
-// user wrote is a conflict unless Force; identical files are left alone;
-// files the previous version shipped and this one does not are removed.
+// was. Files are never written through a symbolic link.
+//
+// Unless Force, these are conflicts: replacing a file that another bundle
+// installed, that no bundle installed (the user's), or that the user
+// changed since this bundle installed it; an item outside the bundle's
+// namespace (a bundle "acme" that ships rye/core/runtimes/... would shadow
+// the system's); an item that exists under another file form (acme/x.py
+// next to an existing acme/x.sh: one would shadow the other). A file that
+// is already there byte for byte is left alone, and only claimed when this
+// bundle installed it before. Files the previous version shipped and this
+// one does not are removed, unless the user changed them or another
+// bundle also claims them.
 func Install(r *Result, o InstallOptions) (*Installed, error) {
 	if r.Failed() {
 		return nil, fmt.Errorf("the bundle does not verify: %s: %s", r.Verdict, r.Reason)
@@ -97,18 +105,25 @@ func Install(r *Result, o InstallOptions) (*Installed, error) {
 	if err != nil {
 		return nil, err
 	}
-	previous := owners.records[string(r.ID)]
+	id := string(r.ID)
+	previous := owners.records[id]
 
-	rec := &Installed{}
-	rec.Bundle.ID, rec.Bundle.Version = string(r.ID), r.Manifest.Bundle.Version
+	rec := &Installed{Files: map[string]string{}}
+	rec.Bundle.ID, rec.Bundle.Version = id, r.Manifest.Bundle.Version
 	rec.Bundle.InstalledAt = o.Now.UTC().Truncate(time.Second).Format(time.RFC3339)
 	rec.Bundle.ArchiveSHA256 = o.ArchiveSum
 
 	var ops []op
 	var conflicts []string
+	conflict := func(p, why string) {
+		if !o.Force {
+			conflicts = append(conflicts, p+" ("+why+")")
+		}
+	}
 	want := map[string]bool{}
+	wantFolded := map[string]bool{}
 	add := func(p string, data []byte, exec bool) error {
-		want[p] = true
+		want[p], wantFolded[strings.ToLower(p)] = true, true
 		target := filepath.Join(o.Root, filepath.FromSlash(p))
 		if err := noSymlinkBelow(o.Root, p); err != nil {
 			return err
@@ -119,28 +134,49 @@ func Install(r *Result, o InstallOptions) (*Installed, error) {
 		case err != nil:
 			return err
 		case bytes.Equal(old, data):
-			return nil // already there, byte for byte
-		default:
-			owner := owners.owner(p)
-			switch {
-			case o.Force:
-			case owner == "":
-				conflicts = append(conflicts, p+" (a file no bundle installed)")
-			case owner != string(r.ID):
-				conflicts = append(conflicts, p+" (installed by bundle "+owner+")")
-			case previous.Files[p] != sha256Hex(old):
-				conflicts = append(conflicts, p+" (changed since bundle "+owner+" installed it)")
+			if owners.claims(p, id) {
+				rec.Files[p] = sha256Hex(data)
 			}
+			return nil // already there, byte for byte
+		case owners.claims(p, id) && previous.Files[p] != sha256Hex(old):
+			conflict(p, "changed since bundle "+id+" installed it")
+		case owners.claims(p, id):
+		case len(owners.byPath[p]) > 0:
+			conflict(p, "installed by bundle "+strings.Join(owners.byPath[p], ", "))
+		default:
+			conflict(p, "a file no bundle installed")
 		}
 		ops = append(ops, op{path: p, target: target, data: data, exec: exec})
+		rec.Files[p] = sha256Hex(data)
 		return nil
 	}
-	rec.Files = map[string]string{}
 	for _, f := range r.Archive.Files {
 		if err := add(f.Path, f.Data, f.Exec); err != nil {
 			return nil, err
 		}
-		rec.Files[f.Path] = sha256Hex(f.Data)
+	}
+	// Items: inside the namespace, and not another form of an existing item.
+	for _, f := range r.Archive.Files {
+		k, itemID, ext, err := bundle.KindAndID(strings.TrimPrefix(f.Path, ".ai/"))
+		if err != nil {
+			continue
+		}
+		if string(itemID) != id && !strings.HasPrefix(string(itemID), id+"/") {
+			conflict(f.Path, "outside the bundle's namespace "+id+"/")
+		}
+		for _, other := range k.Extensions() {
+			sibling := ".ai/" + bundle.Rel(k, itemID, other)
+			if other == ext || want[sibling] {
+				continue
+			}
+			if _, err := os.Lstat(filepath.Join(o.Root, filepath.FromSlash(sibling))); err != nil {
+				continue
+			}
+			if owners.claims(sibling, id) && len(owners.byPath[sibling]) == 1 {
+				continue // the previous version's form of it: removed below
+			}
+			conflict(f.Path, "the item already exists as "+sibling+"; one would shadow the other")
+		}
 	}
 	if o.TrustKey != nil {
 		p := ".ai/" + verify.TrustedKeysDir + "/" + o.TrustFP + ".toml"
@@ -149,14 +185,17 @@ func Install(r *Result, o InstallOptions) (*Installed, error) {
 			if err := add(p, o.TrustKey, false); err != nil {
 				return nil, err
 			}
+			delete(rec.Files, p) // recorded as a key, not as a shipped file
 			rec.TrustedKeys = append(rec.TrustedKeys, o.TrustFP)
 		} // an existing trust entry for the same key is the user's and wins
 	}
 	if previous != nil {
 		// Files the previous version shipped and this one does not go,
-		// unless the user changed them since.
+		// unless the user changed them since or another bundle claims them
+		// too. A path that differs from a new one only in case is kept: on
+		// a case-insensitive file system it is the new file.
 		for _, p := range sortedKeys(previous.Files) {
-			if want[p] || owners.owner(p) != string(r.ID) {
+			if want[p] || wantFolded[strings.ToLower(p)] || len(owners.byPath[p]) > 1 {
 				continue
 			}
 			if err := noSymlinkBelow(o.Root, p); err != nil {
@@ -170,8 +209,8 @@ func Install(r *Result, o InstallOptions) (*Installed, error) {
 			if err != nil {
 				return nil, err
 			}
-			if sha256Hex(old) != previous.Files[p] && !o.Force {
-				conflicts = append(conflicts, p+" (no longer shipped, but changed since bundle "+previous.Bundle.ID+" installed it)")
+			if sha256Hex(old) != previous.Files[p] {
+				conflict(p, "no longer shipped, but changed since bundle "+id+" installed it")
 				continue
 			}
 			ops = append(ops, op{path: p, target: target, remove: true})
@@ -206,11 +245,16 @@ type op struct {
 // commit stages every new file, then applies the operations in order,
 // and undoes all of them if one fails.
 func commit(ai string, ops []op, failAfter int) (err error) {
+	keep := false // set when a failed undo leaves originals in staging
 	staging, err := os.MkdirTemp(ai, ".rye-install-")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(staging)
+	defer func() {
+		if !keep {
+			os.RemoveAll(staging)
+		}
+	}()
 	for i := range ops {
 		if ops[i].remove {
 			continue
@@ -227,8 +271,17 @@ func commit(ai string, ops []op, failAfter int) (err error) {
 	done := 0
 	defer func() {
 		if err != nil {
+			var failed []string
 			for i := done - 1; i >= 0; i-- {
-				undo(&ops[i])
+				if uerr := undo(&ops[i]); uerr != nil {
+					failed = append(failed, uerr.Error())
+				}
+			}
+			if len(failed) > 0 {
+				// The originals that could not be put back are still in
+				// the staging folder: keep it, and say so.
+				keep = true
+				err = fmt.Errorf("%v; undoing it failed too (%s): the original files are kept in %s", err, strings.Join(failed, "; "), staging)
 			}
 		}
 	}()
@@ -274,17 +327,23 @@ func apply(o *op, staging string, i int) error {
 }
 
 // undo reverses apply: the new file goes, the old one comes back, and the
-// folders made for it are removed.
-func undo(o *op) {
+// folders made for it are removed (only when empty).
+func undo(o *op) error {
+	var err error
 	if o.placed {
-		os.Remove(o.target)
+		if e := os.Remove(o.target); e != nil && !errors.Is(e, fs.ErrNotExist) {
+			err = e
+		}
 	}
 	if o.backup != "" {
-		os.Rename(o.backup, o.target)
+		if e := os.Rename(o.backup, o.target); e != nil {
+			err = fmt.Errorf("restoring %s: %v", o.path, e)
+		}
 	}
 	for i := len(o.madeDirs) - 1; i >= 0; i-- {
-		os.Remove(o.madeDirs[i]) // only when empty
+		os.Remove(o.madeDirs[i])
 	}
+	return err
 }
 
 // mkdirs creates dir and the missing folders above it, returning the ones
@@ -354,13 +413,14 @@ func noSymlinkBelow(root, rel string) error {
 	return nil
 }
 
-// owners are the installed bundles of a space, and which owns each file.
+// owners are the installed bundles of a space, and which claim each file.
 type owners struct {
 	records map[string]*Installed
-	byPath  map[string]string
+	byPath  map[string][]string
 }
 
-func (o *owners) owner(p string) string { return o.byPath[p] }
+// claims reports whether bundle id's record lists path p.
+func (o *owners) claims(p, id string) bool { return slices.Contains(o.byPath[p], id) }
 
 // readOwners reads every .ai/bundles/**/installed.yaml of a space.
 func readOwners(root string) (*owners, error) {
@@ -368,14 +428,15 @@ func readOwners(root string) (*owners, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &owners{records: map[string]*Installed{}, byPath: map[string]string{}}
+	o := &owners{records: map[string]*Installed{}, byPath: map[string][]string{}}
 	for _, in := range list {
 		o.records[in.Bundle.ID] = in
 		for p := range in.Files {
-			o.byPath[p] = in.Bundle.ID
+			o.byPath[p] = append(o.byPath[p], in.Bundle.ID)
 		}
 		for _, fp := range in.TrustedKeys {
-			o.byPath[".ai/"+verify.TrustedKeysDir+"/"+fp+".toml"] = in.Bundle.ID
+			p := ".ai/" + verify.TrustedKeysDir + "/" + fp + ".toml"
+			o.byPath[p] = append(o.byPath[p], in.Bundle.ID)
 		}
 	}
 	return o, nil
@@ -411,6 +472,9 @@ func List(root, label string) ([]*Installed, error) {
 		if err := dec.Decode(&in); err != nil {
 			return fmt.Errorf("%s: %v", p, err)
 		}
+		if err := in.check(); err != nil {
+			return fmt.Errorf("%s: %v", p, err)
+		}
 		rel, _ := filepath.Rel(filepath.Join(root, bundle.AIDir, "bundles"), filepath.Dir(p))
 		if in.Bundle.ID != filepath.ToSlash(rel) {
 			return fmt.Errorf("%s records bundle %q but sits in the folder of %s", p, in.Bundle.ID, filepath.ToSlash(rel))
@@ -430,4 +494,23 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// check refuses a record whose paths could lead out of .ai/: the record is
+// a plain file of the space, and an upgrade removes the paths it lists.
+func (in *Installed) check() error {
+	for p, sum := range in.Files {
+		if reason := checkEntryName(p); reason != "" {
+			return fmt.Errorf("file %q: %s", p, reason)
+		}
+		if !hexSHA256.MatchString(sum) {
+			return fmt.Errorf("file %s: %q is not a sha256", p, sum)
+		}
+	}
+	for _, fp := range in.TrustedKeys {
+		if !hexFP.MatchString(fp) {
+			return fmt.Errorf("trusted key %q is not a fingerprint", fp)
+		}
+	}
+	return nil
 }

@@ -577,3 +577,101 @@ func TestManifestRoundTripAndStrictness(t *testing.T) {
 		}
 	}
 }
+
+// Data after the gzip stream (a second archive appended) is refused.
+func TestTrailingDataIsRefused(t *testing.T) {
+	p := newProject(t)
+	good := p.create(t).Archive
+	for _, tail := range [][]byte{[]byte("GARBAGE"), good} {
+		r := Check(append(append([]byte(nil), good...), tail...), p.trust, verify.Policy{Now: time.Now()}, DefaultLimits)
+		if r.Verdict != Unsafe || !strings.Contains(r.Reason, "after the end of the gzip stream") {
+			t.Errorf("%s: %s", r.Verdict, r.Reason)
+		}
+	}
+}
+
+// An installed.yaml is a plain file of the space: one that lists paths
+// outside .ai/ is refused, and nothing outside is ever removed.
+func TestForgedInstallRecordIsRefused(t *testing.T) {
+	p := newProject(t)
+	r := Check(p.create(t).Archive, p.trust, verify.Policy{Now: time.Now()}, DefaultLimits)
+	root := t.TempDir()
+	dest := filepath.Join(root, "dest")
+	os.MkdirAll(filepath.Join(dest, ".ai", "bundles", "rel"), 0o755)
+	outside := filepath.Join(root, "outside.txt")
+	os.WriteFile(outside, []byte("keep me"), 0o644)
+	sum := sha256.Sum256([]byte("keep me"))
+	forged := "bundle:\n  id: rel\n  version: 0.0.1\n  installed_at: \"2026-01-01T00:00:00Z\"\n  archive_sha256: x\nfiles:\n  ../outside.txt: " + hex.EncodeToString(sum[:]) + "\n"
+	os.WriteFile(filepath.Join(dest, ".ai", "bundles", "rel", "installed.yaml"), []byte(forged), 0o644)
+	for _, force := range []bool{false, true} {
+		if _, err := Install(r, InstallOptions{Root: dest, Now: time.Now(), Force: force}); err == nil || !strings.Contains(err.Error(), "path goes up") {
+			t.Errorf("force %v: %v", force, err)
+		}
+	}
+	if data, _ := os.ReadFile(outside); string(data) != "keep me" {
+		t.Error("a file outside the destination was removed")
+	}
+}
+
+// A file that another bundle (or the user) already has byte for byte is
+// not claimed, so upgrading this bundle never deletes it.
+func TestIdenticalFilesAreNotClaimed(t *testing.T) {
+	p := newProject(t)
+	policy := verify.Policy{Now: time.Now()}
+	dest := t.TempDir()
+	os.MkdirAll(filepath.Join(dest, ".ai"), 0o755)
+	rel := Check(p.create(t).Archive, p.trust, policy, DefaultLimits)
+	if _, err := Install(rel, InstallOptions{Root: dest, Now: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	// Bundle "other" also ships rel/hello (identical), with --force for the
+	// namespace; its next version drops it.
+	o := p.options()
+	o.ID, o.Include = "other", []string{"rel/hello"}
+	v1, err := Create(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Install(Check(v1.Archive, p.trust, policy, DefaultLimits), InstallOptions{Root: dest, Now: time.Now(), Force: true}); err != nil {
+		t.Fatal(err)
+	}
+	o.Include, o.Version = nil, "2.0.0"
+	v2, err := Create(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Install(Check(v2.Archive, p.trust, policy, DefaultLimits), InstallOptions{Root: dest, Now: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dest, ".ai/tools/rel/hello.sh")); err != nil {
+		t.Errorf("bundle rel's file was removed by bundle other's upgrade: %v", err)
+	}
+}
+
+// Items outside the bundle's namespace, and items that exist under another
+// file form, are conflicts.
+func TestNamespaceAndShadowConflicts(t *testing.T) {
+	p := newProject(t)
+	policy := verify.Policy{Now: time.Now()}
+	dest := t.TempDir()
+	os.MkdirAll(filepath.Join(dest, ".ai", "tools", "rel"), 0o755)
+	// The user's own rel/hello as a YAML tool: the bundle's .sh would be
+	// shadowed by it (or shadow another form).
+	os.WriteFile(filepath.Join(dest, ".ai/tools/rel/hello.yaml"), []byte("mine"), 0o644)
+	r := Check(p.create(t).Archive, p.trust, policy, DefaultLimits)
+	_, err := Install(r, InstallOptions{Root: dest, Now: time.Now()})
+	if err == nil || !strings.Contains(err.Error(), ".ai/tools/rel/hello.sh (the item already exists as .ai/tools/rel/hello.yaml") {
+		t.Errorf("shadow: %v", err)
+	}
+	os.Remove(filepath.Join(dest, ".ai/tools/rel/hello.yaml"))
+	o := p.options()
+	o.Include = []string{"other/x"}
+	c, err := Create(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Install(Check(c.Archive, p.trust, policy, DefaultLimits), InstallOptions{Root: dest, Now: time.Now()})
+	if err == nil || !strings.Contains(err.Error(), ".ai/tools/other/x.yaml (outside the bundle's namespace rel/)") {
+		t.Errorf("namespace: %v", err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/ryekit/rye/bundle"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/runtime"
+	"github.com/ryekit/rye/search"
 	"github.com/ryekit/rye/verify"
 )
 
@@ -128,31 +130,54 @@ func (a *app) executeToolCommand() *cobra.Command {
 			}
 			loc, err := x.Spaces.Resolve(item.Tool, id, nil)
 			if err != nil {
-				return asUsage(err)
+				return resolveError(err)
 			}
-			schema, _ := toolSchema(loc)
-			rest, err := splitRyeFlags(args[1:], &o, schema.Get("properties").Get("timeout") != nil)
-			if err != nil {
-				return err
-			}
-			if o.help {
+			if wantsHelp(args[1:]) {
 				return a.toolHelp(x, loc)
 			}
-			params, err := runtime.ParseParams(schema, rest, o.params, os.ReadFile)
-			if err != nil {
-				return asUsage(err)
+			// The flags are typed by the tool's schema as it verified.
+			parse := func(schema *item.Node) (map[string]any, error) {
+				rest, err := splitRyeFlags(args[1:], &o, schema.Get("properties").Get("timeout") != nil)
+				if err != nil {
+					return nil, err
+				}
+				params, err := runtime.ParseParams(schema, rest, o.params, os.ReadFile)
+				return params, asUsage(err)
 			}
-			return a.runTool(cmd.Context(), x, id, params, o)
+			return a.runTool(cmd.Context(), x, id, parse, &o)
 		},
 	}
 	addExecFlags(cmd, &o)
 	return cmd
 }
 
-// toolSchema reads a tool's parameter schema for parsing its flags. The
-// tool is verified (and read again) by Prepare before anything runs; a
-// schema that cannot be read here gives no flags, and Prepare then reports
-// why.
+// wantsHelp reports whether the arguments after the tool id ask for its
+// help (before any "--").
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "--help", "-h":
+			return true
+		}
+	}
+	return false
+}
+
+// resolveError: an item that is nowhere is a usage error (exit 2); one
+// that is refused (a symbolic link, unreadable) is a finding (exit 1).
+func resolveError(err error) error {
+	var nf *bundle.NotFoundError
+	if errors.As(err, &nf) {
+		return asUsage(err)
+	}
+	return findings("%v", err)
+}
+
+// toolSchema reads a tool's parameter schema without verifying it, for
+// --help (labelled when the tool does not verify) and completion, which
+// run nothing.
 func toolSchema(loc *bundle.Located) (*item.Node, error) {
 	it, err := loc.Load()
 	if err != nil {
@@ -210,6 +235,16 @@ func (a *app) executor() (*runtime.Executor, error) {
 	if ss.Project != nil {
 		project = ss.Project.Root
 	}
+	// Run directories go in the user's cache, never in a shared /tmp.
+	runRoot := ""
+	if cache, err := search.DefaultCacheDir(); err == nil {
+		runRoot, err = runtime.RunRoot(filepath.Join(cache, "run"))
+		if err != nil {
+			return nil, usageError("run directory: %v", err)
+		}
+	} else {
+		fmt.Fprintf(a.stderr, "rye: warning: no user cache folder (%v): run directories go in %s\n", err, os.TempDir())
+	}
 	return &runtime.Executor{
 		Spaces:      ss,
 		Trust:       ts,
@@ -218,19 +253,25 @@ func (a *app) executor() (*runtime.Executor, error) {
 		Environ:     os.Environ(),
 		LookPath:    exec.LookPath,
 		Exists:      func(p string) bool { _, err := os.Stat(p); return err == nil },
+		TempDir:     runRoot,
 	}, nil
 }
 
-// runTool prepares and runs a tool and prints the result. Parameter
-// mistakes are usage errors (exit 2); everything else that stops the tool,
-// or a tool that fails, is exit 1 with the result JSON on stdout.
-func (a *app) runTool(ctx context.Context, x *runtime.Executor, id item.ID, params map[string]any, o execFlags) error {
+// runTool prepares and runs a tool and prints the result; params builds
+// the parameters from the verified schema. Usage mistakes (bad flags,
+// parameters) are exit 2; everything else that stops the tool, or a tool
+// that fails, is exit 1 with the result JSON on stdout.
+func (a *app) runTool(ctx context.Context, x *runtime.Executor, id item.ID, params func(*item.Node) (map[string]any, error), o *execFlags) error {
 	started := time.Now()
-	p, err := x.Prepare(id, params, runtime.PrepareOptions{})
+	p, err := x.Prepare(id, nil, runtime.PrepareOptions{Params: params})
 	if err != nil {
 		var pe *runtime.ParamError
+		var ee *exitError
 		var nf *bundle.NotFoundError
-		if errors.As(err, &pe) || (errors.As(err, &nf) && len(p.Links) == 0) {
+		switch {
+		case errors.As(err, &ee):
+			return err
+		case errors.As(err, &pe), errors.As(err, &nf) && len(p.Links) == 0:
 			return asUsage(err)
 		}
 		return a.printResult(runtime.Failure("tool", string(id), p, err, started))
@@ -285,47 +326,52 @@ func (a *app) executeItemCommand(k item.Kind) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			inputs, err := a.itemInputs(x, k, id, rest, o.params)
-			if err != nil {
-				return err
-			}
-			return a.executeItem(x, k, id, inputs, o.dryRun)
+			return a.executeItem(x, k, id, a.itemInputs(k, rest, o.params), o.dryRun)
 		},
 	}
 	addExecFlags(cmd, &o)
 	return cmd
 }
 
-// itemInputs parses a directive's inputs from the command line, typed by
-// their declared types (knowledge takes none).
-func (a *app) itemInputs(x *runtime.Executor, k item.Kind, id item.ID, rest []string, params string) (map[string]any, error) {
-	if k != item.Directive {
-		if len(rest) > 0 || params != "" {
-			return nil, usageError("a knowledge entry takes no inputs, found %s", strings.Join(rest, " "))
+// itemInputs reads a directive's inputs from the command line, typed by
+// its declared inputs once it has verified (knowledge takes none).
+func (a *app) itemInputs(k item.Kind, rest []string, params string) func(*item.Metadata) (map[string]any, error) {
+	return func(md *item.Metadata) (map[string]any, error) {
+		if k != item.Directive {
+			if len(rest) > 0 || params != "" {
+				return nil, usageError("a knowledge entry takes no inputs, found %s", strings.Join(rest, " "))
+			}
+			return nil, nil
 		}
-		return nil, nil
+		inputs, err := runtime.ParseParams(runtime.InputSchema(md), rest, params, os.ReadFile)
+		return inputs, asUsage(err)
 	}
-	md, err := readMetadata(x, k, id)
-	if err != nil {
-		return nil, err
-	}
-	inputs, err := runtime.ParseParams(runtime.InputSchema(md), rest, params, os.ReadFile)
-	return inputs, asUsage(err)
 }
 
 // executeItem verifies and returns a directive or knowledge entry.
-func (a *app) executeItem(x *runtime.Executor, k item.Kind, id item.ID, inputs map[string]any, dryRun bool) error {
+func (a *app) executeItem(x *runtime.Executor, k item.Kind, id item.ID, inputs func(*item.Metadata) (map[string]any, error), dryRun bool) error {
 	started := time.Now()
-	r, err := x.ExecuteItem(k, id, inputs, dryRun)
+	r, err := x.ExecuteItem(k, id, nil, inputs, dryRun)
 	if err != nil {
-		var ie *runtime.InputError
-		var nf *bundle.NotFoundError
-		if errors.As(err, &ie) || errors.As(err, &nf) {
-			return asUsage(err)
-		}
-		return a.printResult(runtime.Failure(string(k), string(id), nil, err, started))
+		return a.itemError(k, id, err, started)
 	}
 	return a.printResult(r)
+}
+
+// itemError maps the failure of a directive or knowledge call: usage
+// mistakes and unknown items are exit 2, anything else a result with
+// exit 1.
+func (a *app) itemError(k item.Kind, id item.ID, err error, started time.Time) error {
+	var ie *runtime.InputError
+	var nf *bundle.NotFoundError
+	var ee *exitError
+	switch {
+	case errors.As(err, &ee):
+		return err
+	case errors.As(err, &ie), errors.As(err, &nf):
+		return asUsage(err)
+	}
+	return a.printResult(runtime.Failure(string(k), string(id), nil, err, started))
 }
 
 func (a *app) lockCommand() *cobra.Command {
@@ -413,25 +459,6 @@ func (a *app) completeToolParams(cmd *cobra.Command, args []string, toComplete s
 		}
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp
-}
-
-// readMetadata resolves and parses an item to read how it is called (its
-// inputs), before the executor verifies it. An unknown item is a usage
-// error.
-func readMetadata(x *runtime.Executor, k item.Kind, id item.ID) (*item.Metadata, error) {
-	loc, err := x.Spaces.Resolve(k, id, nil)
-	if err != nil {
-		return nil, asUsage(err)
-	}
-	it, err := loc.Load()
-	if err != nil {
-		return nil, findings("%v", err)
-	}
-	md, err := it.Metadata()
-	if err != nil {
-		return nil, findings("%s: %v", it.Path, err)
-	}
-	return md, nil
 }
 
 // completeFirstID completes the id of an item of kind k as the first

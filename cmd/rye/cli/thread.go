@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -32,15 +33,6 @@ must be installed, or rye thread fails saying so.`,
 			if err != nil {
 				return err
 			}
-			md, err := readMetadata(x, item.Directive, id)
-			if err != nil {
-				return err
-			}
-			parsed, err := runtime.ParseParams(runtime.ThreadSchema(md), rest, o.params, os.ReadFile)
-			if err != nil {
-				return asUsage(err)
-			}
-			inputs, params := runtime.SplitThreadArgs(md, id, parsed)
 			if _, err := x.Spaces.Resolve(item.Tool, runtime.ThreadRunner, nil); err != nil {
 				var nf *bundle.NotFoundError
 				if errors.As(err, &nf) {
@@ -49,16 +41,25 @@ must be installed, or rye thread fails saying so.`,
 				}
 				return findings("%v", err)
 			}
-			// The directive itself must verify and take these inputs
-			// before any thread starts.
-			if _, err := x.ExecuteItem(item.Directive, id, inputs, true); err != nil {
-				var ie *runtime.InputError
-				if errors.As(err, &ie) {
-					return asUsage(err)
+			// The directive must verify and take these inputs before any
+			// thread starts; the flags are read against its verified
+			// declarations.
+			var params map[string]any
+			inputsOf := func(md *item.Metadata) (map[string]any, error) {
+				parsed, err := runtime.ParseParams(runtime.ThreadSchema(md), rest, o.params, os.ReadFile)
+				if err != nil {
+					return nil, asUsage(err)
 				}
-				return findings("%v", err)
+				inputs, runner, err := runtime.SplitThreadArgs(md, id, parsed)
+				params = runner
+				return inputs, asUsage(err)
 			}
-			return a.runTool(cmd.Context(), x, runtime.ThreadRunner, params, o)
+			started := time.Now()
+			if _, err := x.ExecuteItem(item.Directive, id, nil, inputsOf, true); err != nil {
+				return a.itemError(item.Directive, id, err, started)
+			}
+			given := func(*item.Node) (map[string]any, error) { return params, nil }
+			return a.runTool(cmd.Context(), x, runtime.ThreadRunner, given, &o)
 		},
 	}
 	addExecFlags(cmd, &o)
