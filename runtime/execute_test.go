@@ -358,6 +358,10 @@ func TestToolOutputShapes(t *testing.T) {
 		{SubprocessResult{ReturnCode: 143, TimedOut: true}, "timed out after 1s", ""},
 		{SubprocessResult{ReturnCode: 143, Interrupted: true}, "interrupted", ""},
 		{SubprocessResult{Stdout: []byte(`{"a": 1} {"b": 2}`)}, "", `{"return_code":0,"stderr":"","stdout":"{\"a\": 1} {\"b\": 2}"}`},
+		// JSON that could not be written back (an infinite number) or that
+		// has text after it is text, not data.
+		{SubprocessResult{Stdout: []byte(`{"n": 1e400}`)}, "", `{"return_code":0,"stderr":"","stdout":"{\"n\": 1e400}"}`},
+		{SubprocessResult{Stdout: []byte(`{"a": 1}]`)}, "", `{"return_code":0,"stderr":"","stdout":"{\"a\": 1}]"}`},
 	}
 	for _, c := range cases {
 		data, err := shapeSubprocess(&c.res, time.Second)

@@ -3,7 +3,6 @@ package runtime
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -371,46 +370,14 @@ func (r *httpRequest) netError(actx context.Context, err error) error {
 	return fmt.Errorf("http_client: %s %s: %w", r.method, r.where, err)
 }
 
-// decodeHTTPBody is the JSON value when all of data is one JSON value, else
-// the text. Numbers are decoded exactly (UseNumber), then made int64 when
-// written as integers that fit and float64 otherwise, so that an id like
-// 9007199254740993 is not rounded.
+// decodeHTTPBody is the JSON value when all of data is one JSON value
+// (decodeJSON: integers exact, so that an id like 9007199254740993 is not
+// rounded), else the text.
 func decodeHTTPBody(data []byte) any {
-	if len(bytes.TrimSpace(data)) == 0 {
-		return string(data)
+	if v, err := decodeJSON(data); err == nil {
+		return v
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return string(data)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return string(data) // more after the first value: not JSON
-	}
-	return httpPlainNumbers(v)
-}
-
-func httpPlainNumbers(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i
-		}
-		if f, err := x.Float64(); err == nil && !math.IsInf(f, 0) {
-			return f
-		}
-		return x.String() // out of float64 range: keep the digits
-	case []any:
-		for i := range x {
-			x[i] = httpPlainNumbers(x[i])
-		}
-	case map[string]any:
-		for k := range x {
-			x[k] = httpPlainNumbers(x[k])
-		}
-	}
-	return v
+	return string(data)
 }
 
 // HTTPConfigFrom decodes the rendered config of the http_client primitive:

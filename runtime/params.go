@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"net/url"
 	"os"
@@ -856,63 +855,9 @@ func paramParseBool(raw string) (bool, bool) {
 	return false, false
 }
 
-// paramParseJSON reads exactly one JSON value: integers as int64 (whole
-// numbers within ±2^53 too), other numbers as float64.
-func paramParseJSON(s string) (any, error) {
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		if err == io.EOF {
-			return nil, errors.New("no JSON value")
-		}
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("unexpected text after the JSON value")
-	}
-	return paramFromJSON(v, 0)
-}
-
-func paramFromJSON(v any, depth int) (any, error) {
-	switch x := v.(type) {
-	case json.Number:
-		return paramJSONNumber(string(x))
-	case []any:
-		for i, it := range x {
-			c, err := paramFromJSON(it, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			x[i] = c
-		}
-	case map[string]any:
-		for k, it := range x {
-			c, err := paramFromJSON(it, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			x[k] = c
-		}
-	}
-	return v, nil
-}
-
-func paramJSONNumber(n string) (any, error) {
-	if !strings.ContainsAny(n, ".eE") {
-		if i, err := strconv.ParseInt(n, 10, 64); err == nil {
-			return i, nil
-		}
-	}
-	f, err := strconv.ParseFloat(n, 64)
-	if math.IsInf(f, 0) || math.IsNaN(f) || (err != nil && !errors.Is(err, strconv.ErrRange)) {
-		return nil, fmt.Errorf("the number %s is out of range", paramShorten(n, 40))
-	}
-	if f == math.Trunc(f) && math.Abs(f) <= 1<<53 {
-		return int64(f), nil
-	}
-	return f, nil
-}
+// paramParseJSON reads a command-line value as exactly one JSON value
+// (decodeJSON).
+func paramParseJSON(s string) (any, error) { return decodeJSON([]byte(s)) }
 
 // parseParamsFlag reads the --params value: a JSON object or @file.json.
 func (s *paramSchema) parseParamsFlag(params string, readFile func(string) ([]byte, error)) (map[string]any, error) {

@@ -230,41 +230,6 @@ func lastLine(stderr []byte) string {
 	return ": " + last
 }
 
-// decodeJSON decodes one JSON value, keeping integers exact (int64) and
-// other numbers as float64, like parameters.
-func decodeJSON(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, errors.New("more than one JSON value")
-	}
-	return plainNumbers(v), nil
-}
-
-func plainNumbers(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i
-		}
-		f, _ := x.Float64()
-		return f
-	case []any:
-		for i := range x {
-			x[i] = plainNumbers(x[i])
-		}
-	case map[string]any:
-		for k := range x {
-			x[k] = plainNumbers(x[k])
-		}
-	}
-	return v
-}
-
 func (x *Executor) runHTTP(ctx context.Context, p *Plan, cfg map[string]any, o RunOptions) (any, error) {
 	hc, err := HTTPConfigFrom(cfg)
 	if err != nil {
