@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"strconv"
 	"strings"
 
 	"github.com/ryekit/rye/item"
@@ -112,7 +111,7 @@ func ResolveEnv(c *Chain, base *Env, o EnvOptions) (*Env, error) {
 			}
 		}
 		for _, f := range cfg.Get("env").MapFields() {
-			env.Set(f.Key, env.Expand(scalarString(f.Value)))
+			env.Set(f.Key, env.Expand(text(f.Value.Plain())))
 		}
 	}
 	return env, nil
@@ -232,23 +231,4 @@ func parseDotenv(data []byte) ([][2]string, error) {
 		return nil, fmt.Errorf("%v", err)
 	}
 	return out, nil
-}
-
-// scalarString writes a scalar the way an environment needs it: strings
-// as they are, numbers and booleans as text, anything else as JSON.
-func scalarString(n *item.Node) string {
-	switch n.Kind {
-	case item.StringNode:
-		return n.Str
-	case item.IntNode:
-		return strconv.FormatInt(n.Int, 10)
-	case item.FloatNode:
-		return strconv.FormatFloat(n.Float, 'f', -1, 64)
-	case item.BoolNode:
-		return strconv.FormatBool(n.Bool)
-	case item.NullNode:
-		return ""
-	}
-	b, _ := n.MarshalJSON()
-	return string(b)
 }

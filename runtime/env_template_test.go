@@ -159,6 +159,12 @@ nested: {inner: "{flag}", deeper: ["{tool_path}"]}
 	if !errors.As(err, &te) || te.Name != "nope" || te.Field != "args" || !strings.Contains(err.Error(), "known: args, count, flag, names, params_json, project_path, tool_path") {
 		t.Errorf("unresolved: %v", err)
 	}
+	// Structured values inside a string are JSON as everywhere else: no
+	// HTML escaping.
+	out, err = Render(yamlNode(t, "a: \"x{tags}\"\n"), env, nil, map[string]any{"tags": []any{"<a>&"}})
+	if err != nil || out["a"] != `x["<a>&"]` {
+		t.Errorf("structured value in a string: %q %v", out["a"], err)
+	}
 	if _, err := Render(yamlNode(t, "a: \"{b}\"\nb: \"{a}\"\n"), env, nil, nil); err == nil || !strings.Contains(err.Error(), "refers to itself") {
 		t.Errorf("cycle: %v", err)
 	}

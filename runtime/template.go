@@ -1,10 +1,8 @@
 package runtime
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/ryekit/rye/item"
@@ -172,23 +170,15 @@ func (r *renderer) missing(name string) error {
 	return &TemplateError{Name: name, Field: r.field, Known: known}
 }
 
-// text writes a value inside a longer string: strings as they are,
-// numbers and booleans as text, anything else as JSON.
+// text writes a value inside a longer string: nothing for null, else as
+// every other place writes a value as text (primText: strings as they are,
+// numbers and booleans as text, the rest as compact JSON without HTML
+// escaping).
 func text(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	case bool:
-		return strconv.FormatBool(x)
-	case nil:
+	if v == nil {
 		return ""
 	}
-	b, _ := json.Marshal(v)
-	return string(b)
+	return primText(v)
 }
 
 // mapStrings applies fn to every string in a plain value.
