@@ -209,7 +209,7 @@ func prepareHTTP(c HTTPConfig) (*httpRequest, error) {
 		r.method = http.MethodGet
 	}
 	if !slices.Contains(httpMethods, r.method) {
-		return nil, fmt.Errorf("http_client: method %q is not one of %s", c.Method, strings.Join(httpMethods, ", "))
+		return nil, fmt.Errorf("http_client config: method %q is not one of %s", c.Method, strings.Join(httpMethods, ", "))
 	}
 	u, err := checkHTTPURL(c.URL)
 	if err != nil {
@@ -224,11 +224,11 @@ func prepareHTTP(c HTTPConfig) (*httpRequest, error) {
 	case "linear":
 		r.linear = true
 	default:
-		return nil, fmt.Errorf("http_client: retry.backoff %q is not one of exponential, linear", c.Retry.Backoff)
+		return nil, fmt.Errorf("http_client config: retry.backoff %q is not one of exponential, linear", c.Retry.Backoff)
 	}
 	for k, v := range c.Headers {
 		if k == "" || strings.ContainsAny(k, " \t\r\n:") || strings.ContainsAny(v, "\r\n") {
-			return nil, fmt.Errorf("http_client: header %q is not a valid header name and value", k)
+			return nil, fmt.Errorf("http_client config: header %q is not a valid header name and value", k)
 		}
 		if http.CanonicalHeaderKey(k) == "Host" {
 			r.host = v
@@ -240,12 +240,12 @@ func prepareHTTP(c HTTPConfig) (*httpRequest, error) {
 	case "":
 	case "bearer":
 		if c.Auth.Token == "" {
-			return nil, errors.New("http_client: auth.token is empty (bearer auth needs a token; is its variable set?)")
+			return nil, errors.New("http_client config: auth.token is empty (bearer auth needs a token; is its variable set?)")
 		}
 		r.header.Set("Authorization", "Bearer "+c.Auth.Token)
 	case "api_key":
 		if c.Auth.Key == "" {
-			return nil, errors.New("http_client: auth.key is empty (api_key auth needs a key; is its variable set?)")
+			return nil, errors.New("http_client config: auth.key is empty (api_key auth needs a key; is its variable set?)")
 		}
 		h := c.Auth.Header
 		if h == "" {
@@ -253,12 +253,12 @@ func prepareHTTP(c HTTPConfig) (*httpRequest, error) {
 		}
 		r.header.Set(h, c.Auth.Key)
 	default:
-		return nil, fmt.Errorf("http_client: auth.type %q is not one of bearer, api_key", c.Auth.Type)
+		return nil, fmt.Errorf("http_client config: auth.type %q is not one of bearer, api_key", c.Auth.Type)
 	}
 	if c.Body != nil && (r.method == http.MethodPost || r.method == http.MethodPut || r.method == http.MethodPatch) {
 		b, err := primJSON(c.Body)
 		if err != nil {
-			return nil, fmt.Errorf("http_client: body cannot be sent as JSON: %v", err)
+			return nil, fmt.Errorf("http_client config: body cannot be sent as JSON: %v", err)
 		}
 		r.body = b
 		if r.header.Get("Content-Type") == "" {
@@ -271,7 +271,7 @@ func prepareHTTP(c HTTPConfig) (*httpRequest, error) {
 // checkHTTPURL parses an http or https URL with a host.
 func checkHTTPURL(s string) (*url.URL, error) {
 	if strings.TrimSpace(s) == "" {
-		return nil, errors.New("http_client: url is required")
+		return nil, errors.New("http_client config: url is required")
 	}
 	u, err := url.Parse(s)
 	if err != nil {
@@ -279,13 +279,13 @@ func checkHTTPURL(s string) (*url.URL, error) {
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		return nil, fmt.Errorf("http_client: url is not a valid URL: %v", err)
+		return nil, fmt.Errorf("http_client config: url is not a valid URL: %v", err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("http_client: url %s must start with http:// or https://", httpRedactURL(u))
+		return nil, fmt.Errorf("http_client config: url %s must start with http:// or https://", httpRedactURL(u))
 	}
 	if u.Host == "" {
-		return nil, fmt.Errorf("http_client: url %s has no host", httpRedactURL(u))
+		return nil, fmt.Errorf("http_client config: url %s has no host", httpRedactURL(u))
 	}
 	return u, nil
 }
@@ -380,7 +380,8 @@ func decodeHTTPBody(data []byte) any {
 	return string(data)
 }
 
-// HTTPConfigFrom decodes the rendered config of the http_client primitive:
+// HTTPConfigFrom decodes the rendered config of the http_client primitive
+// and checks it as RunHTTP will:
 // method, url, headers (map of scalars), body (any value), timeout (seconds,
 // per attempt), retry {max_attempts, backoff} and auth {type, token, key,
 // header}, in the plain values of a rendered config. Mistakes are reported
@@ -396,18 +397,9 @@ func HTTPConfigFrom(cfg map[string]any) (HTTPConfig, error) {
 	if c.Method == "" {
 		c.Method = http.MethodGet
 	}
-	if !slices.Contains(httpMethods, c.Method) {
-		return c, fmt.Errorf("http_client config: method %q is not one of %s", c.Method, strings.Join(httpMethods, ", "))
-	}
 
-	if _, ok := cfg["url"]; !ok || cfg["url"] == nil {
-		return c, errors.New("http_client config: url is required")
-	}
 	if c.URL, err = httpOptString(cfg, "url", "a URL"); err != nil {
 		return c, err
-	}
-	if _, err := checkHTTPURL(c.URL); err != nil {
-		return c, fmt.Errorf("http_client config: %s", strings.TrimPrefix(err.Error(), "http_client: "))
 	}
 
 	switch v := cfg["headers"].(type) {
@@ -454,12 +446,8 @@ func HTTPConfigFrom(cfg map[string]any) (HTTPConfig, error) {
 		if err != nil {
 			return c, fmt.Errorf("http_client config: retry.%s", strings.TrimPrefix(err.Error(), "http_client config: "))
 		}
-		switch b {
-		case "":
-		case "exponential", "linear":
+		if b != "" {
 			c.Retry.Backoff = b
-		default:
-			return c, fmt.Errorf("http_client config: retry.backoff %q is not one of exponential, linear", b)
 		}
 	default:
 		return c, fmt.Errorf("http_client config: retry must be a map with max_attempts and backoff, not %s", primDescribe(v))
@@ -478,24 +466,16 @@ func HTTPConfigFrom(cfg map[string]any) (HTTPConfig, error) {
 			}
 			*f.dst = s
 		}
-		switch c.Auth.Type {
-		case "bearer":
-			if c.Auth.Token == "" {
-				return c, errors.New("http_client config: auth.token is required for bearer auth (is its variable set?)")
-			}
-		case "api_key":
-			if c.Auth.Key == "" {
-				return c, errors.New("http_client config: auth.key is required for api_key auth (is its variable set?)")
-			}
-		case "":
+		if c.Auth.Type == "" {
 			return c, errors.New("http_client config: auth.type is required when auth is given (one of bearer, api_key)")
-		default:
-			return c, fmt.Errorf("http_client config: auth.type %q is not one of bearer, api_key", c.Auth.Type)
 		}
 	default:
 		return c, fmt.Errorf("http_client config: auth must be a map with type, token, key and header, not %s", primDescribe(v))
 	}
-	return c, nil
+	// The rules (method, URL, backoff, auth) are RunHTTP's own checks, run
+	// now so that a mistake is reported before anything starts.
+	_, err = prepareHTTP(c)
+	return c, err
 }
 
 // httpOptString is the string at key, "" when absent.

@@ -424,8 +424,8 @@ func TestHTTPConfigFrom(t *testing.T) {
 		{name: "backoff type", cfg: map[string]any{"url": "http://h", "retry": map[string]any{"backoff": int64(2)}}, wantErr: "retry.backoff must be exponential or linear, not a number"},
 		{name: "auth type", cfg: map[string]any{"url": "http://h", "auth": map[string]any{"type": "basic"}}, wantErr: `auth.type "basic" is not one of bearer, api_key`},
 		{name: "auth no type", cfg: map[string]any{"url": "http://h", "auth": map[string]any{"token": "t"}}, wantErr: "auth.type is required"},
-		{name: "bearer no token", cfg: map[string]any{"url": "http://h", "auth": map[string]any{"type": "bearer", "token": ""}}, wantErr: "auth.token is required for bearer auth"},
-		{name: "api_key no key", cfg: map[string]any{"url": "http://h", "auth": map[string]any{"type": "api_key"}}, wantErr: "auth.key is required for api_key auth"},
+		{name: "bearer no token", cfg: map[string]any{"url": "http://h", "auth": map[string]any{"type": "bearer", "token": ""}}, wantErr: "auth.token is empty (bearer auth needs a token"},
+		{name: "api_key no key", cfg: map[string]any{"url": "http://h", "auth": map[string]any{"type": "api_key"}}, wantErr: "auth.key is empty (api_key auth needs a key"},
 		{name: "auth token type", cfg: map[string]any{"url": "http://h", "auth": map[string]any{"type": "bearer", "token": int64(5)}}, wantErr: "auth.token must be a string, not a number"},
 		{name: "auth string", cfg: map[string]any{"url": "http://h", "auth": "bearer x"}, wantErr: "auth must be a map"},
 	}
