@@ -1,6 +1,9 @@
 package item
 
-import "path"
+import (
+	"path"
+	"sync"
+)
 
 // Item is one item file: what it is, where it was found and its bytes. The
 // bytes are read once and everything (hashing, verifying, parsing, running)
@@ -11,16 +14,29 @@ type Item struct {
 	Space string // "project", "user" or "system"
 	Path  string // the file as shown to the user
 	Bytes []byte
+
+	// parse remembers the metadata: every consumer of an item (verification's
+	// location check, chain building, lint) reads the same parse of the same
+	// bytes, once.
+	parse struct {
+		once sync.Once
+		md   *Metadata
+		err  error
+	}
 }
 
 // Ext is the file's extension, with its dot.
 func (it *Item) Ext() string { return path.Ext(it.Path) }
 
-// Metadata reads the item's metadata from its bytes.
+// Metadata reads the item's metadata from its bytes, the first time it is
+// asked; later calls return the same result. The bytes must not change
+// after the first call.
 func (it *Item) Metadata() (*Metadata, error) {
-	md, err := ReadMetadata(it.Kind, it.Path, it.Bytes)
-	if e, ok := err.(*Error); ok && e.Path == "" {
-		e.Path = it.Path
-	}
-	return md, err
+	it.parse.once.Do(func() {
+		it.parse.md, it.parse.err = ReadMetadata(it.Kind, it.Path, it.Bytes)
+		if e, ok := it.parse.err.(*Error); ok && e.Path == "" {
+			e.Path = it.Path
+		}
+	})
+	return it.parse.md, it.parse.err
 }

@@ -11,10 +11,11 @@ import (
 	"github.com/ryekit/rye/item"
 )
 
-// Bounds on what one execution verifies and writes besides its chain.
-const (
-	MaxDeps     = 1000     // files under verify_deps
-	MaxDepBytes = 64 << 20 // their total size
+// Bounds on what one execution verifies and writes besides its chain
+// (variables so that tests can make them small).
+var (
+	maxDeps     = 1000     // files under verify_deps
+	maxDepBytes = 64 << 20 // their total size
 )
 
 // depsSpec is a verify_deps block:
@@ -131,8 +132,8 @@ func (s *depsSpec) collect(v *verifier, tool *Element) ([]*verifiedFile, string,
 		if !d.Type().IsRegular() {
 			return &bundle.PathError{Path: sp.DisplayPath(p), Err: bundle.ErrNotFile}
 		}
-		if len(files) == MaxDeps {
-			return fmt.Errorf("verify_deps of %s selects more than %d files; narrow it with extensions or exclude_dirs", tool.ID(), MaxDeps)
+		if len(files) == maxDeps {
+			return fmt.Errorf("verify_deps of %s selects more than %d files; narrow it with extensions or exclude_dirs", tool.ID(), maxDeps)
 		}
 		k, id, _, err := bundle.KindAndID(p)
 		if err != nil {
@@ -143,8 +144,8 @@ func (s *depsSpec) collect(v *verifier, tool *Element) ([]*verifiedFile, string,
 			return err
 		}
 		total += len(f.Item.Bytes)
-		if total > MaxDepBytes {
-			return fmt.Errorf("verify_deps of %s selects more than %d bytes; narrow it with extensions or exclude_dirs", tool.ID(), MaxDepBytes)
+		if total > maxDepBytes {
+			return fmt.Errorf("verify_deps of %s selects more than %d bytes; narrow it with extensions or exclude_dirs", tool.ID(), maxDepBytes)
 		}
 		files = append(files, f)
 		return nil

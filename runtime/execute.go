@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -70,9 +69,9 @@ type PrepareOptions struct {
 	// ForLock prepares for rye lock: the existing lockfile (which is being
 	// replaced) and the parameters are not checked.
 	ForLock bool
-	// Params, when set, builds the parameters from the tool's schema once
-	// the tool has verified (the command line's flags are typed by it), in
-	// place of the params argument. Its errors are returned as they are.
+	// Params builds the parameters from the tool's schema once the tool has
+	// verified (the command line's flags are typed by it); nil means none.
+	// Its errors are returned as they are.
 	Params func(schema *item.Node) (map[string]any, error)
 }
 
@@ -90,13 +89,13 @@ func (e *ChainInvalidError) Error() string {
 	return "the chain is not valid: " + strings.Join(msgs, "; ")
 }
 
-// Prepare does steps 1–5 of spec 3.4 for tool id with the parameters given
-// (before defaults). Errors: *ChainError (the chain cannot be built),
+// Prepare does steps 1–5 of spec 3.4 for tool id, with the parameters that
+// o.Params builds (before defaults). Errors: *ChainError (the chain cannot be built),
 // *VerifyError (an element, dependency or library file is not verified),
 // *ChainInvalidError, *LockMismatchError, *ParamError (bad parameters), or
 // a plain error for unreadable files. The partial chain read so far is
 // returned with the error when there is one, for the report.
-func (x *Executor) Prepare(id item.ID, params map[string]any, o PrepareOptions) (*Plan, error) {
+func (x *Executor) Prepare(id item.ID, o PrepareOptions) (*Plan, error) {
 	v := &verifier{trust: x.Trust, policy: x.Policy}
 	files := map[*bundle.Located]*verifiedFile{}
 	chain, err := Build(x.Spaces, id, func(loc *bundle.Located) (*item.Item, error) {
@@ -120,14 +119,7 @@ func (x *Executor) Prepare(id item.ID, params map[string]any, o PrepareOptions) 
 		}
 	}
 	if err != nil {
-		var ve *VerifyError
-		if errors.As(err, &ve) {
-			// The verdict says it all; the chain so far is in the links.
-			r := ve.Result
-			p.Links = append(p.Links, Link{ItemID: string(r.ID), Space: r.Space, Verdict: string(r.Verdict), Path: r.Path})
-			return p, ve
-		}
-		return p, err
+		return p, p.refuse(err)
 	}
 	if probs := Validate(chain, Options{}); len(probs) > 0 {
 		return p, &ChainInvalidError{Problems: probs}
@@ -138,11 +130,11 @@ func (x *Executor) Prepare(id item.ID, params map[string]any, o PrepareOptions) 
 	}
 	if spec != nil {
 		if p.deps, p.anchorRel, err = spec.collect(v, chain.Tool()); err != nil {
-			return p, err
+			return p, p.refuse(err)
 		}
 	}
 	if p.libs, err = collectLibs(v, x.Spaces, chain); err != nil {
-		return p, err
+		return p, p.refuse(err)
 	}
 	if o.ForLock {
 		return p, nil
@@ -155,6 +147,7 @@ func (x *Executor) Prepare(id item.ID, params map[string]any, o PrepareOptions) 
 			return p, err
 		}
 	}
+	var params map[string]any
 	if o.Params != nil {
 		// The caller's parameters are read against the verified schema.
 		if params, err = o.Params(chain.Tool().Meta.Schema()); err != nil {
@@ -163,6 +156,19 @@ func (x *Executor) Prepare(id item.ID, params map[string]any, o PrepareOptions) 
 	}
 	p.Params, err = PrepareParams(chain.Tool().Meta.Schema(), params)
 	return p, err
+}
+
+// refuse returns err; when it is a file that did not verify (an element,
+// a dependency or a library file), the report's chain ends with that file
+// and its verdict.
+func (p *Plan) refuse(err error) error {
+	var ve *VerifyError
+	if errors.As(err, &ve) {
+		r := ve.Result
+		p.Links = append(p.Links, Link{ItemID: string(r.ID), Space: r.Space, Verdict: string(r.Verdict), Path: r.Path})
+		return ve
+	}
+	return err
 }
 
 func linkOf(el *Element, f *verifiedFile) Link {
@@ -185,6 +191,3 @@ func (x *Executor) now() time.Time {
 	}
 	return time.Now()
 }
-
-// errorText is an error as the result JSON carries it.
-func errorText(err error) string { return fmt.Sprint(err) }

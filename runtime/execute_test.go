@@ -145,8 +145,18 @@ func (f *fixture) marker() bool {
 	return err == nil
 }
 
+// given passes fixed parameters to Prepare.
+func given(params map[string]any) func(*item.Node) (map[string]any, error) {
+	return func(*item.Node) (map[string]any, error) { return params, nil }
+}
+
+// inputs passes fixed inputs to ExecuteItem.
+func inputs(in map[string]any) func(*item.Metadata) (map[string]any, error) {
+	return func(*item.Metadata) (map[string]any, error) { return in, nil }
+}
+
 func (f *fixture) execute(x *Executor, id item.ID, params map[string]any) (*Result, error) {
-	p, err := x.Prepare(id, params, PrepareOptions{})
+	p, err := x.Prepare(id, PrepareOptions{Params: given(params)})
 	if err != nil {
 		return Failure("tool", string(id), p, err, time.Now()), err
 	}
@@ -318,7 +328,7 @@ func TestLockfileMismatchStops(t *testing.T) {
 		t.Error("the tool ran")
 	}
 	// rye lock refreshes it.
-	p, err := x.Prepare("t/hello", nil, PrepareOptions{ForLock: true})
+	p, err := x.Prepare("t/hello", PrepareOptions{ForLock: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,7 +345,7 @@ func TestParameterErrors(t *testing.T) {
 	f.write("project", "tools/t/hello.sh", shellTool("t", shellRuntimeID, ""), f.key)
 	x := f.executor()
 	for _, params := range []map[string]any{{"count": "x"}, {"colour": "red"}} {
-		_, err := x.Prepare("t/hello", params, PrepareOptions{})
+		_, err := x.Prepare("t/hello", PrepareOptions{Params: given(params)})
 		var pe *ParamError
 		if !errors.As(err, &pe) || !strings.Contains(err.Error(), "--who") {
 			t.Errorf("%v: %v", params, err)
@@ -424,7 +434,6 @@ func TestVerifyDeps(t *testing.T) {
 	f := newFixture(t)
 	deps := "# verify_deps: {extensions: [.sh]}\n"
 	tool := strings.Replace(shellTool("t", shellRuntimeID, ""), "touch ran.marker\n", "source \"$(dirname \"$0\")/lib/helper.sh\"\ntouch ran.marker\n", 1)
-	tool = strings.Replace(tool, "# ---\ntouch", "# ---\ntouch", 1)
 	tool = strings.Replace(tool, "#     count: {type: integer}\n", "#     count: {type: integer}\n"+deps, 1)
 	f.write("project", "tools/t/hello.sh", tool, f.key)
 	helper := "#!/usr/bin/env bash\n# ---\n# version: \"1.0.0\"\n# tool_type: library\n# executor_id: null\n# category: t/lib\n# description: helper\n# ---\nexport FROM_HELPER=1\n"
@@ -476,7 +485,7 @@ func TestExecuteItems(t *testing.T) {
 	f.write("project", "directives/t/greet.md", "# Greet\n\n```xml\n<directive name=\"greet\" version=\"1.0.0\">\n  <metadata>\n    <description>d</description>\n    <category>t</category>\n  </metadata>\n  <inputs>\n    <input name=\"who\" type=\"string\" required=\"true\">Who</input>\n    <input name=\"style\" type=\"string\" default=\"plain\">How</input>\n  </inputs>\n</directive>\n```\n\nGreet {input:who} in a {input:style} way{input:suffix?}, from {input:from|rye}.\n", f.key)
 	f.write("project", "knowledge/t/style.md", "```yaml\nname: style\nversion: \"1.0.0\"\ncategory: t\n```\n\nBe brief.\n", f.key)
 	x := f.executor()
-	r, err := x.ExecuteItem(item.Directive, "t/greet", map[string]any{"who": "Ada"}, nil, false)
+	r, err := x.ExecuteItem(item.Directive, "t/greet", inputs(map[string]any{"who": "Ada"}), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -484,20 +493,20 @@ func TestExecuteItems(t *testing.T) {
 	if got := data["instructions"]; !strings.Contains(got.(string), "Greet Ada in a plain way, from rye.") {
 		t.Errorf("instructions %q", got)
 	}
-	if r, _ := x.ExecuteItem(item.Directive, "t/greet", map[string]any{"who": "Ada"}, nil, true); r.Data.(map[string]any)["instructions"] != nil {
+	if r, _ := x.ExecuteItem(item.Directive, "t/greet", inputs(map[string]any{"who": "Ada"}), true); r.Data.(map[string]any)["instructions"] != nil {
 		t.Error("dry run has instructions")
 	}
 	var ie *InputError
-	if _, err := x.ExecuteItem(item.Directive, "t/greet", nil, nil, false); !errors.As(err, &ie) || !strings.Contains(err.Error(), "missing required input who") {
+	if _, err := x.ExecuteItem(item.Directive, "t/greet", nil, false); !errors.As(err, &ie) || !strings.Contains(err.Error(), "missing required input who") {
 		t.Errorf("missing input: %v", err)
 	}
-	r, err = x.ExecuteItem(item.Knowledge, "t/style", nil, nil, false)
+	r, err = x.ExecuteItem(item.Knowledge, "t/style", nil, false)
 	if err != nil || !strings.Contains(r.Data.(map[string]any)["content"].(string), "Be brief.") {
 		t.Errorf("knowledge: %v %+v", err, r)
 	}
 	f.write("project", "knowledge/t/style.md", "```yaml\nname: style\nversion: \"1.0.0\"\ncategory: t\n```\n\nBe brief.\n", nil)
 	var ve *VerifyError
-	if _, err := x.ExecuteItem(item.Knowledge, "t/style", nil, nil, false); !errors.As(err, &ve) {
+	if _, err := x.ExecuteItem(item.Knowledge, "t/style", nil, false); !errors.As(err, &ve) {
 		t.Errorf("unsigned knowledge: %v", err)
 	}
 }
@@ -506,7 +515,9 @@ func TestExecuteItems(t *testing.T) {
 func TestRunDirectoryIsPrivateAndRemoved(t *testing.T) {
 	needBash(t)
 	f := newFixture(t)
-	tool := strings.Replace(shellTool("t", shellRuntimeID, ""), "touch ran.marker\n", "touch ran.marker\nstat -c %a \"$0\" \"$(dirname \"$(dirname \"$(dirname \"$0\")\")\")\" > perms.txt 2>/dev/null || stat -f %Lp \"$0\" \"$(dirname \"$(dirname \"$(dirname \"$0\")\")\")\" > perms.txt\n", 1)
+	// The tool is <run>/ai/tools/t/hello.sh: four dirnames up is <run>.
+	run := `"$(dirname "$(dirname "$(dirname "$(dirname "$0")")")")"`
+	tool := strings.Replace(shellTool("t", shellRuntimeID, ""), "touch ran.marker\n", "touch ran.marker\nstat -c %a \"$0\" "+run+" > perms.txt 2>/dev/null || stat -f %Lp \"$0\" "+run+" > perms.txt\n", 1)
 	f.write("project", "tools/t/hello.sh", tool, f.key)
 	x := f.executor()
 	if r, err := f.execute(x, "t/hello", nil); err != nil || !r.Succeeded() {
@@ -558,7 +569,7 @@ func BenchmarkExecuteTrivialTool(b *testing.B) {
 			b.Fatal(err)
 		}
 		x.Trust = ts
-		p, err := x.Prepare("t/noop", nil, PrepareOptions{})
+		p, err := x.Prepare("t/noop", PrepareOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}

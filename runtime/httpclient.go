@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"net/http"
 	"net/url"
@@ -411,7 +412,7 @@ func HTTPConfigFrom(cfg map[string]any) (HTTPConfig, error) {
 		}
 	case map[string]any:
 		c.Headers = make(map[string]string, len(v))
-		for _, k := range primSortedKeys(v) {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			if !primIsScalar(v[k]) {
 				return c, fmt.Errorf("http_client config: headers.%s must be a string, number or boolean, not %s", k, primDescribe(v[k]))
 			}

@@ -11,8 +11,7 @@ import (
 
 // InputError is a directive called with inputs it does not accept.
 type InputError struct {
-	Msg      string
-	Declared []map[string]any // the directive's inputs, for the caller
+	Msg string
 }
 
 func (e *InputError) Error() string { return e.Msg }
@@ -25,12 +24,10 @@ func DirectiveInputs(md *item.Metadata, given map[string]any) (map[string]any, e
 	out := map[string]any{}
 	var names, missing []string
 	byName := map[string]bool{}
-	var list []map[string]any
 	for _, in := range declared {
 		name := in.Get("name").String()
 		byName[name] = true
 		names = append(names, name)
-		list = append(list, in.Plain().(map[string]any))
 		if d := in.Get("default"); d != nil {
 			out[name] = d.Plain()
 		}
@@ -45,7 +42,7 @@ func DirectiveInputs(md *item.Metadata, given map[string]any) (map[string]any, e
 	}
 	sort.Strings(unknown)
 	if len(unknown) > 0 {
-		return nil, &InputError{Msg: fmt.Sprintf("unknown input %s: the directive declares %s", strings.Join(unknown, ", "), declaredText(names)), Declared: list}
+		return nil, &InputError{Msg: fmt.Sprintf("unknown input %s: the directive declares %s", strings.Join(unknown, ", "), declaredText(names))}
 	}
 	for _, in := range declared {
 		name := in.Get("name").String()
@@ -54,7 +51,7 @@ func DirectiveInputs(md *item.Metadata, given map[string]any) (map[string]any, e
 		}
 	}
 	if len(missing) > 0 {
-		return nil, &InputError{Msg: fmt.Sprintf("missing required input %s: the directive declares %s", strings.Join(missing, ", "), declaredText(names)), Declared: list}
+		return nil, &InputError{Msg: fmt.Sprintf("missing required input %s: the directive declares %s", strings.Join(missing, ", "), declaredText(names))}
 	}
 	return out, nil
 }

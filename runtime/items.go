@@ -14,10 +14,9 @@ import (
 // content and its actions. The result's data is the parsed item; with
 // dryRun the instructions (the interpolated body) are left out.
 //
-// inputsOf, when set, builds the inputs from the verified metadata (the
-// command line types them by the directive's declarations) in place of
-// inputs.
-func (x *Executor) ExecuteItem(k item.Kind, id item.ID, inputs map[string]any, inputsOf func(*item.Metadata) (map[string]any, error), dryRun bool) (*Result, error) {
+// inputsOf builds the inputs from the verified metadata (the command line
+// types them by the directive's declarations); nil means none.
+func (x *Executor) ExecuteItem(k item.Kind, id item.ID, inputsOf func(*item.Metadata) (map[string]any, error), dryRun bool) (*Result, error) {
 	started := time.Now()
 	loc, err := x.Spaces.Resolve(k, id, nil)
 	if err != nil {
@@ -32,6 +31,7 @@ func (x *Executor) ExecuteItem(k item.Kind, id item.ID, inputs map[string]any, i
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", loc.Path(), err)
 	}
+	var inputs map[string]any
 	if inputsOf != nil {
 		if inputs, err = inputsOf(md); err != nil {
 			return nil, err

@@ -65,7 +65,10 @@ func jsonNumber(n string) (any, error) {
 	}
 	f, err := strconv.ParseFloat(n, 64)
 	if math.IsInf(f, 0) || math.IsNaN(f) || (err != nil && !errors.Is(err, strconv.ErrRange)) {
-		return nil, fmt.Errorf("the number %s is out of range", paramShorten(n, 40))
+		if len(n) > 40 {
+			n = n[:40] + "…"
+		}
+		return nil, fmt.Errorf("the number %s is out of range", n)
 	}
 	if f == math.Trunc(f) && math.Abs(f) <= 1<<53 {
 		return int64(f), nil

@@ -8,12 +8,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -501,14 +501,14 @@ func SubprocessConfigFrom(cfg map[string]any, baseEnv []string, defaultDir strin
 	switch v := cfg["env"].(type) {
 	case nil:
 	case map[string]string:
-		for _, k := range primSortedKeys(v) {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			if err := checkEnvVarName(k); err != nil {
 				return c, err
 			}
 			c.Env = envListSet(c.Env, k, v[k])
 		}
 	case map[string]any:
-		for _, k := range primSortedKeys(v) {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			if err := checkEnvVarName(k); err != nil {
 				return c, err
 			}
@@ -586,7 +586,7 @@ func primSeconds(v any) (time.Duration, error) {
 // cannot encode (NaN) is written as null.
 func ParamEnv(prefix string, params map[string]any) []string {
 	var out []string
-	for _, name := range primSortedKeys(params) {
+	for _, name := range slices.Sorted(maps.Keys(params)) {
 		key := paramEnvName(prefix + strings.ToUpper(name))
 		var val string
 		if v := params[name]; primIsScalar(v) {
@@ -688,13 +688,4 @@ func primDescribe(v any) string {
 		return "a map"
 	}
 	return fmt.Sprintf("a %T", v)
-}
-
-func primSortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -37,7 +39,7 @@ func Render(cfg *item.Node, env *Env, context, params map[string]any) (map[strin
 	envd := mapStrings(raw, env.Expand).(map[string]any)
 	r := &renderer{context: context, params: params, config: envd, done: map[string]any{}, busy: map[string]bool{}}
 	out := map[string]any{}
-	for _, k := range sortedAnyKeys(envd) {
+	for _, k := range slices.Sorted(maps.Keys(envd)) {
 		v, err := r.key(k)
 		if err != nil {
 			return nil, err
@@ -200,13 +202,4 @@ func mapStrings(v any, fn func(string) string) any {
 		return out
 	}
 	return v
-}
-
-func sortedAnyKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

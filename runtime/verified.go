@@ -15,7 +15,7 @@ import (
 // VerifyError is an element (or a dependency, or a library file) that did
 // not verify: nothing runs.
 type VerifyError struct {
-	Role   string // "tool", "runtime", "primitive", "dependency", "library"
+	Role   string // "tool", "executor", "dependency", "library", "directive", "knowledge"
 	Result verify.Result
 }
 
@@ -53,6 +53,9 @@ func (v *verifier) load(loc *bundle.Located, role string) (*verifiedFile, error)
 
 func (v *verifier) check(loc *bundle.Located, it *item.Item, role string) (*verifiedFile, error) {
 	in := verify.Input{Kind: loc.Kind, ID: loc.ID, Space: loc.Space.Label, Path: loc.Path(), Embedded: loc.Space.Embedded(), Data: it.Bytes}
+	if md, err := it.Metadata(); err == nil {
+		in.Meta = md // parsed once: chain building reads the same parse
+	}
 	r := verify.Check(in, v.trust, v.policy)
 	if r.Verdict != verify.Verified {
 		return nil, &VerifyError{Role: role, Result: r}

@@ -263,7 +263,7 @@ func (a *app) executor() (*runtime.Executor, error) {
 // that fails, is exit 1 with the result JSON on stdout.
 func (a *app) runTool(ctx context.Context, x *runtime.Executor, id item.ID, params func(*item.Node) (map[string]any, error), o *execFlags) error {
 	started := time.Now()
-	p, err := x.Prepare(id, nil, runtime.PrepareOptions{Params: params})
+	p, err := x.Prepare(id, runtime.PrepareOptions{Params: params})
 	if err != nil {
 		var pe *runtime.ParamError
 		var ee *exitError
@@ -351,7 +351,7 @@ func (a *app) itemInputs(k item.Kind, rest []string, params string) func(*item.M
 // executeItem verifies and returns a directive or knowledge entry.
 func (a *app) executeItem(x *runtime.Executor, k item.Kind, id item.ID, inputs func(*item.Metadata) (map[string]any, error), dryRun bool) error {
 	started := time.Now()
-	r, err := x.ExecuteItem(k, id, nil, inputs, dryRun)
+	r, err := x.ExecuteItem(k, id, inputs, dryRun)
 	if err != nil {
 		return a.itemError(k, id, err, started)
 	}
@@ -408,7 +408,7 @@ changes, moves to another space or is shadowed, until the lock is refreshed.`,
 				_, err := a.project()
 				return err
 			}
-			p, err := x.Prepare(id, nil, runtime.PrepareOptions{ForLock: true})
+			p, err := x.Prepare(id, runtime.PrepareOptions{ForLock: true})
 			var nf *bundle.NotFoundError
 			if errors.As(err, &nf) && len(p.Links) == 0 {
 				return asUsage(err)

@@ -55,11 +55,11 @@ must be installed, or rye thread fails saying so.`,
 				return inputs, asUsage(err)
 			}
 			started := time.Now()
-			if _, err := x.ExecuteItem(item.Directive, id, nil, inputsOf, true); err != nil {
+			if _, err := x.ExecuteItem(item.Directive, id, inputsOf, true); err != nil {
 				return a.itemError(item.Directive, id, err, started)
 			}
-			given := func(*item.Node) (map[string]any, error) { return params, nil }
-			return a.runTool(cmd.Context(), x, runtime.ThreadRunner, given, &o)
+			runner := func(*item.Node) (map[string]any, error) { return params, nil }
+			return a.runTool(cmd.Context(), x, runtime.ThreadRunner, runner, &o)
 		},
 	}
 	addExecFlags(cmd, &o)
