@@ -37,28 +37,43 @@ func Load(ss *bundle.Spaces, sp *bundle.Space, kinds []item.Kind, patterns []str
 		l := l
 		e.Files = append(e.Files, &File{Name: l.Path(), Space: sp, Rel: l.Rel, Kind: l.Kind, ID: l.ID, Oddity: &l})
 	}
+	readAll(e.Files)
 	if len(patterns) == 0 {
-		_, odd, err := sp.Walk(kinds)
+		odd, others, err := LoadExtras(sp, kinds)
 		if err != nil {
 			return nil, err
 		}
-		for _, o := range odd {
-			if o.Symlink && o.ID != "" {
-				continue // already among the links
-			}
-			o := o
-			e.Files = append(e.Files, &File{Name: o.Path(), Space: sp, Rel: o.Rel, Kind: o.Kind, Oddity: &o})
+		e.Files = append(e.Files, odd...)
+		e.Others = others
+	}
+	return e, nil
+}
+
+// LoadExtras gathers, read, what a whole-space lint looks at besides the
+// items: the oddities of the item folders (files that are not items; the
+// symbolic links named like items are left to the item selection) and,
+// when every kind is linted, every other file under .ai/ (for the secrets
+// analyzer). rye check uses it alone, since it already read the items for
+// verification.
+func LoadExtras(sp *bundle.Space, kinds []item.Kind) (oddities, others []*File, err error) {
+	_, odd, err := sp.Walk(kinds)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, o := range odd {
+		if o.Symlink && o.ID != "" {
+			continue // among the selection's links
 		}
-		if len(kinds) == len(item.Kinds) {
-			others, err := otherFiles(sp)
-			if err != nil {
-				return nil, err
-			}
-			e.Others = others
+		o := o
+		oddities = append(oddities, &File{Name: o.Path(), Space: sp, Rel: o.Rel, Kind: o.Kind, Oddity: &o})
+	}
+	if len(kinds) == len(item.Kinds) {
+		if others, err = otherFiles(sp); err != nil {
+			return nil, nil, err
 		}
 	}
-	readAll(append(append([]*File(nil), e.Files...), e.Others...))
-	return e, nil
+	readAll(append(append([]*File(nil), oddities...), others...))
+	return oddities, others, nil
 }
 
 // otherFiles lists the regular files under .ai/ outside the item folders.

@@ -57,17 +57,18 @@ func (a *app) runCheck(vo *verifyOptions, lo *lintOptions, args []string) error 
 	}
 	env := &lint.Env{Spaces: ss, Files: itemFiles(run.sources), Extractors: a.extractors()}
 	if len(args) == 0 && !vo.staged && vo.changedSince == "" && vo.space == "project" && ss.Project != nil {
-		// A whole-project check also looks at what is not an item.
-		full, err := lint.Load(ss, ss.Project, item.Kinds, nil, a.workDir())
+		// A whole-project check also looks at what is not an item (the
+		// items themselves were read once, for verification).
+		odd, others, err := lint.LoadExtras(ss.Project, item.Kinds)
 		if err != nil {
 			return usageError("%v", err)
 		}
-		for _, f := range full.Files {
-			if !f.IsItem() && f.Oddity != nil && !f.Oddity.Symlink {
+		for _, f := range odd {
+			if !f.Oddity.Symlink {
 				env.Files = append(env.Files, f)
 			}
 		}
-		env.Others = full.Others
+		env.Others = others
 	}
 	// Verification findings come from the verification run, whatever the
 	// lint configuration says: disabling or softening the signature
