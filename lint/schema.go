@@ -14,9 +14,11 @@ var Schema = &analysis.Analyzer{
 CONFIG_SCHEMA (Python) or config_schema / input_schema (YAML, TOML, script
 headers) describes a tool's parameters; rye execute validates parameters
 against it and builds the command-line flags from it. It must be a valid
-JSON Schema (draft 2020-12 unless "$schema" says otherwise) for an object,
-every default must validate against its property, and every name in a
-"required" list must be a property.`,
+JSON Schema (draft 2020-12 unless "$schema" says otherwise) for an object;
+once it compiles, every default must validate against its property; and
+every name in a "required" list must be a property: declared in
+"properties" or in those of its $ref targets and its allOf, anyOf, oneOf,
+if, then and else branches (the parameters rye execute takes).`,
 	URL:      DocURL("schema"),
 	Requires: []*analysis.Analyzer{Input, Parse},
 	Run:      runSchema,

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ryekit/rye/internal/paramschema"
 	"github.com/ryekit/rye/item"
 )
 
@@ -20,8 +21,8 @@ func FuzzCheckParamSchema(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	schemaCatchPanics = false // let the fuzzer see panics of the validator library
-	f.Cleanup(func() { schemaCatchPanics = true })
+	paramschema.CatchPanics = false // let the fuzzer see panics of the validator library
+	f.Cleanup(func() { paramschema.CatchPanics = true })
 	f.Fuzz(func(t *testing.T, src []byte) {
 		md, err := item.ReadMetadata(item.Tool, "x.yaml", src)
 		if err != nil {

@@ -1,12 +1,15 @@
 package lint
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/ryekit/rye/internal/paramschema"
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/runtime"
 )
 
 // bashToolSource is the bash tool of the authoring guide, in its Python form.
@@ -531,7 +534,7 @@ func TestCheckParamSchemaNil(t *testing.T) {
 // A schema is compiled once whatever form it is written in: the cache key
 // is its canonical JSON.
 func TestCheckParamSchemaCache(t *testing.T) {
-	resetSchemaCache()
+	paramschema.ResetCache()
 	py := toolSchemaOf(t, "t.py", bashToolSource)
 	yml := toolSchemaOf(t, "t.yaml", `config_schema:
   required: [command]
@@ -546,10 +549,7 @@ func TestCheckParamSchemaCache(t *testing.T) {
 			t.Fatalf("problems: %q", renderSchemaProblems(ps))
 		}
 	}
-	schemaCache.Lock()
-	n := len(schemaCache.m)
-	schemaCache.Unlock()
-	if n != 1 {
+	if n := paramschema.CacheLen(); n != 1 {
 		t.Errorf("%d cached schemas, want 1", n)
 	}
 
@@ -562,19 +562,16 @@ func TestCheckParamSchemaCache(t *testing.T) {
 	}
 
 	// The cache stays small.
-	for i := range maxCachedSchemas + 10 {
+	for i := range paramschema.MaxCached + 10 {
 		CheckParamSchema(toolSchemaOf(t, "t.yaml", fmt.Sprintf("config_schema:\n  maxProperties: %d\n", i)))
 	}
-	schemaCache.Lock()
-	n = len(schemaCache.m)
-	schemaCache.Unlock()
-	if n > maxCachedSchemas {
-		t.Errorf("%d cached schemas, more than %d", n, maxCachedSchemas)
+	if n := paramschema.CacheLen(); n > paramschema.MaxCached {
+		t.Errorf("%d cached schemas, more than %d", n, paramschema.MaxCached)
 	}
 }
 
 func TestCheckParamSchemaConcurrent(t *testing.T) {
-	resetSchemaCache()
+	paramschema.ResetCache()
 	srcs := []string{
 		"config_schema:\n  properties:\n    n: {type: integer, default: x}\n",
 		"config_schema:\n  type: strnig\n",
@@ -584,7 +581,7 @@ func TestCheckParamSchemaConcurrent(t *testing.T) {
 	for _, s := range srcs {
 		want = append(want, renderSchemaProblems(CheckParamSchema(toolSchemaOf(t, "t.yaml", s))))
 	}
-	resetSchemaCache()
+	paramschema.ResetCache()
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Add(1)
@@ -606,7 +603,7 @@ func TestCheckParamSchemaConcurrent(t *testing.T) {
 func BenchmarkCheckParamSchema(b *testing.B) {
 	schema := toolSchemaOf(b, "t.py", bashToolSource)
 	b.Run("cached", func(b *testing.B) {
-		resetSchemaCache()
+		paramschema.ResetCache()
 		b.ReportAllocs()
 		for b.Loop() {
 			if ps := CheckParamSchema(schema); len(ps) != 0 {
@@ -617,7 +614,7 @@ func BenchmarkCheckParamSchema(b *testing.B) {
 	b.Run("uncached", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			resetSchemaCache()
+			paramschema.ResetCache()
 			if ps := CheckParamSchema(schema); len(ps) != 0 {
 				b.Fatal(renderSchemaProblems(ps))
 			}
@@ -643,5 +640,36 @@ func TestCheckParamSchemaLimits(t *testing.T) {
 	if len(got) != maxSchemaProblems+1 || got[0] != `3:16: "type": found "strnig", expected one of array, boolean, integer, null, number, object, string` ||
 		got[maxSchemaProblems] != "102:17: 50 more problems in this parameter schema are not shown" {
 		t.Errorf("many problems: %d, first %q, last %q", len(got), got[0], got[len(got)-1])
+	}
+}
+
+// What lint accepts, execute accepts: a property declared in an allOf,
+// anyOf or if/then branch is a property for lint's "required" check and a
+// parameter for the command line and PrepareParams (both read the schema
+// with paramschema.Declare).
+func TestCheckParamSchemaAgreesWithExecute(t *testing.T) {
+	for _, src := range []string{
+		"config_schema:\n  type: object\n  allOf: [{properties: {a: {type: string}}}]\n  required: [a]\n",
+		"config_schema:\n  type: object\n  anyOf: [{properties: {a: {type: string}}}, {properties: {b: {type: integer}}}]\n  required: [a]\n",
+		"config_schema:\n  type: object\n  properties: {b: {type: integer}}\n  if: {properties: {b: {const: 1}}}\n  then: {properties: {a: {type: string}}}\n  required: [a]\n",
+	} {
+		schema := toolSchemaOf(t, "t.yaml", src)
+		if ps := CheckParamSchema(schema); len(ps) != 0 {
+			t.Errorf("%s: lint: %q", src, renderSchemaProblems(ps))
+			continue
+		}
+		params, err := runtime.ParseParams(schema, []string{"--a", "x"}, "", nil)
+		if err != nil {
+			t.Errorf("%s: ParseParams: %v", src, err)
+			continue
+		}
+		if got, err := runtime.PrepareParams(schema, params); err != nil || got["a"] != "x" {
+			t.Errorf("%s: PrepareParams: %v, %v", src, got, err)
+		}
+		// the same walk finds the required name
+		var pe *runtime.ParamError
+		if _, err := runtime.PrepareParams(schema, map[string]any{}); !errors.As(err, &pe) || pe.Msg != "missing required parameter --a" {
+			t.Errorf("%s: PrepareParams({}): %v", src, err)
+		}
 	}
 }

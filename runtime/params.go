@@ -1,24 +1,20 @@
 package runtime
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
-	"net/url"
 	"os"
-	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
-	"github.com/ryekit/rye/internal/schemamsg"
+	"github.com/ryekit/rye/internal/paramschema"
 	"github.com/ryekit/rye/item"
 )
 
@@ -47,8 +43,11 @@ func (e *ParamError) Error() string {
 }
 
 // ParseParams builds a tool's parameter object from command-line arguments,
-// driven by its JSON Schema (the object schema's "properties"; schema may
-// be nil = no parameters):
+// driven by its JSON Schema (schema may be nil = no parameters). The
+// parameters are the properties the schema declares, as lint sees them:
+// its "properties" and those of its local $ref targets and of its allOf,
+// anyOf, oneOf, if/then/else, not and dependentSchemas branches
+// (paramschema.Declare):
 //
 //   - --name value, --name=value; a bare --flag for booleans (and --flag=false);
 //     a flag that is not a boolean takes the next argument as its value unless
@@ -85,24 +84,24 @@ func ParseParams(schema *item.Node, args []string, params string, readFile func(
 	flags := map[string]any{}
 	given := map[string]bool{}
 	set := func(p *paramProp, raw string) error {
-		if s.kind(p.node) == paramArray {
+		if s.kind(p.Schema) == paramArray {
 			items, err := s.convertArray(p, raw)
 			if err != nil {
 				return err
 			}
-			prev, _ := flags[p.name].([]any)
-			flags[p.name] = append(prev, items...)
+			prev, _ := flags[p.Name].([]any)
+			flags[p.Name] = append(prev, items...)
 			return nil
 		}
-		if given[p.name] {
-			return s.errorf("--%s given more than once (only array parameters can be repeated)", p.name)
+		if given[p.Name] {
+			return s.errorf("--%s given more than once (only array parameters can be repeated)", p.Name)
 		}
 		v, err := s.convert(p, raw)
 		if err != nil {
 			return err
 		}
-		given[p.name] = true
-		flags[p.name] = v
+		given[p.Name] = true
+		flags[p.Name] = v
 		return nil
 	}
 
@@ -120,23 +119,23 @@ func ParseParams(schema *item.Node, args []string, params string, readFile func(
 		case strings.HasPrefix(a, "--"):
 			name, val, hasVal := strings.Cut(a[2:], "=")
 			if name == "" {
-				return nil, s.errorf("found %s, expected --name or --name=value", paramQuote(a))
+				return nil, s.errorf("found %s, expected --name or --name=value", paramschema.Quote(a))
 			}
 			p := s.lookup(name)
 			if p == nil {
 				return nil, s.unknown([]string{name})
 			}
 			if !hasVal {
-				if s.isBoolFlag(p.node) {
-					if given[p.name] {
-						return nil, s.errorf("--%s given more than once (only array parameters can be repeated)", p.name)
+				if s.isBoolFlag(p.Schema) {
+					if given[p.Name] {
+						return nil, s.errorf("--%s given more than once (only array parameters can be repeated)", p.Name)
 					}
-					given[p.name] = true
-					flags[p.name] = true
+					given[p.Name] = true
+					flags[p.Name] = true
 					continue
 				}
 				if i+1 >= len(args) || strings.HasPrefix(args[i+1], "--") {
-					return nil, s.errorf("--%s needs a value (--%s VALUE, or --%s=VALUE for a value that begins with --)", p.name, p.name, p.name)
+					return nil, s.errorf("--%s needs a value (--%s VALUE, or --%s=VALUE for a value that begins with --)", p.Name, p.Name, p.Name)
 				}
 				i++
 				val = args[i]
@@ -161,7 +160,7 @@ func ParseParams(schema *item.Node, args []string, params string, readFile func(
 	case 1:
 		p, why := s.primary()
 		if p == nil {
-			return nil, s.errorf("found the positional argument %s, but %s: give parameters as --name value", paramQuote(positionals[0]), why)
+			return nil, s.errorf("found the positional argument %s, but %s: give parameters as --name value", paramschema.Quote(positionals[0]), why)
 		}
 		if err := set(p, positionals[0]); err != nil {
 			return nil, err
@@ -173,11 +172,11 @@ func ParseParams(schema *item.Node, args []string, params string, readFile func(
 				shown = append(shown, "…")
 				break
 			}
-			shown = append(shown, paramQuote(a))
+			shown = append(shown, paramschema.Quote(a))
 		}
 		what := "at most one"
 		if p, _ := s.primary(); p != nil {
-			what += " (for --" + p.name + ")"
+			what += " (for --" + p.Name + ")"
 		} else {
 			what = "none (give parameters as --name value)"
 		}
@@ -190,14 +189,14 @@ func ParseParams(schema *item.Node, args []string, params string, readFile func(
 	return out, nil
 }
 
-// PrepareParams applies the schema's defaults (top-level properties, and
-// nested properties of object parameters that are present or defaulted) and
-// validates the result against the schema (JSON Schema, draft 2020-12
-// unless "$schema" says otherwise). Unknown top-level parameters are an
-// error naming the valid ones even when the schema does not forbid
-// additional properties (spec 3.4 step 5); only a schema that explicitly
-// allows more ("additionalProperties" other than false, or a matching
-// "patternProperties") takes them. Mistakes of the caller come back as
+// PrepareParams applies the schema's defaults (of the properties it always
+// declares, at the top level and in object parameters that are present or
+// defaulted) and validates the result against the schema (JSON Schema,
+// draft 2020-12 unless "$schema" says otherwise). Unknown top-level
+// parameters are an error naming the valid ones even when the schema does
+// not forbid additional properties (spec 3.4 step 5); only a schema that
+// explicitly allows more ("additionalProperties" other than false, or a
+// matching "patternProperties") takes them. Mistakes of the caller come back as
 // *ParamError with short readable messages ("--count: found \"x\",
 // expected an integer", "missing required parameter --name"); a schema
 // that cannot be compiled is a plain error. The params map is not changed.
@@ -205,12 +204,12 @@ func PrepareParams(schema *item.Node, params map[string]any) (map[string]any, er
 	s := paramSchemaOf(schema)
 	var unknown []string
 	for k := range params {
-		if s.exact(k) == nil && !s.allowsExtra(k) {
+		if !s.takes(k) {
 			unknown = append(unknown, k)
 		}
 	}
 	if len(unknown) > 0 {
-		sort.Strings(unknown)
+		slices.Sort(unknown)
 		return nil, s.unknown(unknown)
 	}
 	if schema.IsNull() {
@@ -224,11 +223,11 @@ func PrepareParams(schema *item.Node, params map[string]any) (map[string]any, er
 	if err != nil {
 		return nil, err
 	}
-	out := s.withDefaults(schema, params, 0)
-	if err := paramValidate(sch, out); err != nil {
+	out := s.withDefaults(s.decl, params, 0)
+	if err := paramschema.Validate(sch, out); err != nil {
 		var verr *jsonschema.ValidationError
 		if !errors.As(err, &verr) {
-			return nil, err
+			return nil, fmt.Errorf("the parameters could not be checked: %w", err)
 		}
 		return nil, s.errorf("%s", strings.Join(paramExplain(verr, out), "\n"))
 	}
@@ -250,7 +249,7 @@ func ParamUsage(schema *item.Node) string {
 	width := 0
 	for i := range s.props {
 		p := &s.props[i]
-		lefts[i] = "--" + p.name + " " + s.typeName(p.node)
+		lefts[i] = "--" + p.Name + " " + s.typeName(p.Schema)
 		if n := utf8.RuneCountInString(lefts[i]); n > width && n <= maxWidth {
 			width = n
 		}
@@ -258,24 +257,8 @@ func ParamUsage(schema *item.Node) string {
 	var b strings.Builder
 	for i := range s.props {
 		p := &s.props[i]
-		var notes []string
-		if s.required[p.name] {
-			notes = append(notes, "required")
-		}
-		if primary == p {
-			notes = append(notes, "primary: may be given without --"+p.name)
-		}
-		if e := s.kw(p.node, "enum"); e != nil && e.Kind == item.ListNode {
-			vals := make([]string, len(e.Items))
-			for j, it := range e.Items {
-				vals[j] = paramCompact(it.Plain(), 40)
-			}
-			notes = append(notes, "one of "+strings.Join(vals, ", "))
-		}
-		if d := s.kw(p.node, "default"); d != nil {
-			notes = append(notes, "default "+paramCompact(d.Plain(), 40))
-		}
-		text := strings.Join(strings.Fields(s.kw(p.node, "description").String()), " ")
+		notes := s.notes(p, primary, true)
+		text := strings.Join(strings.Fields(s.kw(p.Schema, "description").String()), " ")
 		if len(notes) > 0 {
 			if text != "" {
 				text += " "
@@ -302,58 +285,86 @@ func ParamNames(schema *item.Node) []string {
 	s := paramSchemaOf(schema)
 	out := make([]string, len(s.props))
 	for i, p := range s.props {
-		out[i] = "--" + p.name
+		out[i] = "--" + p.Name
 	}
 	return out
 }
 
 // --- the schema, as the command line sees it ---
 
-type paramProp struct {
-	name string
-	node *item.Node // the property's schema
-}
+// paramProp is a parameter: its name and schema.
+type paramProp = paramschema.Prop
 
 type paramSchema struct {
 	root     *item.Node
-	props    []paramProp // schema order
+	res      *paramschema.Resolver
+	decl     *paramschema.Declared // nil when the schema is not an object
+	props    []paramProp           // schema order
 	required map[string]bool
-	valid    []string // for ParamError
 }
 
+// paramSchemaOf reads the parameters a schema declares: the same walk as
+// lint's check of "required" names (paramschema.Declare), so that a
+// parameter declared in an allOf, anyOf or if/then branch is one the
+// command line takes.
 func paramSchemaOf(schema *item.Node) *paramSchema {
-	s := &paramSchema{root: schema, required: map[string]bool{}}
+	s := &paramSchema{root: schema, res: paramschema.NewResolver(schema), required: map[string]bool{}}
 	if schema == nil || schema.Kind != item.MapNode {
 		return s
 	}
-	for _, f := range s.kw(schema, "properties").EffectiveFields() {
-		s.props = append(s.props, paramProp{name: f.Key, node: f.Value})
-	}
-	for _, r := range s.kw(schema, "required").ListItems() {
-		if r.Kind == item.StringNode && s.exact(r.Str) != nil {
-			s.required[r.Str] = true
+	s.decl = s.res.Declare(schema)
+	s.props = s.decl.Props
+	for _, r := range s.decl.Required {
+		if s.decl.Lookup(r) != nil {
+			s.required[r] = true
 		}
-	}
-	for i := range s.props {
-		p := &s.props[i]
-		v := "--" + p.name + " " + s.typeName(p.node)
-		var notes []string
-		if s.required[p.name] {
-			notes = append(notes, "required")
-		}
-		if d := s.kw(p.node, "default"); d != nil {
-			notes = append(notes, "default "+paramCompact(d.Plain(), 40))
-		}
-		if len(notes) > 0 {
-			v += " (" + strings.Join(notes, ", ") + ")"
-		}
-		s.valid = append(s.valid, v)
 	}
 	return s
 }
 
+// errorf is a *ParamError listing the valid parameters.
 func (s *paramSchema) errorf(format string, args ...any) *ParamError {
-	return &ParamError{Msg: fmt.Sprintf(format, args...), Valid: s.valid}
+	return &ParamError{Msg: fmt.Sprintf(format, args...), Valid: s.valid()}
+}
+
+// valid lists the parameters for a ParamError:
+// `--name string (default "World")`, "--count integer (required)".
+func (s *paramSchema) valid() []string {
+	var out []string
+	for i := range s.props {
+		p := &s.props[i]
+		v := "--" + p.Name + " " + s.typeName(p.Schema)
+		if notes := s.notes(p, nil, false); len(notes) > 0 {
+			v += " (" + strings.Join(notes, ", ") + ")"
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// notes are what ParamUsage (usage) and ParamError.Valid say about a
+// parameter in parentheses: whether it is required, for the usage text
+// whether it is the primary one and its enum values, and the default
+// PrepareParams fills in.
+func (s *paramSchema) notes(p, primary *paramProp, usage bool) []string {
+	var notes []string
+	if s.required[p.Name] {
+		notes = append(notes, "required")
+	}
+	if usage && primary == p {
+		notes = append(notes, "primary: may be given without --"+p.Name)
+	}
+	if e := s.kw(p.Schema, "enum"); usage && e != nil && e.Kind == item.ListNode {
+		vals := make([]string, len(e.Items))
+		for j, it := range e.Items {
+			vals[j] = paramschema.Shorten(paramschema.Compact(it.Plain()), 40)
+		}
+		notes = append(notes, "one of "+strings.Join(vals, ", "))
+	}
+	if d := s.kw(p.Schema, "default"); d != nil && p.Always { // withDefaults fills in only these
+		notes = append(notes, "default "+paramschema.Shorten(paramschema.Compact(d.Plain()), 40))
+	}
+	return notes
 }
 
 // kw is a keyword of a (sub)schema, looked up through local "$ref"s
@@ -367,54 +378,17 @@ func (s *paramSchema) kw(n *item.Node, key string) *item.Node {
 		if ref == nil || ref.Kind != item.StringNode {
 			return nil
 		}
-		n = paramResolveRef(s.root, ref.Str)
+		n = s.res.Resolve(ref.Str)
 	}
 	return nil
-}
-
-// paramResolveRef resolves "#/json/pointer" inside root; anything else is nil.
-func paramResolveRef(root *item.Node, ref string) *item.Node {
-	frag, ok := strings.CutPrefix(ref, "#")
-	if !ok {
-		return nil
-	}
-	frag, err := url.PathUnescape(frag)
-	if err != nil || (frag != "" && frag[0] != '/') {
-		return nil
-	}
-	n := root
-	if frag == "" {
-		return n
-	}
-	for _, t := range strings.Split(frag[1:], "/") {
-		t = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
-		switch n.Kind {
-		case item.MapNode:
-			n = n.Get(t)
-		case item.ListNode:
-			i, err := strconv.Atoi(t)
-			if err != nil || i < 0 || i >= len(n.Items) {
-				return nil
-			}
-			n = n.Items[i]
-		default:
-			return nil
-		}
-		if n == nil {
-			return nil
-		}
-	}
-	return n
 }
 
 // exact is the property named name, or nil.
 func (s *paramSchema) exact(name string) *paramProp {
-	for i := range s.props {
-		if s.props[i].name == name {
-			return &s.props[i]
-		}
+	if s.decl == nil {
+		return nil
 	}
-	return nil
+	return s.decl.Lookup(name) // an element of s.props
 }
 
 // lookup finds a flag's property: by its exact name, else with "-" and "_"
@@ -425,7 +399,7 @@ func (s *paramSchema) lookup(name string) *paramProp {
 	}
 	norm := paramNorm(name)
 	for i := range s.props {
-		if paramNorm(s.props[i].name) == norm {
+		if paramNorm(s.props[i].Name) == norm {
 			return &s.props[i]
 		}
 	}
@@ -434,23 +408,18 @@ func (s *paramSchema) lookup(name string) *paramProp {
 
 func paramNorm(name string) string { return strings.ReplaceAll(name, "-", "_") }
 
-// allowsExtra says whether the schema explicitly takes a parameter it does
-// not declare.
-func (s *paramSchema) allowsExtra(name string) bool {
-	if s.root == nil || s.root.Kind != item.MapNode {
+// takes says whether the schema takes a parameter: one it declares (by
+// name or "patternProperties"), or any when it explicitly allows more
+// ("additionalProperties" other than false).
+func (s *paramSchema) takes(name string) bool {
+	if s.decl == nil {
 		return false
 	}
-	if ap := s.root.Get("additionalProperties"); ap != nil {
-		if ap.Kind == item.MapNode || ap.IsTrue() {
-			return true
-		}
+	if s.decl.Has(name) {
+		return true
 	}
-	for _, f := range s.root.Get("patternProperties").EffectiveFields() {
-		if re, err := regexp.Compile(f.Key); err == nil && re.MatchString(name) {
-			return true
-		}
-	}
-	return false
+	ap := s.root.Get("additionalProperties")
+	return ap != nil && (ap.Kind == item.MapNode || ap.IsTrue())
 }
 
 // unknown is the error for parameters the tool does not take.
@@ -481,15 +450,15 @@ func (s *paramSchema) nearest(name string) string {
 	best, bestD := "", math.MaxInt
 	var prefixed []string
 	for _, p := range s.props {
-		cand := strings.ToLower(paramNorm(p.name))
+		cand := strings.ToLower(paramNorm(p.Name))
 		if cand == typed {
-			return p.name
+			return p.Name
 		}
 		if len(typed) >= 2 && strings.HasPrefix(cand, typed) {
-			prefixed = append(prefixed, p.name)
+			prefixed = append(prefixed, p.Name)
 		}
 		if d := paramEditDistance(typed, cand); d < bestD {
-			best, bestD = p.name, d
+			best, bestD = p.Name, d
 		}
 	}
 	limit := 1
@@ -546,7 +515,7 @@ func paramEditDistance(a, b string) int {
 func (s *paramSchema) primary() (*paramProp, string) {
 	var marked []*paramProp
 	for i := range s.props {
-		if s.kw(s.props[i].node, "x-primary").IsTrue() {
+		if s.kw(s.props[i].Schema, "x-primary").IsTrue() {
 			marked = append(marked, &s.props[i])
 		}
 	}
@@ -558,7 +527,7 @@ func (s *paramSchema) primary() (*paramProp, string) {
 	}
 	var req []*paramProp
 	for i := range s.props {
-		if s.required[s.props[i].name] {
+		if s.required[s.props[i].Name] {
 			req = append(req, &s.props[i])
 		}
 	}
@@ -577,7 +546,7 @@ func (s *paramSchema) primary() (*paramProp, string) {
 func paramFlagList(ps []*paramProp) string {
 	names := make([]string, len(ps))
 	for i, p := range ps {
-		names[i] = "--" + p.name
+		names[i] = "--" + p.Name
 	}
 	return strings.Join(names, ", ")
 }
@@ -668,7 +637,7 @@ func (s *paramSchema) typeNameAt(n *item.Node, depth int) string {
 
 // convert turns one command-line value into the property's type.
 func (s *paramSchema) convert(p *paramProp, raw string) (any, error) {
-	return s.convertAs(p.name, p.node, raw, 0)
+	return s.convertAs(p.Name, p.Schema, raw, 0)
 }
 
 func (s *paramSchema) convertAs(name string, n *item.Node, raw string, depth int) (any, error) {
@@ -678,28 +647,28 @@ func (s *paramSchema) convertAs(name string, n *item.Node, raw string, depth int
 	case paramInteger:
 		i, err := paramParseInt(raw)
 		if err != nil {
-			return nil, s.errorf("--%s: found %s, expected an integer%s", name, paramQuote(raw), err.Error())
+			return nil, s.errorf("--%s: found %s, expected an integer%s", name, paramschema.Quote(raw), err.Error())
 		}
 		return i, nil
 	case paramNumber:
 		f, ok := paramParseNumber(raw)
 		if !ok {
-			return nil, s.errorf("--%s: found %s, expected a number", name, paramQuote(raw))
+			return nil, s.errorf("--%s: found %s, expected a number", name, paramschema.Quote(raw))
 		}
 		return f, nil
 	case paramBoolean:
 		b, ok := paramParseBool(raw)
 		if !ok {
-			return nil, s.errorf("--%s: found %s, expected true or false", name, paramQuote(raw))
+			return nil, s.errorf("--%s: found %s, expected true or false", name, paramschema.Quote(raw))
 		}
 		return b, nil
 	case paramObject:
 		v, err := paramParseJSON(raw)
 		if err != nil {
-			return nil, s.errorf("--%s: found %s, expected a JSON object ({\"key\": value, ...}): %s", name, paramQuote(raw), err.Error())
+			return nil, s.errorf("--%s: found %s, expected a JSON object ({\"key\": value, ...}): %s", name, paramschema.Quote(raw), err.Error())
 		}
 		if _, ok := v.(map[string]any); !ok {
-			return nil, s.errorf("--%s: found %s, expected a JSON object ({\"key\": value, ...})", name, paramQuote(raw))
+			return nil, s.errorf("--%s: found %s, expected a JSON object ({\"key\": value, ...})", name, paramschema.Quote(raw))
 		}
 		return v, nil
 	case paramArray:
@@ -720,11 +689,11 @@ func (s *paramSchema) convertArray(p *paramProp, raw string) ([]any, error) {
 			}
 		}
 	}
-	items := s.kw(p.node, "items")
+	items := s.kw(p.Schema, "items")
 	if items == nil || items.Kind != item.MapNode {
 		return []any{s.loose(nil, raw)}, nil
 	}
-	v, err := s.convertAs(p.name, items, raw, 1)
+	v, err := s.convertAs(p.Name, items, raw, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -867,7 +836,7 @@ func (s *paramSchema) parseParamsFlag(params string, readFile func(string) ([]by
 		if readFile == nil {
 			readFile = os.ReadFile
 		}
-		what = "--params " + paramQuote(params)
+		what = "--params " + paramschema.Quote(params)
 		if path == "" {
 			return nil, s.errorf("--params @: expected a file name after @ (--params @params.json)")
 		}
@@ -883,36 +852,43 @@ func (s *paramSchema) parseParamsFlag(params string, readFile func(string) ([]by
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, s.errorf("%s: found %s, expected a JSON object ({\"name\": value, ...})", what, paramDisplay(v))
+		return nil, s.errorf("%s: found %s, expected a JSON object ({\"name\": value, ...})", what, paramschema.Display(v))
 	}
 	return m, nil
 }
 
 // --- defaults ---
 
-// withDefaults copies m, adding the defaults of the properties of the
-// object schema n that m lacks, and going into object values whose schema
-// has properties.
-func (s *paramSchema) withDefaults(n *item.Node, m map[string]any, depth int) map[string]any {
+// withDefaults copies m, adding the defaults of the declared properties
+// that m lacks, and going into object values whose schema declares
+// properties. Only properties declared where the schema always applies
+// are filled in: the default of a property of one anyOf branch could make
+// another branch fail.
+func (s *paramSchema) withDefaults(decl *paramschema.Declared, m map[string]any, depth int) map[string]any {
 	out := make(map[string]any, len(m))
 	for k, v := range m {
 		out[k] = v
 	}
-	if depth > 32 {
+	if depth > 32 || decl == nil {
 		return out
 	}
-	for _, f := range s.kw(n, "properties").EffectiveFields() {
-		v, ok := out[f.Key]
+	for _, p := range decl.Props {
+		if !p.Always {
+			continue
+		}
+		v, ok := out[p.Name]
 		if !ok {
-			d := s.kw(f.Value, "default")
+			d := s.kw(p.Schema, "default")
 			if d == nil {
 				continue
 			}
 			v = paramPlain(d.Plain())
-			out[f.Key] = v
+			out[p.Name] = v
 		}
-		if sub, ok := v.(map[string]any); ok && s.kw(f.Value, "properties") != nil {
-			out[f.Key] = s.withDefaults(f.Value, sub, depth+1)
+		if sub, ok := v.(map[string]any); ok {
+			if inner := s.res.Declare(p.Schema); len(inner.Props) > 0 {
+				out[p.Name] = s.withDefaults(inner, sub, depth+1)
+			}
 		}
 	}
 	return out
@@ -937,133 +913,29 @@ func paramPlain(v any) any {
 	return v
 }
 
-// --- compiling and validating ---
+// --- compiling and explaining ---
 
-const paramSchemaURL = "mem://rye/params.json"
-
-type paramCompiled struct {
-	sch *jsonschema.Schema
-	err error
-}
-
-const paramMaxCached = 256
-
-var paramCache = struct {
-	sync.Mutex
-	m map[string]*paramCompiled
-}{m: map[string]*paramCompiled{}}
-
-// paramCompile compiles a schema once per canonical JSON text.
+// paramCompile compiles a tool's schema (once per canonical JSON text,
+// shared with lint). A schema that cannot be compiled is the tool's
+// mistake: a plain error.
 func paramCompile(schema *item.Node) (*jsonschema.Schema, error) {
-	doc, err := paramSchemaDoc(schema, 0)
-	if err != nil {
-		return nil, fmt.Errorf("the tool's parameter schema cannot be used: %w", err)
-	}
-	keyBytes, err := json.Marshal(doc)
-	if err != nil {
-		return nil, fmt.Errorf("the tool's parameter schema cannot be used: %w", err)
-	}
-	key := string(keyBytes)
-	paramCache.Lock()
-	c := paramCache.m[key]
-	paramCache.Unlock()
-	if c == nil {
-		c = paramCompileDoc(doc)
-		paramCache.Lock()
-		if len(paramCache.m) >= paramMaxCached {
-			for k := range paramCache.m { // drop any one
-				delete(paramCache.m, k)
-				break
-			}
+	doc, refused := paramschema.Doc(schema)
+	if len(refused) > 0 {
+		p := refused[0]
+		where := ""
+		if len(p.Ptr) > 0 {
+			where = "at " + paramschema.JSONPointer(p.Ptr) + ": "
 		}
-		paramCache.m[key] = c
-		paramCache.Unlock()
+		return nil, fmt.Errorf("the tool's parameter schema cannot be used (rye lint explains): %s%s", where, p.Text())
 	}
-	return c.sch, c.err
-}
-
-func paramCompileDoc(doc any) (c *paramCompiled) {
-	defer func() {
-		if r := recover(); r != nil {
-			c = &paramCompiled{err: fmt.Errorf("the tool's parameter schema cannot be used: the validator failed (%v)", r)}
+	c := paramschema.Compile(doc)
+	if c.Err != nil {
+		if errors.As(c.Err, new(*paramschema.PanicError)) {
+			return nil, fmt.Errorf("the tool's parameter schema cannot be used: %w", c.Err)
 		}
-	}()
-	comp := jsonschema.NewCompiler()
-	comp.UseLoader(nil) // never read files or the network
-	comp.DefaultDraft(jsonschema.Draft2020)
-	if err := comp.AddResource(paramSchemaURL, doc); err != nil {
-		return &paramCompiled{err: fmt.Errorf("the tool's parameter schema cannot be used: %s", paramStripURL(err.Error()))}
+		return nil, fmt.Errorf("the tool's parameter schema is not valid (rye lint explains): %s", paramschema.StripBase(c.Err.Error()))
 	}
-	sch, err := comp.Compile(paramSchemaURL)
-	if err != nil {
-		return &paramCompiled{err: fmt.Errorf("the tool's parameter schema is not valid (rye lint explains): %s", paramStripURL(err.Error()))}
-	}
-	return &paramCompiled{sch: sch}
-}
-
-func paramStripURL(s string) string { return strings.ReplaceAll(s, paramSchemaURL, "") }
-
-func paramValidate(sch *jsonschema.Schema, v map[string]any) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("the parameters could not be checked: the validator failed (%v)", r)
-		}
-	}()
-	return sch.Validate(v)
-}
-
-// paramSchemaDoc converts a schema node for the library: numbers as
-// json.Number, so that 5 is an integer and 5.5 is not.
-func paramSchemaDoc(n *item.Node, depth int) (any, error) {
-	if n == nil {
-		return nil, nil
-	}
-	if depth > 512 {
-		return nil, errors.New("it is nested too deeply")
-	}
-	switch n.Kind {
-	case item.StringNode:
-		return n.Str, nil
-	case item.IntNode:
-		return json.Number(strconv.FormatInt(n.Int, 10)), nil
-	case item.FloatNode:
-		if math.IsInf(n.Float, 0) || math.IsNaN(n.Float) {
-			return nil, fmt.Errorf("it holds %v, which JSON cannot represent", n.Float)
-		}
-		return json.Number(strconv.FormatFloat(n.Float, 'g', -1, 64)), nil
-	case item.BoolNode:
-		return n.Bool, nil
-	case item.ListNode:
-		out := make([]any, len(n.Items))
-		for i, it := range n.Items {
-			v, err := paramSchemaDoc(it, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = v
-		}
-		return out, nil
-	case item.MapNode:
-		out := make(map[string]any, len(n.Fields))
-		for _, f := range n.Fields {
-			v, err := paramSchemaDoc(f.Value, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			out[f.Key] = v
-		}
-		return out, nil
-	}
-	return nil, nil
-}
-
-// --- explaining validation errors ---
-
-type paramLeaf struct {
-	loc      []string
-	msg      string // without the location
-	expected string // for type mismatches: what the schema wanted
-	typeMiss bool
+	return c.Schema, nil
 }
 
 const paramMaxMessages = 8
@@ -1071,17 +943,16 @@ const paramMaxMessages = 8
 // paramExplain turns a validation error into sorted, distinct one-line
 // messages.
 func paramExplain(e *jsonschema.ValidationError, doc any) []string {
-	leaves := paramLeaves(e, doc, 0)
 	seen := map[string]bool{}
 	var msgs []string
-	for _, l := range leaves {
-		m := paramLocate(l)
+	for _, l := range paramschema.Explain(e, doc, paramschema.Style{}) {
+		m := paramMessage(l)
 		if !seen[m] {
 			seen[m] = true
 			msgs = append(msgs, m)
 		}
 	}
-	sort.Strings(msgs)
+	slices.Sort(msgs)
 	if len(msgs) == 0 {
 		msgs = []string{"the parameters do not match the tool's schema"}
 	}
@@ -1092,244 +963,56 @@ func paramExplain(e *jsonschema.ValidationError, doc any) []string {
 	return msgs
 }
 
-// paramLocate puts the parameter path in front of a leaf's message.
-func paramLocate(l paramLeaf) string {
-	if len(l.loc) == 0 {
-		if strings.HasPrefix(l.msg, "missing required parameter") {
-			return l.msg
+// paramMessage words one failure for the command line: the parameter
+// path in front ("--opts.depth: found \"x\", expected an integer"), missing
+// and unknown top-level properties as parameters ("missing required
+// parameter --name").
+func paramMessage(l paramschema.Leaf) string {
+	msg := l.Text()
+	switch k := l.Kind.(type) {
+	case *kind.Required:
+		if len(l.Loc) == 0 {
+			flags := make([]string, len(k.Missing))
+			for i, m := range k.Missing {
+				flags[i] = paramQuoteFlag("--" + m)
+			}
+			slices.Sort(flags)
+			if len(flags) == 1 {
+				return "missing required parameter " + flags[0]
+			}
+			return "missing required parameters " + strings.Join(flags, ", ")
 		}
-		return "parameters: " + l.msg
+	case *kind.AdditionalProperties:
+		what := "property"
+		if len(l.Loc) == 0 {
+			what = "parameter"
+		}
+		msg = "unknown " + paramschema.QuoteList(what, k.Properties)
+	}
+	if len(l.Loc) == 0 {
+		return "parameters: " + msg
 	}
 	var b strings.Builder
 	b.WriteString("--")
-	b.WriteString(l.loc[0])
-	for _, t := range l.loc[1:] {
-		if _, err := strconv.Atoi(t); err == nil {
+	b.WriteString(l.Loc[0])
+	for _, t := range l.Loc[1:] {
+		if paramschema.IsIndex(t) {
 			b.WriteString("[" + t + "]")
 		} else {
 			b.WriteString("." + t)
 		}
 	}
-	return b.String() + ": " + l.msg
+	return b.String() + ": " + msg
 }
-
-func paramFound(v any, expected string) string {
-	return "found " + paramDisplay(v) + ", expected " + expected
-}
-
-func paramLeaves(e *jsonschema.ValidationError, doc any, depth int) []paramLeaf {
-	if e == nil || depth > 64 {
-		return nil
-	}
-	loc := e.InstanceLocation
-	v := schemamsg.ValueAt(doc, loc)
-	leaf := func(expected string) []paramLeaf {
-		return []paramLeaf{{loc: loc, msg: paramFound(v, expected), expected: expected}}
-	}
-	causes := func() []paramLeaf {
-		var out []paramLeaf
-		for _, c := range e.Causes {
-			out = append(out, paramLeaves(c, doc, depth+1)...)
-		}
-		return out
-	}
-	switch k := e.ErrorKind.(type) {
-	case *kind.Schema, *kind.Group, *kind.AllOf, *kind.Reference, nil:
-		if len(e.Causes) > 0 {
-			return causes()
-		}
-		return leaf("a value the schema accepts")
-	case *kind.AnyOf:
-		return paramAlternatives(e, "anyOf", doc, v, depth)
-	case *kind.OneOf:
-		if len(k.Subschemas) >= 2 {
-			return []paramLeaf{{loc: loc, msg: "found " + paramDisplay(v) + ", which matches more than one of the \"oneOf\" alternatives, expected exactly one"}}
-		}
-		return paramAlternatives(e, "oneOf", doc, v, depth)
-	case *kind.Type:
-		types := append([]string(nil), k.Want...)
-		sort.SliceStable(types, func(i, j int) bool { return types[i] != "null" && types[j] == "null" })
-		want := make([]string, len(types))
-		for i, t := range types {
-			want[i] = paramArticle(t)
-		}
-		exp := schemamsg.JoinOr(want)
-		return []paramLeaf{{loc: loc, msg: paramFound(v, exp), expected: exp, typeMiss: true}}
-	case *kind.Enum:
-		vals := make([]string, len(k.Want))
-		for i, w := range k.Want {
-			vals[i] = paramDisplay(w)
-		}
-		if len(vals) == 1 {
-			return leaf(vals[0])
-		}
-		return leaf("one of " + strings.Join(vals, ", "))
-	case *kind.Const:
-		return leaf(paramDisplay(k.Want))
-	case *kind.Minimum:
-		return leaf("at least " + schemamsg.Rat(k.Want))
-	case *kind.Maximum:
-		return leaf("at most " + schemamsg.Rat(k.Want))
-	case *kind.ExclusiveMinimum:
-		return leaf("more than " + schemamsg.Rat(k.Want))
-	case *kind.ExclusiveMaximum:
-		return leaf("less than " + schemamsg.Rat(k.Want))
-	case *kind.MultipleOf:
-		return leaf("a multiple of " + schemamsg.Rat(k.Want))
-	case *kind.MinLength:
-		return leaf("at least " + schemamsg.Plural(k.Want, "character"))
-	case *kind.MaxLength:
-		return leaf("at most " + schemamsg.Plural(k.Want, "character"))
-	case *kind.Pattern:
-		return leaf("a string matching " + paramQuote(k.Want))
-	case *kind.Format:
-		return leaf("a valid " + k.Want)
-	case *kind.MinItems:
-		return []paramLeaf{{loc: loc, msg: "found " + schemamsg.Plural(k.Got, "item") + ", expected at least " + schemamsg.Plural(k.Want, "item")}}
-	case *kind.MaxItems:
-		return []paramLeaf{{loc: loc, msg: "found " + schemamsg.Plural(k.Got, "item") + ", expected at most " + schemamsg.Plural(k.Want, "item")}}
-	case *kind.UniqueItems:
-		return []paramLeaf{{loc: loc, msg: fmt.Sprintf("found equal items at %d and %d, expected unique items", k.Duplicates[0], k.Duplicates[1])}}
-	case *kind.MinProperties:
-		return []paramLeaf{{loc: loc, msg: "found " + schemamsg.Plural(k.Got, "property") + ", expected at least " + schemamsg.Plural(k.Want, "property")}}
-	case *kind.MaxProperties:
-		return []paramLeaf{{loc: loc, msg: "found " + schemamsg.Plural(k.Got, "property") + ", expected at most " + schemamsg.Plural(k.Want, "property")}}
-	case *kind.Required:
-		if len(loc) == 0 {
-			flags := make([]string, len(k.Missing))
-			for i, m := range k.Missing {
-				flags[i] = paramQuoteFlag("--" + m)
-			}
-			sort.Strings(flags)
-			what := "missing required parameter "
-			if len(flags) > 1 {
-				what = "missing required parameters "
-			}
-			return []paramLeaf{{loc: loc, msg: what + strings.Join(flags, ", ")}}
-		}
-		return []paramLeaf{{loc: loc, msg: "missing required " + paramQuoteList("property", k.Missing)}}
-	case *kind.AdditionalProperties:
-		if len(loc) == 0 {
-			return []paramLeaf{{loc: loc, msg: "unknown " + paramQuoteList("parameter", k.Properties)}}
-		}
-		return []paramLeaf{{loc: loc, msg: "unknown " + paramQuoteList("property", k.Properties)}}
-	case *kind.Dependency:
-		return []paramLeaf{{loc: loc, msg: paramQuoteList("property", []string{k.Prop}) + " needs " + paramQuoteList("property", k.Missing)}}
-	case *kind.DependentRequired:
-		return []paramLeaf{{loc: loc, msg: paramQuoteList("property", []string{k.Prop}) + " needs " + paramQuoteList("property", k.Missing)}}
-	case *kind.PropertyNames:
-		return []paramLeaf{{loc: loc, msg: "found the property name " + paramQuote(k.Property) + ", which the schema does not allow"}}
-	case *kind.AdditionalItems:
-		return []paramLeaf{{loc: loc, msg: "found " + schemamsg.Plural(k.Count, "item") + " more than the schema lists"}}
-	case *kind.Contains:
-		return []paramLeaf{{loc: loc, msg: "found no item matching \"contains\", expected at least one"}}
-	case *kind.MinContains:
-		return []paramLeaf{{loc: loc, msg: fmt.Sprintf("found %s matching \"contains\", expected at least %d", schemamsg.Plural(len(k.Got), "item"), k.Want)}}
-	case *kind.MaxContains:
-		return []paramLeaf{{loc: loc, msg: fmt.Sprintf("found %s matching \"contains\", expected at most %d", schemamsg.Plural(len(k.Got), "item"), k.Want)}}
-	case *kind.FalseSchema:
-		return []paramLeaf{{loc: loc, msg: "found " + paramDisplay(v) + ", but the schema allows nothing here", typeMiss: true, expected: "nothing"}}
-	case *kind.Not:
-		return leaf("a value the \"not\" schema rejects")
-	}
-	if len(e.Causes) > 0 {
-		return causes()
-	}
-	kw := strings.Join(e.ErrorKind.KeywordPath(), "/")
-	if kw == "" {
-		return leaf("a value the schema accepts")
-	}
-	return leaf("a value " + paramQuote(kw) + " accepts")
-}
-
-// paramAlternatives explains a failed anyOf/oneOf: alternatives that
-// rejected the value only for its type are set aside; if one is left, its
-// failures are given, if none, the types they take.
-func paramAlternatives(e *jsonschema.ValidationError, kw string, doc, v any, depth int) []paramLeaf {
-	var near [][]paramLeaf
-	var wants []string
-	for _, c := range e.Causes {
-		ls := paramLeaves(c, doc, depth+1)
-		if len(ls) == 1 && ls[0].typeMiss && len(ls[0].loc) == len(e.InstanceLocation) {
-			wants = append(wants, ls[0].expected)
-			continue
-		}
-		near = append(near, ls)
-	}
-	switch {
-	case len(near) == 1:
-		return near[0]
-	case len(near) == 0 && len(wants) > 0:
-		exp := schemamsg.JoinOr(wants)
-		return []paramLeaf{{loc: e.InstanceLocation, msg: paramFound(v, exp), expected: exp, typeMiss: true}}
-	}
-	return []paramLeaf{{loc: e.InstanceLocation, msg: paramFound(v, "a value matching one of the "+strconv.Quote(kw)+" alternatives")}}
-}
-
-func paramArticle(t string) string {
-	switch t {
-	case "null":
-		return "null"
-	case "boolean":
-		return "true or false"
-	case "array", "object", "integer":
-		return "an " + t
-	}
-	return "a " + t
-}
-
-func paramQuoteList(what string, names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = paramQuote(n)
-	}
-	sort.Strings(q)
-	if len(names) != 1 {
-		what = schemamsg.PluralWord(what)
-	}
-	return what + " " + strings.Join(q, ", ")
-}
-
-// --- showing values ---
-
-// paramDisplay shows a value briefly: strings quoted, the rest as compact JSON.
-func paramDisplay(v any) string {
-	if s, ok := v.(string); ok {
-		return paramQuote(s)
-	}
-	return paramCompact(v, 60)
-}
-
-func paramCompact(v any, most int) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return paramShorten(string(b), most)
-}
-
-// paramQuote is a double-quoted, escaped, shortened string.
-func paramQuote(s string) string { return strconv.Quote(paramShorten(s, 60)) }
 
 // paramQuoteFlag shows a flag as typed, quoted only when it holds
 // something a terminal would not show plainly.
 func paramQuoteFlag(s string) string {
-	s = paramShorten(s, 60)
+	s = paramschema.Shorten(s, 60)
 	for _, r := range s {
 		if r == utf8.RuneError || !unicode.IsPrint(r) || r == '"' {
 			return strconv.Quote(s)
 		}
 	}
 	return s
-}
-
-func paramShorten(s string, most int) string {
-	if len(s) <= most {
-		return s
-	}
-	cut := most
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
 }

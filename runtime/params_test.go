@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -556,6 +557,85 @@ func TestSelfReferringSchema(t *testing.T) {
 	if u := ParamUsage(schema); !strings.Contains(u, "--x array of array") {
 		t.Errorf("usage %q", u)
 	}
-	ParseParams(schema, []string{"--x", "[[1]]"}, "", nil)
-	PrepareParams(schema, map[string]any{"x": []any{}})
+	got, err := ParseParams(schema, []string{"--x", "[[1]]"}, "", nil)
+	if want := map[string]any{"x": []any{[]any{int64(1)}}}; err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("ParseParams: %#v, %v; want %#v", got, err, want)
+	}
+	// [[1]]: the items of x are xs, so 1 must be an array too
+	_, err = PrepareParams(schema, got)
+	var pe *ParamError
+	if !errors.As(err, &pe) || pe.Msg != "--x[0][0]: found 1, expected an array" {
+		t.Errorf("PrepareParams([[1]]): %v", err)
+	}
+	for _, v := range []any{[]any{}, []any{[]any{}, []any{[]any{}}}} {
+		got, err := PrepareParams(schema, map[string]any{"x": v})
+		if err != nil || !reflect.DeepEqual(got, map[string]any{"x": v}) {
+			t.Errorf("PrepareParams(%v): %#v, %v", v, got, err)
+		}
+	}
+}
+
+// The parameters are the properties the schema declares anywhere lint
+// looks for them (paramschema.Declare): in allOf, anyOf, if/then branches
+// and $ref targets too, not only the top-level "properties".
+func TestParamsDeclaredInBranches(t *testing.T) {
+	for _, src := range []string{
+		`{"type": "object", "allOf": [{"properties": {"a": {"type": "string"}}}]}`,
+		`{"type": "object", "anyOf": [{"properties": {"a": {"type": "string"}}}, {"properties": {"b": {"type": "integer"}}}]}`,
+		`{"type": "object", "if": {"properties": {"b": {"const": 1}}}, "then": {"properties": {"a": {"type": "string"}}}}`,
+		`{"type": "object", "$ref": "#/$defs/base", "$defs": {"base": {"properties": {"a": {"type": "string"}}}}}`,
+	} {
+		schema := paramTestNode(t, src)
+		got, err := ParseParams(schema, []string{"--a", "x"}, "", nil)
+		if err != nil || !reflect.DeepEqual(got, map[string]any{"a": "x"}) {
+			t.Errorf("%s: ParseParams: %v, %v", src, got, err)
+			continue
+		}
+		if _, err := PrepareParams(schema, got); err != nil {
+			t.Errorf("%s: PrepareParams: %v", src, err)
+		}
+		if names := ParamNames(schema); !slices.Contains(names, "--a") {
+			t.Errorf("%s: ParamNames %q", src, names)
+		}
+		var pe *ParamError
+		if _, err := PrepareParams(schema, map[string]any{"zz": "x"}); !errors.As(err, &pe) || !strings.HasPrefix(pe.Msg, "unknown parameter --zz") {
+			t.Errorf("%s: an undeclared parameter: %v", src, err)
+		}
+	}
+
+	// "required" binds in the schemas that always apply (allOf, $ref); the
+	// defaults filled in are those of properties declared there: a default
+	// of one anyOf branch could make another one fail.
+	schema := paramTestNode(t, `{"type": "object",
+		"allOf": [{"properties": {"a": {"type": "string"}, "n": {"type": "integer", "default": 2}}, "required": ["a"]}],
+		"anyOf": [{"properties": {"x": {"default": 1}}, "required": ["x"]}, {"properties": {"y": {"type": "string"}}, "required": ["y"]}]}`)
+	var pe *ParamError
+	if _, err := PrepareParams(schema, map[string]any{"y": "v"}); !errors.As(err, &pe) || pe.Msg != "missing required parameter --a" {
+		t.Errorf("required in allOf: %v", err)
+	}
+	got, err := PrepareParams(schema, map[string]any{"a": "v", "y": "w"})
+	if want := map[string]any{"a": "v", "y": "w", "n": int64(2)}; err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("defaults: %#v, %v; want %#v", got, err, want)
+	}
+	if got, err := ParseParams(schema, []string{"v"}, "", nil); err != nil || !reflect.DeepEqual(got, map[string]any{"a": "v"}) {
+		t.Errorf("the required parameter of allOf is the primary one: %v, %v", got, err)
+	}
+	wantUsage := "  --a string   (required; primary: may be given without --a)\n  --n integer  (default 2)\n  --x value\n  --y string\n"
+	if got := ParamUsage(schema); got != wantUsage {
+		t.Errorf("usage:\n%s\nwant\n%s", got, wantUsage)
+	}
+}
+
+// ParamError.Valid is built when an error is made, from the same notes as
+// the usage text.
+func TestParamErrorValidNotes(t *testing.T) {
+	schema := paramTestNode(t, `{"properties": {"n": {"type": "integer", "default": 3, "enum": [1, 3]}}, "required": ["n"]}`)
+	_, err := ParseParams(schema, []string{"--m"}, "", nil)
+	var pe *ParamError
+	if !errors.As(err, &pe) || !reflect.DeepEqual(pe.Valid, []string{"--n integer (required, default 3)"}) {
+		t.Fatalf("got %#v", err)
+	}
+	if got, want := ParamUsage(schema), "  --n integer  (required; primary: may be given without --n; one of 1, 3; default 3)\n"; got != want {
+		t.Errorf("usage %q, want %q", got, want)
+	}
 }
