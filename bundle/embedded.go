@@ -4,8 +4,9 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
-	"fmt"
 	"io/fs"
+	"maps"
+	"slices"
 	"sync"
 )
 
@@ -25,23 +26,20 @@ func EmbeddedSpace() *Space {
 	return &Space{Name: System, Label: "system", fsys: sub}
 }
 
-var embeddedDigest = sync.OnceValue(func() string {
+// digestOf hashes a manifest (path to SHA-256): its paths, sorted, each
+// with its file's hash.
+func digestOf(manifest map[string]string) string {
 	h := sha256.New()
-	_ = fs.WalkDir(systemFiles, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := systemFiles.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(h, "%s\x00%d\x00", p, len(data))
-		h.Write(data)
-		return nil
-	})
+	for _, p := range slices.Sorted(maps.Keys(manifest)) {
+		h.Write([]byte(p + "\x00" + manifest[p] + "\n"))
+	}
 	return hex.EncodeToString(h.Sum(nil))
-})
+}
+
+var embeddedDigest = sync.OnceValue(func() string { return digestOf(systemManifest) })
 
 // EmbeddedDigest identifies the contents of the embedded bundle, so that
-// caches built from one rye binary are not trusted by another.
+// caches built from one rye binary are not trusted by another. It is
+// derived from the generated manifest, which records every embedded file's
+// hash (TestSystemManifestFresh keeps it true to the files).
 func EmbeddedDigest() string { return embeddedDigest() }

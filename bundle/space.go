@@ -114,6 +114,75 @@ type PathError struct {
 func (e *PathError) Error() string { return e.Path + ": " + e.Err.Error() }
 func (e *PathError) Unwrap() error { return e.Err }
 
+// errNotFolder is a path component that should be a folder and is not.
+var errNotFolder = errors.New("is not a folder")
+
+// MkdirNoSymlinks makes the missing folders of rel (slash-separated,
+// relative to base) one by one, outermost first, and refuses a component
+// that is a symbolic link or not a folder, so that a link planted inside
+// .ai/ cannot make rye write elsewhere. It returns the folders it made
+// (outermost first), also when it fails part way, so that a caller can
+// remove them again.
+func MkdirNoSymlinks(base, rel string) (made []string, err error) {
+	dir := base
+	for _, part := range strings.Split(rel, "/") {
+		dir = filepath.Join(dir, part)
+		info, err := os.Lstat(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				return made, err // a link put there since fails here too
+			}
+			made = append(made, dir)
+			continue
+		}
+		if err != nil {
+			return made, err
+		}
+		if err := refuseOnDisk(dir, info, true); err != nil {
+			return made, err
+		}
+	}
+	return made, nil
+}
+
+// CheckNoSymlinks refuses the file rel (slash-separated, relative to root)
+// when a component of it that exists is a symbolic link, a folder on the
+// way is not a folder, or the file exists and is not a regular file. A
+// missing component ends the check: nothing exists below it.
+func CheckNoSymlinks(root, rel string) error {
+	parts := strings.Split(rel, "/")
+	p := root
+	for i, part := range parts {
+		p = filepath.Join(p, part)
+		info, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := refuseOnDisk(p, info, i < len(parts)-1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// refuseOnDisk says why the existing path p (described by info, from
+// Lstat) cannot be walked through or written: a symbolic link, or not a
+// folder (folder) or not a regular file (!folder).
+func refuseOnDisk(p string, info fs.FileInfo, folder bool) error {
+	switch {
+	case info.Mode()&fs.ModeSymlink != 0:
+		return &PathError{Path: p, Err: ErrSymlink}
+	case folder && !info.IsDir():
+		return &PathError{Path: p, Err: errNotFolder}
+	case !folder && !info.Mode().IsRegular():
+		return &PathError{Path: p, Err: ErrNotFile}
+	}
+	return nil
+}
+
 // Rel is the path of an item file relative to .ai/.
 func Rel(k item.Kind, id item.ID, ext string) string {
 	return k.Folder() + "/" + string(id) + ext

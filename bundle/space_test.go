@@ -210,7 +210,42 @@ func TestEmbeddedExtractors(t *testing.T) {
 			t.Errorf("%s: %v", k, err)
 		}
 	}
-	if len(EmbeddedDigest()) != 64 {
-		t.Error("digest")
+}
+
+func TestMkdirAndCheckNoSymlinks(t *testing.T) {
+	base, elsewhere := t.TempDir(), t.TempDir()
+	made, err := MkdirNoSymlinks(base, "a/b/c")
+	if err != nil || strings.Join(made, " ") != strings.Join([]string{filepath.Join(base, "a"), filepath.Join(base, "a", "b"), filepath.Join(base, "a", "b", "c")}, " ") {
+		t.Fatalf("made %v, %v", made, err)
+	}
+	if made, err := MkdirNoSymlinks(base, "a/b/d"); err != nil || len(made) != 1 {
+		t.Errorf("existing folders were made again: %v %v", made, err)
+	}
+	os.WriteFile(filepath.Join(base, "a", "file"), []byte("x"), 0o644)
+	if made, err := MkdirNoSymlinks(base, "a/file/x"); err == nil || !strings.Contains(err.Error(), "is not a folder") || len(made) != 0 {
+		t.Errorf("through a file: %v %v", made, err)
+	}
+	if err := CheckNoSymlinks(base, "a/file/x"); err == nil || !strings.Contains(err.Error(), "is not a folder") {
+		t.Errorf("check through a file: %v", err)
+	}
+	if err := CheckNoSymlinks(base, "a/b"); !errors.Is(err, ErrNotFile) {
+		t.Errorf("a folder as the file: %v", err)
+	}
+	for _, rel := range []string{"a/file", "a/missing/x", "missing/y/z"} {
+		if err := CheckNoSymlinks(base, rel); err != nil {
+			t.Errorf("%s: %v", rel, err)
+		}
+	}
+	if err := os.Symlink(elsewhere, filepath.Join(base, "a", "link")); err != nil {
+		t.Skip(err)
+	}
+	if made, err := MkdirNoSymlinks(base, "a/link/x"); !errors.Is(err, ErrSymlink) || len(made) != 0 {
+		t.Errorf("through a link: %v %v", made, err)
+	}
+	if err := CheckNoSymlinks(base, "a/link/x"); !errors.Is(err, ErrSymlink) {
+		t.Errorf("check through a link: %v", err)
+	}
+	if entries, _ := os.ReadDir(elsewhere); len(entries) != 0 {
+		t.Error("made a folder through the link")
 	}
 }

@@ -29,11 +29,6 @@ func (f Found) Path() string { return f.Space.DisplayPath(f.Rel) }
 // Load reads the item.
 func (f Found) Load() (*item.Item, error) { return f.Space.Load(f.Kind, f.ID, f.Rel) }
 
-// Located returns the file as a resolution result.
-func (f Found) Located() *Located {
-	return &Located{Space: f.Space, Kind: f.Kind, ID: f.ID, Rel: f.Rel}
-}
-
 // Oddity is a file in an item folder that is not an item: lint reports it.
 type Oddity struct {
 	Space  *Space

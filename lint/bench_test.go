@@ -19,7 +19,7 @@ import (
 // them, check rules, build every tool's chain, check schemas, verify.
 func BenchmarkLint10k(b *testing.B) {
 	root := b.TempDir()
-	if _, err := corpus.Generate(root, 10000, 5); err != nil {
+	if err := corpus.Generate(root, 10000, 5); err != nil {
 		b.Fatal(err)
 	}
 	key := sign.NewKey(ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)))
@@ -27,13 +27,12 @@ func BenchmarkLint10k(b *testing.B) {
 	found, _, _ := sp.Walk(item.Kinds)
 	var targets []sign.Target
 	for _, f := range found {
-		targets = append(targets, sign.Target{Kind: f.Kind, ID: f.ID, File: filepath.Join(root, ".ai", filepath.FromSlash(f.Rel))})
+		targets = append(targets, sign.Target{Kind: f.Kind, ID: f.ID, Space: f.Space, Rel: f.Rel})
 	}
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	(&sign.Batch{Key: key, Format: sign.V2, Time: now}).Run(targets)
-	pemText, _ := sign.CanonicalPublicPEM(key.Public)
 	os.MkdirAll(filepath.Join(root, ".ai", "trusted_keys"), 0o755)
-	os.WriteFile(filepath.Join(root, ".ai", "trusted_keys", key.Fingerprint+".toml"), verify.FormatTrustedKey(&verify.TrustedKey{Fingerprint: key.Fingerprint, PEM: pemText}), 0o644)
+	os.WriteFile(filepath.Join(root, ".ai", "trusted_keys", key.Fingerprint+".toml"), verify.FormatTrustedKey(&verify.TrustedKey{Public: key.Public}), 0o644)
 	ss := &bundle.Spaces{Project: sp, System: []*bundle.Space{bundle.EmbeddedSpace()}}
 	b.ResetTimer()
 	for b.Loop() {

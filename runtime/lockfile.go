@@ -6,10 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/ryekit/rye/bundle"
@@ -216,35 +214,11 @@ func WriteLockfile(project *bundle.Space, l *Lockfile) (string, error) {
 	}
 	rel := LockfileRel(id, l.Root.Version)
 	target := filepath.Join(project.AI(), filepath.FromSlash(rel))
-	if err := mkdirNoSymlinks(project.AI(), path.Dir(rel)); err != nil {
+	if _, err := bundle.MkdirNoSymlinks(project.AI(), path.Dir(rel)); err != nil {
 		return "", err
 	}
 	if err := atomicfile.WriteFile(target, l.Marshal(), 0o644); err != nil {
 		return "", err
 	}
 	return project.DisplayPath(rel), nil
-}
-
-// mkdirNoSymlinks creates the folders of rel (slash-separated, relative to
-// base) one by one, refusing any that is a symbolic link, so that a link
-// planted at .ai/lockfiles cannot make rye write elsewhere.
-func mkdirNoSymlinks(base, rel string) error {
-	dir := base
-	for _, part := range strings.Split(rel, "/") {
-		dir = filepath.Join(dir, part)
-		info, err := os.Lstat(dir)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			if err := os.Mkdir(dir, 0o755); err != nil {
-				return err
-			}
-		case err != nil:
-			return err
-		case info.Mode()&fs.ModeSymlink != 0:
-			return fmt.Errorf("%s %v", dir, bundle.ErrSymlink)
-		case !info.IsDir():
-			return fmt.Errorf("%s is not a directory", dir)
-		}
-	}
-	return nil
 }

@@ -11,7 +11,7 @@ import (
 func benchSpaces(b *testing.B) []*bundle.Space {
 	b.Helper()
 	root := b.TempDir()
-	if _, err := corpus.Generate(root, 10000, 42); err != nil {
+	if err := corpus.Generate(root, 10000, 42); err != nil {
 		b.Fatal(err)
 	}
 	return []*bundle.Space{bundle.NewDiskSpace(bundle.Project, root, ""), bundle.EmbeddedSpace()}

@@ -15,13 +15,15 @@ import (
 //	"RYESRCH" version
 //	uvarint #terms, then each term as uvarint length + bytes
 //	uvarint #docs, then each doc:
-//	  strings: kind id space path rel name title description category
+//	  strings: kind id space rel name title description category
 //	  varint size, varint modTime
 //	  per field: uvarint length, uvarint #postings, (uvarint term, uvarint tf)...
 //
-// A damaged or foreign file decodes to an error and is rebuilt: the cache
-// only ever saves work, it never decides anything.
-var cacheMagic = []byte("RYESRCH\x02")
+// The path shown to users is not stored: it depends on the working
+// directory (the project's is shown relative to it), so Open derives it
+// from the space and rel. A damaged or foreign file decodes to an error and
+// is rebuilt: the cache only ever saves work, it never decides anything.
+var cacheMagic = []byte("RYESRCH\x03")
 
 func (ix *Index) encode() []byte {
 	buf := append([]byte(nil), cacheMagic...)
@@ -31,7 +33,7 @@ func (ix *Index) encode() []byte {
 	}
 	buf = binary.AppendUvarint(buf, uint64(len(ix.Docs)))
 	for _, d := range ix.Docs {
-		for _, s := range []string{string(d.Kind), string(d.ID), d.Space, d.Path, d.rel, d.Name, d.Title, d.Description, d.Category} {
+		for _, s := range []string{string(d.Kind), string(d.ID), d.Space, d.rel, d.Name, d.Title, d.Description, d.Category} {
 			buf = appendString(buf, s)
 		}
 		buf = binary.AppendVarint(buf, d.size)
@@ -131,7 +133,7 @@ func decodeIndex(data []byte) (*Index, error) {
 		doc := &docs[i]
 		doc.Kind = item.Kind(d.string())
 		doc.ID = item.ID(d.string())
-		doc.Space, doc.Path, doc.rel = d.string(), d.string(), d.string()
+		doc.Space, doc.rel = d.string(), d.string()
 		doc.Name, doc.Title, doc.Description, doc.Category = d.string(), d.string(), d.string(), d.string()
 		doc.size, doc.modTime = d.varint(), d.varint()
 		for f := 0; f < numFields && d.err == nil; f++ {

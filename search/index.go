@@ -62,7 +62,7 @@ type Doc struct {
 	Kind        item.Kind
 	ID          item.ID
 	Space       string
-	Path        string
+	Path        string // as shown: derived on every Open, never cached
 	Name        string
 	Title       string
 	Description string

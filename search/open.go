@@ -22,10 +22,10 @@ type Options struct {
 }
 
 // Open indexes every item of the spaces, reusing the cached entry of each
-// file whose size and modification time are unchanged. An item that shadows
-// another (same kind and id in a later space) is indexed once, from the
-// space that resolution would pick. Items whose metadata does not parse are
-// still indexed by their id.
+// file whose size and modification time are unchanged. An item found more
+// than once (in several spaces, or in several file forms of one space) is
+// indexed once, from the file that resolution would pick. Items whose
+// metadata does not parse are still indexed by their id.
 func Open(spaces []*bundle.Space, o Options) (*Index, error) {
 	cachePath := ""
 	var cached *Index
@@ -57,6 +57,9 @@ func Open(spaces []*bundle.Space, o Options) (*Index, error) {
 	changed := cached == nil
 	for _, f := range files {
 		if d := old[f.Space.Label+"\x00"+f.Rel]; d != nil && d.size == f.size && d.modTime == f.modTime {
+			// The path shown depends on the working directory (the
+			// project's is relative to it): it is never cached.
+			d.Path = f.Path()
 			ix.Docs = append(ix.Docs, d)
 			continue
 		}
@@ -81,10 +84,12 @@ type file struct {
 	size, modTime int64
 }
 
-// walkAll lists the items of the spaces that resolution would pick (an item
-// shadowed by an earlier space is left out) and stats them, in parallel:
-// on a tree of ten thousand items the stat calls are most of the time a
-// warm search takes.
+// walkAll lists the items of the spaces that resolution would pick and
+// stats them, in parallel: on a tree of ten thousand items the stat calls
+// are most of the time a warm search takes. An item shadowed by an earlier
+// space is left out; when one space holds an item in two file forms
+// (acme/x.py and acme/x.js), the one Space.Find picks (the kind's fixed
+// extension order) is kept, not the first the walk met.
 func walkAll(spaces []*bundle.Space) ([]file, error) {
 	var files []file
 	seen := map[string]bool{}
@@ -93,10 +98,21 @@ func walkAll(spaces []*bundle.Space) ([]file, error) {
 		if err != nil {
 			return nil, err
 		}
+		at := map[string]int{} // key -> index in files, for this space
 		for _, f := range found {
 			key := string(f.Kind) + "\x00" + string(f.ID)
+			if i, dup := at[key]; dup {
+				// Another form of an item of this space: keep what
+				// resolution finds (if it finds nothing, as when a
+				// symbolic link stops it, the first form stays).
+				if rel, err := sp.Find(f.Kind, f.ID); err == nil && rel == f.Rel {
+					files[i] = file{Found: f}
+				}
+				continue
+			}
 			if !seen[key] {
 				seen[key] = true
+				at[key] = len(files)
 				files = append(files, file{Found: f})
 			}
 		}

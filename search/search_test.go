@@ -118,7 +118,7 @@ func TestRanking(t *testing.T) {
 
 func TestCacheRoundTripAndRefresh(t *testing.T) {
 	root := t.TempDir()
-	if _, err := corpus.Generate(root, 60, 1); err != nil {
+	if err := corpus.Generate(root, 60, 1); err != nil {
 		t.Fatal(err)
 	}
 	cache := t.TempDir()
@@ -168,7 +168,7 @@ func TestCacheRoundTripAndRefresh(t *testing.T) {
 		t.Errorf("docs %d, want %d", len(third.Docs), len(first.Docs)-1)
 	}
 	// A damaged cache is rebuilt, not trusted.
-	if err := os.WriteFile(files[0], []byte("RYESRCH\x02garbage"), 0o600); err != nil {
+	if err := os.WriteFile(files[0], append(append([]byte(nil), cacheMagic...), "garbage"...), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if fourth, err := Open(spaces, Options{CacheDir: cache}); err != nil || len(fourth.Docs) != len(third.Docs) {
@@ -192,11 +192,87 @@ func TestShadowedItemsIndexedOnce(t *testing.T) {
 	}
 }
 
+// The path shown depends on the working directory (the project's is
+// relative to it) while the cache file does not: the same cache opened
+// with another Shown must give that Shown's paths, not the cached ones.
+func TestCachedPathFollowsShown(t *testing.T) {
+	root, cache := t.TempDir(), t.TempDir()
+	writeItem(t, root, "tools/acme/x.js", "// A tool.\n")
+	open := func(shown string) *Index {
+		t.Helper()
+		sp := bundle.NewDiskSpace(bundle.Project, root, "")
+		sp.Shown = shown
+		ix, err := Open([]*bundle.Space{sp}, Options{CacheDir: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ix.Docs) != 1 {
+			t.Fatalf("docs: %+v", ix.Docs)
+		}
+		return ix
+	}
+	if got, want := open(".").Docs[0].Path, filepath.Join(".ai", "tools", "acme", "x.js"); got != want {
+		t.Errorf("from .: %s, want %s", got, want)
+	}
+	files, _ := filepath.Glob(filepath.Join(cache, "*.idx"))
+	if len(files) != 1 {
+		t.Fatalf("cache files: %v", files)
+	}
+	before, _ := os.Stat(files[0])
+	all, _ := ParseScope("all")
+	ix := open("..")
+	if got, want := ix.Docs[0].Path, filepath.Join("..", ".ai", "tools", "acme", "x.js"); got != want {
+		t.Errorf("from a sub-folder: %s, want %s", got, want)
+	}
+	if rs, _ := ix.Search(all, "*", 0); len(rs) != 1 || rs[0].Path != filepath.Join("..", ".ai", "tools", "acme", "x.js") {
+		t.Errorf("results: %+v", rs)
+	}
+	// The second open came from the cache (the file was not rewritten).
+	if after, err := os.Stat(files[0]); err != nil || !os.SameFile(before, after) || !after.ModTime().Equal(before.ModTime()) {
+		t.Error("the cache was rewritten: the test did not exercise it")
+	}
+}
+
+// An item in two file forms of one space is indexed from the form
+// resolution picks (the kind's extension order), not the first walked.
+func TestTwoFormsIndexTheResolvedOne(t *testing.T) {
+	root := t.TempDir()
+	for _, rel := range []string{"tools/acme/x.js", "tools/acme/x.py", "tools/acme/x.sh"} {
+		writeItem(t, root, rel, "# "+rel+"\n")
+	}
+	sp := bundle.NewDiskSpace(bundle.Project, root, "")
+	rel, err := sp.Find(item.Tool, "acme/x")
+	if err != nil || rel != "tools/acme/x.py" {
+		t.Fatalf("resolution picks %s (%v)", rel, err)
+	}
+	cache := t.TempDir()
+	for _, o := range []Options{{}, {CacheDir: cache}, {CacheDir: cache}} {
+		ix, err := Open([]*bundle.Space{sp}, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ix.Docs) != 1 || ix.Docs[0].rel != rel || ix.Docs[0].Path != sp.DisplayPath(rel) {
+			t.Errorf("cache %q: docs %+v, want only %s", o.CacheDir, ix.Docs, rel)
+		}
+	}
+}
+
+func writeItem(t *testing.T, root, rel, content string) {
+	t.Helper()
+	p := filepath.Join(root, ".ai", filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func FuzzDecodeCache(f *testing.F) {
 	ix := NewIndex()
 	ix.Add(doc(item.Tool, "a/b", Fields{Name: "b", Description: "hello world"}))
 	f.Add(ix.encode())
-	f.Add([]byte("RYESRCH\x02"))
+	f.Add(append([]byte(nil), cacheMagic...))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ix, err := decodeIndex(data)
 		if err != nil {

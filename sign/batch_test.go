@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -19,16 +20,17 @@ import (
 // corpusTargets generates n items under root and returns them as targets.
 func corpusTargets(t testing.TB, root string, n int) []Target {
 	t.Helper()
-	if _, err := corpus.Generate(root, n, 7); err != nil {
+	if err := corpus.Generate(root, n, 7); err != nil {
 		t.Fatal(err)
 	}
-	found, _, err := bundle.NewDiskSpace(bundle.Project, root, "").Walk(item.Kinds)
+	sp := bundle.NewDiskSpace(bundle.Project, root, "")
+	found, _, err := sp.Walk(item.Kinds)
 	if err != nil {
 		t.Fatal(err)
 	}
 	targets := make([]Target, len(found))
 	for i, f := range found {
-		targets[i] = Target{Kind: f.Kind, ID: f.ID, File: filepath.Join(root, ".ai", filepath.FromSlash(f.Rel)), Display: f.Rel}
+		targets[i] = Target{Kind: f.Kind, ID: f.ID, Space: sp, Rel: f.Rel, File: filepath.Join(root, ".ai", filepath.FromSlash(f.Rel)), Display: f.Rel}
 	}
 	return targets
 }
@@ -78,8 +80,8 @@ func TestBatchRun(t *testing.T) {
 			good = append(good, tg)
 		}
 	}
-	link := Target{Kind: item.Tool, ID: "link", File: filepath.Join(root, ".ai", "tools", "link.py"), Display: "link"}
-	if err := os.Symlink(targets[2].File, link.File); err != nil {
+	link := Target{Kind: item.Tool, ID: "link", Space: targets[0].Space, Rel: "tools/link.py", Display: "link"}
+	if err := os.Symlink(targets[2].File, filepath.Join(root, ".ai", "tools", "link.py")); err != nil {
 		t.Skip(err)
 	}
 	targets = append(targets, link)
@@ -140,6 +142,63 @@ func TestBatchRun(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestBatchRefuses: a target is read through its space, which refuses a
+// link on any component of its path (not only the last), a file over
+// bundle.MaxItemSize and one that is not regular; the file on disk is
+// derived from the space when not given, and a target given only as a file
+// finds its space from the .ai folder above it.
+func TestBatchRefuses(t *testing.T) {
+	root := t.TempDir()
+	sp := bundle.NewDiskSpace(bundle.Project, root, "")
+	write := func(rel, text string) {
+		p := filepath.Join(root, ".ai", filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("tools/a/ok.py", "x = 1\n")
+	write("tools/a/big.py", strings.Repeat("#", bundle.MaxItemSize+1))
+	write("tools/real/x.py", "y = 2\n")
+	os.MkdirAll(filepath.Join(root, ".ai", "tools", "a", "dir.py"), 0o755)
+	os.Chmod(filepath.Join(root, ".ai", "tools", "a", "ok.py"), 0o750)
+	if err := os.Symlink(filepath.Join(root, ".ai", "tools", "real"), filepath.Join(root, ".ai", "tools", "linked")); err != nil {
+		t.Skip(err)
+	}
+	targets := []Target{
+		{Kind: item.Tool, ID: "a/ok", Space: sp, Rel: "tools/a/ok.py"},
+		{Kind: item.Tool, ID: "linked/x", Space: sp, Rel: "tools/linked/x.py"},
+		{Kind: item.Tool, ID: "a/big", Space: sp, Rel: "tools/a/big.py"},
+		{Kind: item.Tool, ID: "a/dir", Space: sp, Rel: "tools/a/dir.py"},
+		{Kind: item.Tool, ID: "x", Rel: "tools/x.py"},
+		{Kind: item.Tool, ID: "e", Space: bundle.EmbeddedSpace(), Rel: "tools/e.py"},
+	}
+	want := []string{"", "tools/linked: is a symbolic link", "is larger than 1048576 bytes", "is not a regular file",
+		"no space", "compiled into rye"}
+	b := &Batch{Key: vectorKey(), Format: V2, Time: time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)}
+	rs := b.Run(targets)
+	for i, r := range rs {
+		if r.Target != targets[i] {
+			t.Errorf("%d: the result does not carry the target as given", i)
+		}
+		switch {
+		case want[i] == "" && (r.Err != nil || r.Outcome != OutcomeSigned):
+			t.Errorf("%s: %s %v", r.Rel, r.Outcome, r.Err)
+		case want[i] != "" && (r.Outcome != OutcomeFailed || r.Err == nil || !strings.Contains(r.Err.Error(), want[i])):
+			t.Errorf("%s: %s %v, want %q", r.Rel, r.Outcome, r.Err, want[i])
+		}
+	}
+	if data, _ := os.ReadFile(filepath.Join(root, ".ai", "tools", "real", "x.py")); string(data) != "y = 2\n" {
+		t.Errorf("signed through a linked folder: %q", data)
+	}
+	if data, _ := os.ReadFile(filepath.Join(root, ".ai", "tools", "a", "ok.py")); !strings.Contains(string(data), "rye:signed:v2:") {
+		t.Errorf("not signed: %q", data)
+	}
+	if info, err := os.Stat(filepath.Join(root, ".ai", "tools", "a", "ok.py")); err != nil || runtime.GOOS != "windows" && info.Mode().Perm() != 0o750 {
+		t.Errorf("the signed file lost its mode: %v %v", info.Mode(), err)
+	}
 }
 
 // TestCrashSafety kills a signing batch of 5,000 items with SIGKILL while
@@ -231,13 +290,14 @@ func TestCrashSafety(t *testing.T) {
 // crashChild is the process that gets killed: it signs the corpus in small
 // chunks so that renames happen all through the run.
 func crashChild(t *testing.T, root string) {
-	found, _, err := bundle.NewDiskSpace(bundle.Project, root, "").Walk(item.Kinds)
+	sp := bundle.NewDiskSpace(bundle.Project, root, "")
+	found, _, err := sp.Walk(item.Kinds)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var targets []Target
 	for _, f := range found {
-		targets = append(targets, Target{Kind: f.Kind, ID: f.ID, File: filepath.Join(root, ".ai", filepath.FromSlash(f.Rel))})
+		targets = append(targets, Target{Kind: f.Kind, ID: f.ID, Space: sp, Rel: f.Rel})
 	}
 	b := &Batch{Key: vectorKey(), Format: V2, Time: time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC), ChunkSize: 50}
 	b.Run(targets)

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -30,12 +31,11 @@ func testKey() *sign.Key {
 // test key and trusts the key in the project.
 func signedProject(t testing.TB, root string, n int) *bundle.Space {
 	t.Helper()
-	if _, err := corpus.Generate(root, n, 3); err != nil {
+	if err := corpus.Generate(root, n, 3); err != nil {
 		t.Fatal(err)
 	}
 	key := testKey()
-	pemText, _ := sign.CanonicalPublicPEM(key.Public)
-	k := &TrustedKey{Fingerprint: key.Fingerprint, Owner: "test", PEM: pemText, Public: key.Public}
+	k := &TrustedKey{Owner: "test", Public: key.Public}
 	dir := filepath.Join(root, ".ai", TrustedKeysDir)
 	os.MkdirAll(dir, 0o755)
 	if err := os.WriteFile(filepath.Join(dir, key.Fingerprint+".toml"), FormatTrustedKey(k), 0o644); err != nil {
@@ -48,7 +48,7 @@ func signedProject(t testing.TB, root string, n int) *bundle.Space {
 	}
 	var targets []sign.Target
 	for _, f := range found {
-		targets = append(targets, sign.Target{Kind: f.Kind, ID: f.ID, File: filepath.Join(root, ".ai", filepath.FromSlash(f.Rel))})
+		targets = append(targets, sign.Target{Kind: f.Kind, ID: f.ID, Space: sp, Rel: f.Rel})
 	}
 	b := &sign.Batch{Key: key, Format: sign.V2, Time: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	for _, r := range b.Run(targets) {
@@ -75,17 +75,38 @@ func allSources(t testing.TB, sp *bundle.Space) ([]Source, []string) {
 	return SelectionSources(sel), rels
 }
 
-func verdicts(rs []Result) map[string]Verdict {
-	m := map[string]Verdict{}
-	for _, r := range rs {
-		m[r.Path] = r.Verdict
+// embeddedSources are a few items of the bundle compiled into rye.
+func embeddedSources(t testing.TB) []Source {
+	t.Helper()
+	sel, err := bundle.Select(bundle.EmbeddedSpace(), item.Kinds, nil, "")
+	if err != nil {
+		t.Fatal(err)
 	}
-	return m
+	srcs := SelectionSources(sel)
+	if len(srcs) == 0 || !srcs[0].Embedded {
+		t.Fatalf("embedded sources: %d", len(srcs))
+	}
+	return srcs[:min(len(srcs), 5)]
+}
+
+// sameResults fails unless two runs over the same sources gave equal
+// results, field for field.
+func sameResults(t *testing.T, what string, got, want []Result) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d results, want %d", what, len(got), len(want))
+	}
+	for i := range want {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Fatalf("%s: %s:\n got %+v\nwant %+v", what, want[i].Path, got[i], want[i])
+		}
+	}
 }
 
 // TestCacheAndChangedSinceAgreeWithFullRun: after random edits, a cached
-// run (cold and warm) and a --changed-since run give the same verdicts as
-// verifying everything.
+// run (cold and warm) and a --changed-since run give the same results as
+// verifying everything, embedded items included, and --changed-since lists
+// exactly the items removed since the commit.
 func TestCacheAndChangedSinceAgreeWithFullRun(t *testing.T) {
 	root := t.TempDir()
 	sp := signedProject(t, root, 300)
@@ -105,16 +126,23 @@ func TestCacheAndChangedSinceAgreeWithFullRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	_, committed := allSources(t, sp)
+	atBase := map[string]bool{}
+	for _, rel := range committed {
+		atBase[rel] = true
+	}
+	embedded := embeddedSources(t)
+	withEmbedded := func(srcs []Source) []Source { return append(append([]Source(nil), srcs...), embedded...) }
 	policy := Policy{Now: time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)}
 	cacheFile := filepath.Join(t.TempDir(), "verify.cache")
+	removed := map[string]bool{} // items of the commit removed so far
 	r := rand.New(rand.NewPCG(9, 9))
 	for round := 0; round < 4; round++ {
-		// Random edits: flip a byte, append, delete, add an unsigned item,
-		// or re-sign an item by another key.
-		sources, _ := allSources(t, sp)
+		// Random edits: flip a byte, append, delete, or add an unsigned item.
+		sources, rels := allSources(t, sp)
 		for i := 0; i < 15; i++ {
-			s := sources[r.IntN(len(sources))]
-			file := s.Path // absolute: the space has no display root
+			n := r.IntN(len(sources))
+			file := sources[n].Path // absolute: the space has no display root
 			data, err := os.ReadFile(file)
 			if err != nil {
 				continue
@@ -128,24 +156,28 @@ func TestCacheAndChangedSinceAgreeWithFullRun(t *testing.T) {
 				os.WriteFile(file, append(data, " "...), 0o644)
 			case 2:
 				os.Remove(file)
+				if atBase[rels[n]] {
+					removed[rels[n]] = true
+				}
 			case 3:
 				os.WriteFile(filepath.Join(root, ".ai", "knowledge", fmt.Sprintf("new%d_%d.md", round, i)), []byte("---\nid: x\n---\n"), 0o644)
 			}
 		}
-		sources, rels := allSources(t, sp)
-		full := verdicts((&Verifier{Trust: ts, Policy: policy}).Run(sources))
+		sources, rels = allSources(t, sp)
+		full := (&Verifier{Trust: ts, Policy: policy}).Run(withEmbedded(sources))
+		for _, res := range full[len(sources):] {
+			if res.Verdict != Verified || !res.Embedded || res.Reason != "embedded in rye" {
+				t.Fatalf("embedded item: %+v", res)
+			}
+		}
 		for pass := 0; pass < 2; pass++ {
 			cache := OpenCache(cacheFile)
 			sources, _ := allSources(t, sp)
-			got := verdicts((&Verifier{Trust: ts, Policy: policy, Cache: cache}).Run(sources))
+			got := (&Verifier{Trust: ts, Policy: policy, Cache: cache}).Run(withEmbedded(sources))
 			if err := cache.Save(); err != nil {
 				t.Fatal(err)
 			}
-			for p, v := range full {
-				if got[p] != v {
-					t.Fatalf("round %d pass %d: %s cached %s, full %s", round, pass, p, got[p], v)
-				}
-			}
+			sameResults(t, fmt.Sprintf("round %d cached pass %d", round, pass), got, full)
 		}
 		g, err := OpenRepo(root)
 		if err != nil {
@@ -156,26 +188,39 @@ func TestCacheAndChangedSinceAgreeWithFullRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		partial := verdicts((&Verifier{Trust: ts, Policy: policy}).Run(changed))
+		partial := map[string]Result{}
+		for _, res := range (&Verifier{Trust: ts, Policy: policy}).Run(withEmbedded(changed)) {
+			partial[res.Path] = res
+		}
 		failedFull := 0
-		for p, v := range full {
-			if pv, ok := partial[p]; ok {
-				if pv != v {
-					t.Fatalf("round %d: %s changed-since %s, full %s", round, p, pv, v)
+		for _, v := range full {
+			if pv, ok := partial[v.Path]; ok {
+				if !reflect.DeepEqual(pv, v) {
+					t.Fatalf("round %d: %s:\nchanged-since %+v\n         full %+v", round, v.Path, pv, v)
 				}
-			} else if v != Verified {
-				t.Fatalf("round %d: %s was skipped by --changed-since but fails (%s)", round, p, v)
+			} else if v.Verdict != Verified {
+				t.Fatalf("round %d: %s was skipped by --changed-since but fails (%s)", round, v.Path, v.Verdict)
 			}
-			if v != Verified {
+			if v.Verdict != Verified {
 				failedFull++
 			}
 		}
 		if failedFull == 0 || len(changed) == 0 {
 			t.Fatalf("round %d: the edits changed nothing", round)
 		}
-		if round > 0 && len(deleted) == 0 {
-			t.Logf("round %d: nothing deleted", round)
+		gone := map[string]bool{}
+		for _, d := range deleted {
+			gone[d.Rel] = true
+			if k, id, _, _ := bundle.KindAndID(d.Rel); k != d.Kind || id != d.ID {
+				t.Errorf("round %d: deleted %s is %s %s", round, d.Rel, d.Kind, d.ID)
+			}
 		}
+		if !reflect.DeepEqual(gone, removed) {
+			t.Fatalf("round %d: deleted %v, removed %v", round, gone, removed)
+		}
+	}
+	if len(removed) == 0 {
+		t.Fatal("no round removed an item")
 	}
 }
 
@@ -212,5 +257,32 @@ func TestCacheKeyCoversTrustAndPolicy(t *testing.T) {
 	os.WriteFile(c.path, []byte(cacheMagic+"{not json"), 0o600)
 	if len(OpenCache(c.path).entries) != 0 {
 		t.Error("damaged cache read")
+	}
+}
+
+// TestEmbeddedItemsBypassTheCache: checking an embedded item is free, so
+// it is never stored, and a run through a cache reports it as embedded
+// every time (verified (embedded) in the text, "embedded": true in JSON).
+func TestEmbeddedItemsBypassTheCache(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "verify.cache")
+	ts, _ := LoadTrustStore(nil)
+	for pass := 0; pass < 2; pass++ {
+		c := OpenCache(file)
+		for _, r := range (&Verifier{Trust: ts, Policy: Policy{Now: time.Now()}, Cache: c}).Run(embeddedSources(t)) {
+			if r.Verdict != Verified || !r.Embedded {
+				t.Fatalf("pass %d: %+v", pass, r)
+			}
+		}
+		if c.added != 0 || len(c.entries) != 0 {
+			t.Fatalf("pass %d: %d entries cached", pass, len(c.entries))
+		}
+		c.Save()
+	}
+	// Get rebuilds the result for its input, embedded or not.
+	c := OpenCache(file)
+	key := [32]byte{1}
+	c.Put(key, Result{Verdict: Verified, Reason: "r"})
+	if r, ok := c.Get(key, Input{Path: "p", Embedded: true}); !ok || !r.Embedded || r.Path != "p" || r.Reason != "r" {
+		t.Errorf("get: %+v %v", r, ok)
 	}
 }

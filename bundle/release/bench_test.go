@@ -17,7 +17,7 @@ import (
 // namespace ns00 (about 180 items, 2 KiB each) is packed.
 func benchBundle(b *testing.B) *project {
 	p := &project{root: b.TempDir(), key: testKey(3)}
-	if _, err := corpus.Generate(p.root, 3000, 7); err != nil {
+	if err := corpus.Generate(p.root, 3000, 7); err != nil {
 		b.Fatal(err)
 	}
 	p.sp = bundle.NewDiskSpace(bundle.Project, p.root, "")
@@ -28,7 +28,7 @@ func benchBundle(b *testing.B) *project {
 	}
 	var targets []sign.Target
 	for _, f := range found {
-		targets = append(targets, sign.Target{Kind: f.Kind, ID: f.ID, File: filepath.Join(p.root, ".ai", filepath.FromSlash(f.Rel))})
+		targets = append(targets, sign.Target{Kind: f.Kind, ID: f.ID, Space: f.Space, Rel: f.Rel})
 	}
 	for _, r := range (&sign.Batch{Key: p.key, Format: sign.V2, Time: signTime}).Run(targets) {
 		if r.Err != nil {

@@ -1,7 +1,6 @@
 package release
 
 import (
-	"errors"
 	"fmt"
 	"path"
 	"sort"
@@ -29,15 +28,12 @@ const (
 
 // Result is a checked bundle: one verdict for the bundle, one per item.
 type Result struct {
-	Verdict string
-	Reason  string
-	// ManifestVerdict is the verdict of the manifest's signature (spec
-	// 2.6 verdicts), when the manifest was found.
-	ManifestVerdict verify.Verdict
-	ID              item.ID
-	Manifest        *Manifest
-	Archive         *Archive
-	Items           []verify.Result
+	Verdict  string
+	Reason   string
+	ID       item.ID
+	Manifest *Manifest
+	Archive  *Archive
+	Items    []verify.Result
 }
 
 // Failed reports whether the bundle did not verify.
@@ -48,42 +44,42 @@ func (r *Result) fail(verdict, format string, args ...any) *Result {
 	return r
 }
 
-// Check verifies a bundle file's bytes in memory, without writing
-// anything: the archive's safety, then the manifest (found, parsed, its v2
-// signature by a key of ts, for kind bundle and the bundle's id), then that
-// the archive's files are exactly the manifest's with the same hashes, then
-// every item's own signature. Keys shipped inside the bundle are never
-// trusted here: ts decides (rye bundle install --trust FP adds one, after
-// checking it).
+// Check reads a bundle file's bytes (ReadArchive) and checks them
+// (CheckArchive); an archive ReadArchive refuses is the Unsafe verdict.
 func Check(data []byte, ts *verify.TrustStore, p verify.Policy, lim Limits) *Result {
-	r := &Result{}
 	a, err := ReadArchive(data, lim)
 	if err != nil {
-		return r.fail(Unsafe, "%v", err)
+		return Refused(err)
 	}
-	r.Archive = a
-	var manifests []string
-	for _, f := range a.Files {
-		if strings.HasPrefix(f.Path, ".ai/bundles/") && strings.HasSuffix(f.Path, "/manifest.yaml") {
-			manifests = append(manifests, f.Path)
-		}
+	return CheckArchive(a, ts, p)
+}
+
+// Refused is the result of an archive that ReadArchive refused.
+func Refused(err error) *Result { return (&Result{}).fail(Unsafe, "%v", err) }
+
+// CheckArchive verifies a bundle read by ReadArchive, without writing
+// anything: the manifest (found, parsed, its v2 signature by a key of ts,
+// for kind bundle and the bundle's id), then that the archive's files are
+// exactly the manifest's with the same hashes, then every item's own
+// signature. Keys shipped inside the bundle are never trusted here: ts
+// decides (rye bundle install --trust FP adds one, after ShippedKey
+// checked it).
+func CheckArchive(a *Archive, ts *verify.TrustStore, p verify.Policy) *Result {
+	r := &Result{Archive: a}
+	mp, err := manifestPath(a)
+	if err != nil {
+		return r.fail(NoManifest, "%v", err)
 	}
-	if len(manifests) != 1 {
-		return r.fail(NoManifest, "the archive holds %d files named .ai/bundles/<id>/manifest.yaml; a bundle has exactly one", len(manifests))
-	}
-	mp := manifests[0]
-	id, err := item.ParseID(strings.TrimSuffix(strings.TrimPrefix(mp, ".ai/bundles/"), "/manifest.yaml"))
+	id, err := bundleID(mp)
 	if err != nil {
 		return r.fail(ManifestInvalid, "%s: the bundle id in its path: %v", mp, err)
 	}
 	r.ID = id
 	mdata := a.Get(mp).Data
 	if v, reason := checkManifestSignature(mdata, id, ts, p); v != verify.Verified {
-		r.ManifestVerdict = v
 		r.checkItems(ts, p) // still useful to see, though nothing installs
 		return r.fail(ManifestFailed, "%s: %s: %s", mp, v, reason)
 	}
-	r.ManifestVerdict = verify.Verified
 	m, err := ParseManifest(mdata)
 	if err != nil {
 		return r.fail(ManifestInvalid, "%s: %v", mp, err)
@@ -209,35 +205,51 @@ func (r *Result) checkItems(ts *verify.TrustStore, p verify.Policy) {
 	sort.Slice(r.Items, func(i, j int) bool { return r.Items[i].Path < r.Items[j].Path })
 }
 
+// manifestPath returns the path of the archive's manifest: the one file
+// named .ai/bundles/<id>/manifest.yaml. None, or more than one, is an
+// error.
+func manifestPath(a *Archive) (string, error) {
+	var found []string
+	for _, f := range a.Files {
+		if strings.HasPrefix(f.Path, ".ai/bundles/") && strings.HasSuffix(f.Path, "/manifest.yaml") {
+			found = append(found, f.Path)
+		}
+	}
+	if len(found) != 1 {
+		return "", fmt.Errorf("the archive holds %d files named .ai/bundles/<id>/manifest.yaml; a bundle has exactly one", len(found))
+	}
+	return found[0], nil
+}
+
+// bundleID is the bundle id of a manifest path.
+func bundleID(manifestPath string) (item.ID, error) {
+	return item.ParseID(strings.TrimSuffix(strings.TrimPrefix(manifestPath, ".ai/bundles/"), "/manifest.yaml"))
+}
+
 // ShippedKey returns the trust tier made of the bundle's shipped copy of
 // key fp, for rye bundle install --trust fp: the file must be in the
 // archive at its place, parse, and hold the key whose fingerprint,
-// recomputed from the key itself, is fp.
-func ShippedKey(data []byte, fp string, lim Limits) (verify.TrustSource, []byte, error) {
-	a, err := ReadArchive(data, lim)
+// recomputed from the key itself, is fp (ParseTrustedKey refuses a file
+// named after another key).
+func ShippedKey(a *Archive, fp string) (verify.TrustSource, []byte, error) {
+	if !hexFP.MatchString(fp) {
+		return verify.TrustSource{}, nil, fmt.Errorf("--trust %s: a fingerprint is 16 lowercase hex digits (rye keys show prints it)", fp)
+	}
+	mp, err := manifestPath(a)
 	if err != nil {
-		return verify.TrustSource{}, nil, err
+		return verify.TrustSource{}, nil, fmt.Errorf("--trust %s: %v", fp, err)
 	}
-	var id string
-	for _, f := range a.Files {
-		if strings.HasPrefix(f.Path, ".ai/bundles/") && strings.HasSuffix(f.Path, "/manifest.yaml") {
-			id = strings.TrimSuffix(strings.TrimPrefix(f.Path, ".ai/bundles/"), "/manifest.yaml")
-		}
+	id, err := bundleID(mp)
+	if err != nil {
+		return verify.TrustSource{}, nil, fmt.Errorf("--trust %s: %s: the bundle id in its path: %v", fp, mp, err)
 	}
-	if id == "" {
-		return verify.TrustSource{}, nil, errors.New("the bundle has no manifest")
-	}
-	kp := KeyPath(item.ID(id), fp)
+	kp := KeyPath(id, fp)
 	f := a.Get(kp)
 	if f == nil {
 		return verify.TrustSource{}, nil, fmt.Errorf("--trust %s: the bundle ships no key %s (%s)", fp, fp, kp)
 	}
-	k, err := verify.ParseTrustedKey(fp+".toml", f.Data)
-	if err != nil {
+	if _, err := verify.ParseTrustedKey(fp+".toml", f.Data); err != nil {
 		return verify.TrustSource{}, nil, fmt.Errorf("--trust %s: the shipped key %s: %v", fp, kp, err)
-	}
-	if k.Fingerprint != fp {
-		return verify.TrustSource{}, nil, fmt.Errorf("--trust %s: the shipped key's fingerprint is %s", fp, k.Fingerprint)
 	}
 	src := verify.MemTrustSource("bundle --trust", "--trust "+fp, map[string][]byte{fp + ".toml": f.Data})
 	return src, f.Data, nil

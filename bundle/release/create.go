@@ -64,13 +64,18 @@ type Created struct {
 }
 
 // Create collects the bundle's items, refuses unless every one verifies,
-// writes the manifest with the signers' keys, signs it (v2, kind bundle)
+// writes the manifest with the trusted-key entries of the items' signers
+// and of the manifest's own signer (so that a user given the maker's
+// fingerprint can name it with --trust), signs it (v2, kind bundle)
 // and packs everything into a deterministic archive. Before returning, it
 // checks the archive it made exactly as rye bundle verify would, so that a
 // bundle that its own maker's trust store rejects is never written.
 func Create(o CreateOptions) (*Created, error) {
 	if o.Key == nil {
 		return nil, errors.New("no signing key")
+	}
+	if o.Trust.Lookup(o.Key.Fingerprint) == nil {
+		return nil, fmt.Errorf("your key %s, which signs the manifest, is not in your trust store (%s): nobody could verify the bundle (rye trust self trusts it)", o.Key.Fingerprint, verify.UntrustedKey)
 	}
 	patterns := append([]string{string(o.ID) + "/**"}, o.Include...)
 	sel, err := bundle.Select(o.Space, item.Kinds, patterns, o.Cwd)
@@ -91,7 +96,7 @@ func Create(o CreateOptions) (*Created, error) {
 	var results []verify.Result
 	var failed []verify.Result
 	m := &Manifest{Bundle: Info{ID: string(o.ID), Version: version, RyeVersion: o.RyeVersion}, Files: map[string]Entry{}}
-	signers := map[string]bool{}
+	signers := map[string]bool{o.Key.Fingerprint: true}
 	newest := time.Time{}
 	for _, f := range sel.Items {
 		data, err := o.Space.ReadFile(f.Rel)
@@ -144,6 +149,7 @@ func Create(o CreateOptions) (*Created, error) {
 	}
 	sort.Slice(results, func(i, j int) bool { return results[i].Path < results[j].Path })
 	c := &Created{Archive: buf.Bytes(), Manifest: m, Items: results}
+	// The check reads the archive back from its bytes, as an installer will.
 	if check := Check(c.Archive, o.Trust, o.Policy, DefaultLimits); check.Failed() {
 		return nil, fmt.Errorf("the bundle was made but does not verify with your own trust store: %s: %s", check.Verdict, check.Reason)
 	}

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -23,6 +25,11 @@ import (
 // InstalledPath is the record of an installed bundle, in the space it was
 // installed into.
 func InstalledPath(id item.ID) string { return ".ai/bundles/" + string(id) + "/installed.yaml" }
+
+// trustedKeyPath is where --trust installs key fp in a space.
+func trustedKeyPath(fp string) string {
+	return ".ai/" + verify.TrustedKeysDir + "/" + fp + ".toml"
+}
 
 // Installed records what an installation wrote, so that rye bundle list
 // can show it and the next install of the same bundle can replace it
@@ -63,9 +70,15 @@ type InstallOptions struct {
 	ArchiveSum string
 	Now        time.Time
 
-	// failAfter, when > 0 (tests), makes the commit fail after that many
-	// file operations, to prove that the rollback restores everything.
-	failAfter int
+	faults faults // tests only
+}
+
+// faults make an install fail on purpose (tests): to prove that the
+// rollback restores everything, and that a rollback that fails too keeps
+// the originals.
+type faults struct {
+	after   int  // when > 0, the commit fails after that many file operations
+	restore bool // putting back a replaced file fails during the undo
 }
 
 // ConflictError lists what an install would clash with.
@@ -125,7 +138,7 @@ func Install(r *Result, o InstallOptions) (*Installed, error) {
 	add := func(p string, data []byte, exec bool) error {
 		want[p], wantFolded[strings.ToLower(p)] = true, true
 		target := filepath.Join(o.Root, filepath.FromSlash(p))
-		if err := noSymlinkBelow(o.Root, p); err != nil {
+		if err := bundle.CheckNoSymlinks(o.Root, p); err != nil {
 			return err
 		}
 		old, err := os.ReadFile(target)
@@ -179,7 +192,7 @@ func Install(r *Result, o InstallOptions) (*Installed, error) {
 		}
 	}
 	if o.TrustKey != nil {
-		p := ".ai/" + verify.TrustedKeysDir + "/" + o.TrustFP + ".toml"
+		p := trustedKeyPath(o.TrustFP)
 		target := filepath.Join(o.Root, filepath.FromSlash(p))
 		if _, err := os.Lstat(target); errors.Is(err, fs.ErrNotExist) {
 			if err := add(p, o.TrustKey, false); err != nil {
@@ -194,11 +207,11 @@ func Install(r *Result, o InstallOptions) (*Installed, error) {
 		// unless the user changed them since or another bundle claims them
 		// too. A path that differs from a new one only in case is kept: on
 		// a case-insensitive file system it is the new file.
-		for _, p := range sortedKeys(previous.Files) {
+		for _, p := range slices.Sorted(maps.Keys(previous.Files)) {
 			if want[p] || wantFolded[strings.ToLower(p)] || len(owners.byPath[p]) > 1 {
 				continue
 			}
-			if err := noSymlinkBelow(o.Root, p); err != nil {
+			if err := bundle.CheckNoSymlinks(o.Root, p); err != nil {
 				return nil, err
 			}
 			target := filepath.Join(o.Root, filepath.FromSlash(p))
@@ -221,11 +234,11 @@ func Install(r *Result, o InstallOptions) (*Installed, error) {
 		return nil, &ConflictError{Conflicts: conflicts}
 	}
 	ip := InstalledPath(r.ID)
-	if err := noSymlinkBelow(o.Root, ip); err != nil {
+	if err := bundle.CheckNoSymlinks(o.Root, ip); err != nil {
 		return nil, err
 	}
 	ops = append(ops, op{path: ip, target: filepath.Join(o.Root, filepath.FromSlash(ip)), data: rec.marshal()})
-	if err := commit(ai, ops, o.failAfter); err != nil {
+	if err := commit(o.Root, ops, o.faults); err != nil {
 		return nil, err
 	}
 	return rec, nil
@@ -244,9 +257,9 @@ type op struct {
 
 // commit stages every new file, then applies the operations in order,
 // and undoes all of them if one fails.
-func commit(ai string, ops []op, failAfter int) (err error) {
+func commit(root string, ops []op, f faults) (err error) {
 	keep := false // set when a failed undo leaves originals in staging
-	staging, err := os.MkdirTemp(ai, ".rye-install-")
+	staging, err := os.MkdirTemp(filepath.Join(root, bundle.AIDir), ".rye-install-")
 	if err != nil {
 		return err
 	}
@@ -273,7 +286,7 @@ func commit(ai string, ops []op, failAfter int) (err error) {
 		if err != nil {
 			var failed []string
 			for i := done - 1; i >= 0; i-- {
-				if uerr := undo(&ops[i]); uerr != nil {
+				if uerr := undo(&ops[i], f); uerr != nil {
 					failed = append(failed, uerr.Error())
 				}
 			}
@@ -286,25 +299,26 @@ func commit(ai string, ops []op, failAfter int) (err error) {
 		}
 	}()
 	for i := range ops {
-		if failAfter > 0 && done == failAfter {
+		if f.after > 0 && done == f.after {
 			return fmt.Errorf("simulated failure after %d operations", done)
 		}
-		if err := apply(&ops[i], staging, i); err != nil {
+		if err := apply(root, &ops[i], staging, i); err != nil {
 			done = i + 1 // undo the partial step too
-			return fmt.Errorf("installing %s: %v", ops[i].path, err)
+			return fmt.Errorf("installing %s: %w", ops[i].path, err)
 		}
 		done = i + 1
 	}
-	if failAfter > 0 && done == failAfter {
+	if f.after > 0 && done == f.after {
 		return fmt.Errorf("simulated failure after %d operations", done)
 	}
 	return nil
 }
 
 // apply does one operation, recording what it did so that undo can
-// reverse it.
-func apply(o *op, staging string, i int) error {
-	dirs, err := mkdirs(filepath.Dir(o.target))
+// reverse it. The folders above the target are checked again as they are
+// made: a symbolic link planted since the install was planned is refused.
+func apply(root string, o *op, staging string, i int) error {
+	dirs, err := bundle.MkdirNoSymlinks(root, path.Dir(o.path))
 	o.madeDirs = dirs
 	if err != nil {
 		return err
@@ -328,7 +342,7 @@ func apply(o *op, staging string, i int) error {
 
 // undo reverses apply: the new file goes, the old one comes back, and the
 // folders made for it are removed (only when empty).
-func undo(o *op) error {
+func undo(o *op, f faults) error {
 	var err error
 	if o.placed {
 		if e := os.Remove(o.target); e != nil && !errors.Is(e, fs.ErrNotExist) {
@@ -336,7 +350,11 @@ func undo(o *op) error {
 		}
 	}
 	if o.backup != "" {
-		if e := os.Rename(o.backup, o.target); e != nil {
+		e := errors.New("simulated failure")
+		if !f.restore {
+			e = os.Rename(o.backup, o.target)
+		}
+		if e != nil {
 			err = fmt.Errorf("restoring %s: %v", o.path, e)
 		}
 	}
@@ -344,29 +362,6 @@ func undo(o *op) error {
 		os.Remove(o.madeDirs[i])
 	}
 	return err
-}
-
-// mkdirs creates dir and the missing folders above it, returning the ones
-// it made (outermost first).
-func mkdirs(dir string) ([]string, error) {
-	var missing []string
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(d); err == nil {
-			break
-		}
-		missing = append(missing, d)
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	var made []string
-	for i := len(missing) - 1; i >= 0; i-- {
-		if err := os.Mkdir(missing[i], 0o755); err != nil {
-			return made, err
-		}
-		made = append(made, missing[i])
-	}
-	return made, nil
 }
 
 func writeSynced(p string, data []byte, mode os.FileMode) error {
@@ -383,34 +378,6 @@ func writeSynced(p string, data []byte, mode os.FileMode) error {
 		return err
 	}
 	return f.Close()
-}
-
-// noSymlinkBelow refuses a path (relative to root, slash-separated) when
-// any existing component below root is a symbolic link, or an existing
-// folder on the way is not a folder.
-func noSymlinkBelow(root, rel string) error {
-	parts := strings.Split(rel, "/")
-	p := root
-	for i, part := range parts {
-		p = filepath.Join(p, part)
-		info, err := os.Lstat(p)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if info.Mode()&fs.ModeSymlink != 0 {
-			return fmt.Errorf("%s %v", p, bundle.ErrSymlink)
-		}
-		if i < len(parts)-1 && !info.IsDir() {
-			return fmt.Errorf("%s is not a folder", p)
-		}
-		if i == len(parts)-1 && !info.Mode().IsRegular() {
-			return fmt.Errorf("%s is not a regular file", p)
-		}
-	}
-	return nil
 }
 
 // owners are the installed bundles of a space, and which claim each file.
@@ -435,7 +402,7 @@ func readOwners(root string) (*owners, error) {
 			o.byPath[p] = append(o.byPath[p], in.Bundle.ID)
 		}
 		for _, fp := range in.TrustedKeys {
-			p := ".ai/" + verify.TrustedKeysDir + "/" + fp + ".toml"
+			p := trustedKeyPath(fp)
 			o.byPath[p] = append(o.byPath[p], in.Bundle.ID)
 		}
 	}
@@ -485,15 +452,6 @@ func List(root, label string) ([]*Installed, error) {
 	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Bundle.ID < out[j].Bundle.ID })
 	return out, err
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // check refuses a record whose paths could lead out of .ai/: the record is

@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -42,10 +43,10 @@ type Manifest struct {
 
 // Info is the manifest's bundle section.
 type Info struct {
-	ID         string `yaml:"id"`
-	Version    string `yaml:"version"`
-	CreatedAt  string `yaml:"created_at"`
-	RyeVersion string `yaml:"rye_version"`
+	ID         string `yaml:"id" json:"id"`
+	Version    string `yaml:"version" json:"version"`
+	CreatedAt  string `yaml:"created_at" json:"created_at"`
+	RyeVersion string `yaml:"rye_version" json:"rye_version"`
 }
 
 // Entry is one shipped file.
@@ -81,14 +82,7 @@ func (m *Manifest) Marshal() []byte {
 }
 
 // Paths lists the shipped files, sorted.
-func (m *Manifest) Paths() []string {
-	ps := make([]string, 0, len(m.Files))
-	for p := range m.Files {
-		ps = append(ps, p)
-	}
-	sort.Strings(ps)
-	return ps
-}
+func (m *Manifest) Paths() []string { return slices.Sorted(maps.Keys(m.Files)) }
 
 var (
 	hexSHA256 = regexp.MustCompile(`^[0-9a-f]{64}$`)

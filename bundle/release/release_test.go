@@ -54,10 +54,9 @@ func newProject(t testing.TB) *project {
 }
 
 func (p *project) trustKey(t testing.TB, k *sign.Key) {
-	pemText, _ := sign.CanonicalPublicPEM(k.Public)
 	dir := filepath.Join(p.root, ".ai", verify.TrustedKeysDir)
 	os.MkdirAll(dir, 0o755)
-	data := verify.FormatTrustedKey(&verify.TrustedKey{Fingerprint: k.Fingerprint, Owner: "test", PEM: pemText, Public: k.Public})
+	data := verify.FormatTrustedKey(&verify.TrustedKey{Owner: "test", Public: k.Public})
 	if err := os.WriteFile(filepath.Join(dir, k.Fingerprint+".toml"), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -215,12 +214,18 @@ func build(t testing.TB, entries []entry) []byte {
 	return buf.Bytes()
 }
 
-// entriesOf turns a good archive into entries to tamper with.
-func entriesOf(t testing.TB, archive []byte) []entry {
+func readArchive(t testing.TB, archive []byte) *Archive {
+	t.Helper()
 	a, err := ReadArchive(archive, DefaultLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return a
+}
+
+// entriesOf turns a good archive into entries to tamper with.
+func entriesOf(t testing.TB, archive []byte) []entry {
+	a := readArchive(t, archive)
 	var out []entry
 	for _, f := range a.Files {
 		out = append(out, reg(f.Path, f.Data))
@@ -383,7 +388,8 @@ func TestTrustingAShippedKey(t *testing.T) {
 	if r.Verdict != ManifestFailed || !strings.Contains(r.Reason, "--trust "+maker.key.Fingerprint) {
 		t.Fatalf("%s %s", r.Verdict, r.Reason)
 	}
-	src, keyData, err := ShippedKey(archive, maker.key.Fingerprint, DefaultLimits)
+	a := readArchive(t, archive)
+	src, keyData, err := ShippedKey(a, maker.key.Fingerprint)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -394,20 +400,22 @@ func TestTrustingAShippedKey(t *testing.T) {
 	if r := Check(archive, ts, verify.Policy{Now: time.Now()}, DefaultLimits); r.Failed() {
 		t.Fatalf("with --trust: %s %s", r.Verdict, r.Reason)
 	}
-	if _, _, err := ShippedKey(archive, "0123456789abcdef", DefaultLimits); err == nil {
-		t.Error("a key the bundle does not ship was trusted")
+	if _, _, err := ShippedKey(a, "0123456789abcdef"); err == nil || !strings.Contains(err.Error(), "ships no key") {
+		t.Errorf("a key the bundle does not ship: %v", err)
+	}
+	if _, _, err := ShippedKey(a, "../"+maker.key.Fingerprint); err == nil || !strings.Contains(err.Error(), "16 lowercase hex digits") {
+		t.Errorf("not a fingerprint: %v", err)
 	}
 	// A shipped key file whose content is another key: refused.
 	entries := entriesOf(t, archive)
 	kp := KeyPath("rel", maker.key.Fingerprint)
 	other := testKey(9)
-	pemText, _ := sign.CanonicalPublicPEM(other.Public)
 	for i := range entries {
 		if entries[i].h.Name == kp {
-			entries[i] = reg(kp, verify.FormatTrustedKey(&verify.TrustedKey{Fingerprint: maker.key.Fingerprint, PEM: pemText, Public: other.Public}))
+			entries[i] = reg(kp, verify.FormatTrustedKey(&verify.TrustedKey{Public: other.Public}))
 		}
 	}
-	if _, _, err := ShippedKey(build(t, entries), maker.key.Fingerprint, DefaultLimits); err == nil || !strings.Contains(err.Error(), "fingerprint") {
+	if _, _, err := ShippedKey(readArchive(t, build(t, entries)), maker.key.Fingerprint); err == nil || !strings.Contains(err.Error(), "fingerprint") {
 		t.Errorf("a mislabelled shipped key: %v", err)
 	}
 	if !bytes.Contains(keyData, []byte(maker.key.Fingerprint)) {
@@ -428,8 +436,7 @@ func TestItemsAreVerifiedOnTheirOwn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pemText, _ := sign.CanonicalPublicPEM(releaser.Public)
-	only := verify.MemTrustSource("test", "test", map[string][]byte{releaser.Fingerprint + ".toml": verify.FormatTrustedKey(&verify.TrustedKey{Fingerprint: releaser.Fingerprint, PEM: pemText, Public: releaser.Public})})
+	only := verify.MemTrustSource("test", "test", map[string][]byte{releaser.Fingerprint + ".toml": verify.FormatTrustedKey(&verify.TrustedKey{Public: releaser.Public})})
 	ts, err := verify.LoadTrustStore([]verify.TrustSource{only})
 	if err != nil {
 		t.Fatal(err)
@@ -458,7 +465,7 @@ func TestInstallUpgradeConflictsAndRollback(t *testing.T) {
 	r := check(v1.Archive)
 	before := snapshot(t, dest)
 	for n := 1; n <= len(r.Archive.Files)+1; n++ {
-		if _, err := Install(r, InstallOptions{Root: dest, Now: time.Now(), failAfter: n}); err == nil || !strings.Contains(err.Error(), "simulated failure") {
+		if _, err := Install(r, InstallOptions{Root: dest, Now: time.Now(), faults: faults{after: n}}); err == nil || !strings.Contains(err.Error(), "simulated failure") {
 			t.Fatalf("failAfter %d: %v", n, err)
 		}
 		if after := snapshot(t, dest); after != before {

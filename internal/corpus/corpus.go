@@ -19,11 +19,9 @@ var words = strings.Fields(`deploy release build test lint format check verify s
 	git commit branch merge review issue plan step process report summary table error warning
 	network http request response retry timeout backoff header body status code result value`)
 
-// Generate writes a project with n items under root (root/.ai/...) and
-// returns the relative paths of the item files.
-func Generate(root string, n int, seed uint64) ([]string, error) {
+// Generate writes a project with n items under root (root/.ai/...).
+func Generate(root string, n int, seed uint64) error {
 	r := rand.New(rand.NewPCG(seed, 1))
-	var paths []string
 	for i := 0; i < n; i++ {
 		ns := fmt.Sprintf("ns%02d/group%02d", i%17, i%7)
 		name := fmt.Sprintf("item_%05d", i)
@@ -44,14 +42,13 @@ func Generate(root string, n int, seed uint64) ([]string, error) {
 		}
 		full := filepath.Join(root, ".ai", filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			return nil, err
+			return err
 		}
 		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-			return nil, err
+			return err
 		}
-		paths = append(paths, rel)
 	}
-	return paths, nil
+	return nil
 }
 
 func sentence(r *rand.Rand, n int) string {

@@ -53,8 +53,7 @@ func main() {
 	}
 	project := filepath.Join(root, "project")
 	start := time.Now()
-	_, err := corpus.Generate(project, *n, 42)
-	check(err)
+	check(corpus.Generate(project, *n, 42))
 	fmt.Printf("generated %d items in %s (%s)\n\n", *n, time.Since(start).Round(time.Millisecond), project)
 
 	// Keys for the signing commands, outside the project.

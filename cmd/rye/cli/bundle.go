@@ -17,6 +17,7 @@ import (
 	"github.com/ryekit/rye/internal/atomicfile"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/report"
+	"github.com/ryekit/rye/sign"
 	"github.com/ryekit/rye/verify"
 )
 
@@ -70,11 +71,10 @@ items.`,
 			if err != nil {
 				return err
 			}
-			var when time.Time
-			if os.Getenv("SOURCE_DATE_EPOCH") != "" {
-				if when, err = signingTime(); err != nil {
-					return err
-				}
+			// SOURCE_DATE_EPOCH when set; else zero: the newest signature.
+			when, _, err := sign.SourceDateEpoch(os.Getenv)
+			if err != nil {
+				return usageError("%v", err)
 			}
 			ver, _, _ := Version()
 			c, err := release.Create(release.CreateOptions{Space: p, ID: id, Version: version, Include: include, Cwd: a.workDir(),
@@ -154,11 +154,15 @@ func (a *app) checkBundle(file string, bt *bundleTrust) (*release.Result, []byte
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	archive, err := release.ReadArchive(data, release.DefaultLimits)
+	if err != nil {
+		return release.Refused(err), data, nil, nil
+	}
 	shipped := map[string][]byte{}
 	if len(bt.trust) > 0 {
 		var sources []verify.TrustSource
 		for _, fp := range bt.trust {
-			src, keyData, err := release.ShippedKey(data, fp, release.DefaultLimits)
+			src, keyData, err := release.ShippedKey(archive, fp)
 			if err != nil {
 				return nil, nil, nil, findings("%s: %v", file, err)
 			}
@@ -169,7 +173,7 @@ func (a *app) checkBundle(file string, bt *bundleTrust) (*release.Result, []byte
 			return nil, nil, nil, err
 		}
 	}
-	return release.Check(data, ts, policy, release.DefaultLimits), data, shipped, nil
+	return release.CheckArchive(archive, ts, policy), data, shipped, nil
 }
 
 // readBundleFile reads a bundle, refusing one over the size limit before
