@@ -47,8 +47,7 @@ func TestSignatureAnalyzer(t *testing.T) {
 	write("tools/s/unsigned.yaml", tool("unsigned"))
 	pasted := append(tool("pasted"), signed(sign.V2, "pasted", tool("x"))[:200]...)
 	write("tools/s/pasted.yaml", signed(sign.V2, "pasted", append(pasted, '\n')))
-	pemText, _ := sign.CanonicalPublicPEM(key.Public)
-	write("trusted_keys/"+key.Fingerprint+".toml", verify.FormatTrustedKey(&verify.TrustedKey{Fingerprint: key.Fingerprint, Owner: "t", PEM: pemText}))
+	write("trusted_keys/"+key.Fingerprint+".toml", verify.FormatTrustedKey(&verify.TrustedKey{Owner: "t", Public: key.Public}))
 
 	e := testEnv(t, dir)
 	ts, err := verify.LoadTrustStore(verify.TrustSources([]*bundle.Space{e.Spaces.Project}))

@@ -57,11 +57,7 @@ func newFixture(t testing.TB) *fixture {
 
 // trust adds key to the trusted keys of the space rooted at root.
 func (f *fixture) trust(key *sign.Key, root string) {
-	pemText, err := sign.CanonicalPublicPEM(key.Public)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	k := &verify.TrustedKey{Fingerprint: key.Fingerprint, Owner: "test", PEM: pemText, Public: key.Public}
+	k := &verify.TrustedKey{Owner: "test", Public: key.Public}
 	dir := filepath.Join(root, ".ai", verify.TrustedKeysDir)
 	os.MkdirAll(dir, 0o755)
 	if err := os.WriteFile(filepath.Join(dir, key.Fingerprint+".toml"), verify.FormatTrustedKey(k), 0o644); err != nil {

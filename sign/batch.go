@@ -3,7 +3,6 @@ package sign
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -11,16 +10,34 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ryekit/rye/bundle"
 	"github.com/ryekit/rye/internal/atomicfile"
 	"github.com/ryekit/rye/item"
 )
 
-// Target is one item file to sign.
+// Target is one item file to sign: the file rel (relative to .ai/) of a
+// space on disk. It is read through the space, which refuses a symbolic
+// link on any component of the path, a file that is not regular and one
+// over bundle.MaxItemSize.
 type Target struct {
 	Kind    item.Kind
 	ID      item.ID
-	File    string // path on disk
+	Space   *bundle.Space
+	Rel     string
+	File    string // path on disk, derived from Space and Rel
 	Display string // path as shown to the user
+}
+
+// resolve fills in the target's file on disk from its space.
+func (t *Target) resolve() error {
+	switch {
+	case t.Space == nil:
+		return errors.New("no space: a target names its space and its path in it")
+	case t.Space.Embedded():
+		return errors.New("is part of the bundle compiled into rye, which cannot be signed")
+	}
+	t.File = filepath.Join(t.Space.AI(), filepath.FromSlash(t.Rel))
+	return nil
 }
 
 // Outcome is what happened to one target.
@@ -63,12 +80,15 @@ type Batch struct {
 	ChunkSize int
 }
 
-// MaxFileSize is the largest item the signer reads (as the verifier).
-const MaxFileSize = 1 << 20
-
-// Run signs the targets and returns one result per target, in order.
-func (b *Batch) Run(targets []Target) []Result {
-	results := make([]Result, len(targets))
+// Run signs the targets and returns one result per target, in order; each
+// result carries its target as given.
+func (b *Batch) Run(given []Target) []Result {
+	results := make([]Result, len(given))
+	targets := append([]Target(nil), given...)
+	resolved := make([]error, len(targets))
+	for i := range targets {
+		resolved[i] = targets[i].resolve()
+	}
 	chunk := b.ChunkSize
 	if chunk <= 0 {
 		chunk = 2000
@@ -76,8 +96,8 @@ func (b *Batch) Run(targets []Target) []Result {
 	if !b.DryRun {
 		// Temporary files of an earlier run that was killed.
 		cleaned := map[string]bool{}
-		for _, t := range targets {
-			if dir := filepath.Dir(t.File); !cleaned[dir] {
+		for i, t := range targets {
+			if dir := filepath.Dir(t.File); resolved[i] == nil && !cleaned[dir] {
 				cleaned[dir] = true
 				atomicfile.CleanStale(dir)
 			}
@@ -89,7 +109,12 @@ func (b *Batch) Run(targets []Target) []Result {
 		end := min(start+chunk, len(targets))
 		var staged atomicfile.Batch
 		b.parallel(start, end, func(i int) {
-			results[i] = b.one(targets[i], &staged)
+			if resolved[i] != nil {
+				results[i] = Result{Target: targets[i], Outcome: OutcomeFailed, Err: resolved[i]}
+			} else {
+				results[i] = b.one(targets[i], &staged)
+			}
+			results[i].Target = given[i]
 			if b.Progress != nil {
 				n := done.Add(1)
 				progressMu.Lock()
@@ -99,7 +124,7 @@ func (b *Batch) Run(targets []Target) []Result {
 		})
 		if failed := staged.Commit(); len(failed) > 0 {
 			for i := start; i < end; i++ {
-				if err := failed[results[i].File]; err != nil {
+				if err := failed[targets[i].File]; err != nil {
 					results[i].Outcome, results[i].Err = OutcomeFailed, fmt.Errorf("writing failed: %w", err)
 				}
 			}
@@ -135,7 +160,7 @@ func (b *Batch) parallel(start, end int, fn func(int)) {
 // one signs a single target, staging its new bytes in staged.
 func (b *Batch) one(t Target, staged *atomicfile.Batch) Result {
 	r := Result{Target: t, Outcome: OutcomeFailed}
-	src, perm, err := readItem(t.File)
+	src, err := readItem(t)
 	if err != nil {
 		r.Err = err
 		return r
@@ -160,7 +185,12 @@ func (b *Batch) one(t Target, staged *atomicfile.Batch) Result {
 		r.Outcome = OutcomeWouldSign
 		return r
 	}
-	if err := staged.Stage(t.File, out, perm); err != nil {
+	// The new file keeps the old one's permission bits.
+	info, err := os.Lstat(t.File)
+	if err == nil {
+		err = staged.Stage(t.File, out, info.Mode().Perm())
+	}
+	if err != nil {
 		r.Err = fmt.Errorf("writing failed: %w", err)
 		return r
 	}
@@ -168,22 +198,16 @@ func (b *Batch) one(t Target, staged *atomicfile.Batch) Result {
 	return r
 }
 
-// readItem reads a file to sign and its permission bits, refusing links
-// and oversized files.
-func readItem(path string) ([]byte, fs.FileMode, error) {
-	info, err := os.Lstat(path)
+// readItem reads a target through its space.
+func readItem(t Target) ([]byte, error) {
+	src, err := t.Space.ReadFile(t.Rel)
 	if err != nil {
-		return nil, 0, err
+		// The result names the file already: keep only the reason, unless
+		// it is about a folder above the file.
+		var pe *bundle.PathError
+		if errors.As(err, &pe) && pe.Path == t.Space.DisplayPath(t.Rel) {
+			err = pe.Err
+		}
 	}
-	if info.Mode()&fs.ModeSymlink != 0 {
-		return nil, 0, errors.New("is a symbolic link; rye refuses symbolic links inside .ai/")
-	}
-	if !info.Mode().IsRegular() {
-		return nil, 0, errors.New("is not a regular file")
-	}
-	if info.Size() > MaxFileSize {
-		return nil, 0, fmt.Errorf("is larger than %d bytes", MaxFileSize)
-	}
-	data, err := os.ReadFile(path)
-	return data, info.Mode().Perm(), err
+	return src, err
 }

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -32,7 +31,8 @@ var ErrNotUTF8 = errors.New("not UTF-8 text")
 var ErrNoDirective = errors.New("no <directive> element to hash (v1 signs the XML of the directive)")
 
 // HashInputV1 returns the text the reference implementation hashes for a
-// v1 signature (spec 2.2). The signature line at the signature position is
+// v1 signature (spec 2.2). The signature line (start..end, including its
+// line ending, as Find gives it; start == end when there is none) is
 // dropped, the rest is decoded as UTF-8 with "\r\n" and lone "\r" turned
 // into "\n", and then:
 //   - tool: a leading "#!" line is dropped too; the rest is hashed as is;
@@ -40,13 +40,13 @@ var ErrNoDirective = errors.New("no <directive> element to hash (v1 signs the XM
 //     "</directive>";
 //   - knowledge: the rest; if it starts with "---", only what follows the
 //     next "---", trimmed.
-func HashInputV1(kind item.Kind, ext string, src []byte) (string, error) {
-	// The reference removes the first signature line; the position rule of
-	// spec 2.1, applied to the bytes as stored, decides which line that is,
-	// so that signer and verifier agree even on files with odd line ends.
-	f := Find(src, ext)
-	if f.End > f.Start {
-		src = append(append(make([]byte, 0, len(src)), src[:f.Start]...), src[f.End:]...)
+//
+// The reference removes the first signature line; the position rule of
+// spec 2.1, applied to the bytes as stored, decides which line that is, so
+// that signer and verifier agree even on files with odd line ends.
+func HashInputV1(kind item.Kind, src []byte, start, end int) (string, error) {
+	if end > start {
+		src = append(append(make([]byte, 0, len(src)-(end-start)), src[:start]...), src[end:]...)
 	}
 	if !utf8.Valid(src) {
 		return "", ErrNotUTF8
@@ -64,16 +64,16 @@ func HashInputV1(kind item.Kind, ext string, src []byte) (string, error) {
 		}
 		return s, nil
 	case item.Directive:
-		start := directiveTagRE.FindStringIndex(s)
-		end := strings.LastIndex(s, "</directive>")
-		if start == nil || end < 0 {
+		from := directiveTag(s)
+		to := strings.LastIndex(s, "</directive>")
+		if from < 0 || to < 0 {
 			return "", ErrNoDirective
 		}
-		end += len("</directive>")
-		if end < start[0] {
+		to += len("</directive>")
+		if to < from {
 			return "", nil // Python's slice of an empty range
 		}
-		return pyStrip(s[start[0]:end]), nil
+		return pyStrip(s[from:to]), nil
 	case item.Knowledge:
 		if strings.HasPrefix(s, "---") {
 			// Python: rest[rest.find("---", 3) + 3:].strip(); find gives
@@ -89,11 +89,21 @@ func HashInputV1(kind item.Kind, ext string, src []byte) (string, error) {
 	return "", errors.New("unknown kind " + string(kind))
 }
 
-var directiveTagRE = regexp.MustCompile(`<directive[^>]*>`)
+// directiveTag returns where the first complete "<directive...>" tag starts
+// (what the reference's regular expression <directive[^>]*> finds), or -1.
+// A "<directive" with no '>' after it cannot start a tag, and neither can
+// a later one.
+func directiveTag(s string) int {
+	i := strings.Index(s, "<directive")
+	if i < 0 || strings.IndexByte(s[i+len("<directive"):], '>') < 0 {
+		return -1
+	}
+	return i
+}
 
 // HashV1 is the v1 content hash: SHA-256 hex of HashInputV1.
-func HashV1(kind item.Kind, ext string, src []byte) (string, error) {
-	in, err := HashInputV1(kind, ext, src)
+func HashV1(kind item.Kind, src []byte, start, end int) (string, error) {
+	in, err := HashInputV1(kind, src, start, end)
 	if err != nil {
 		return "", err
 	}

@@ -133,7 +133,7 @@ func TestSignInsertsAndReplaces(t *testing.T) {
 	if _, err := Sign(key, V1, item.Directive, "a/b", ".md", []byte("# no xml\n"), now); err != ErrNoDirective {
 		t.Errorf("v1 without directive: %v", err)
 	}
-	if _, err := HashV1(item.Tool, ".py", []byte("x = '\xff'\n")); err != ErrNotUTF8 {
+	if _, err := HashV1(item.Tool, []byte("x = '\xff'\n"), 0, 0); err != ErrNotUTF8 {
 		t.Errorf("not UTF-8: %v", err)
 	}
 }
@@ -154,7 +154,8 @@ func TestHashInputV1Edges(t *testing.T) {
 		{item.Tool, ".py", "#!/only", ""},
 	}
 	for _, c := range cases {
-		got, err := HashInputV1(c.kind, c.ext, []byte(c.src))
+		f := Find([]byte(c.src), c.ext)
+		got, err := HashInputV1(c.kind, []byte(c.src), f.Start, f.End)
 		if err != nil || got != c.want {
 			t.Errorf("%s %q: %q %v, want %q", c.kind, c.src, got, err, c.want)
 		}

@@ -51,7 +51,8 @@ func Sign(key *Key, f Format, kind item.Kind, id item.ID, ext string, src []byte
 	case V2:
 		l.Hash = HashV2(content, 0, 0)
 	case V1:
-		h, err := HashV1(kind, ext, content)
+		// content has no line at the signature position: nothing to drop.
+		h, err := HashV1(kind, content, 0, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -85,17 +86,18 @@ func SignedBy(key *Key, f Format, kind item.Kind, id item.ID, ext string, src []
 	if found.Status != Signed || found.Line.Format != f || found.Line.Fingerprint != key.Fingerprint {
 		return false
 	}
-	hash, err := ContentHash(found, kind, ext, src)
+	hash, err := ContentHash(found, kind, src)
 	if err != nil || hash != found.Line.Hash {
 		return false
 	}
 	return VerifySignature(key.Public, found.Line, kind, id)
 }
 
-// ContentHash recomputes the hash that the found line's format covers.
-func ContentHash(found Found, kind item.Kind, ext string, src []byte) (string, error) {
+// ContentHash recomputes the hash that the found line's format covers;
+// found is what Find returned for src.
+func ContentHash(found Found, kind item.Kind, src []byte) (string, error) {
 	if found.Line != nil && found.Line.Format == V1 {
-		return HashV1(kind, ext, src)
+		return HashV1(kind, src, found.Start, found.End)
 	}
 	return HashV2(src, found.Start, found.End), nil
 }

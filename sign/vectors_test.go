@@ -121,7 +121,7 @@ func TestVectorsCodec(t *testing.T) {
 			if got := found.Line.Format.String(); got != c.Format {
 				t.Fatalf("format %s, want %s", got, c.Format)
 			}
-			hash, err := ContentHash(found, kind, ext, src)
+			hash, err := ContentHash(found, kind, src)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -166,7 +166,9 @@ func TestVectorsCodec(t *testing.T) {
 				}
 			}
 			if c.Format == "v1" {
-				in, err := HashInputV1(kind, ext, []byte(c.UnsignedFile))
+				unsigned := []byte(c.UnsignedFile)
+				uf := Find(unsigned, ext)
+				in, err := HashInputV1(kind, unsigned, uf.Start, uf.End)
 				if err != nil || in != c.HashInput {
 					t.Errorf("v1 hash input %q (%v), want %q", in, err, c.HashInput)
 				}

@@ -107,7 +107,7 @@ func (c *Cache) Get(key [32]byte, in Input) (Result, bool) {
 	if !ok {
 		return Result{}, false
 	}
-	return Result{Kind: in.Kind, ID: in.ID, Space: in.Space, Path: in.Path, Verdict: Verified, Format: e.Format,
+	return Result{Kind: in.Kind, ID: in.ID, Space: in.Space, Path: in.Path, Embedded: in.Embedded, Verdict: Verified, Format: e.Format,
 		Fingerprint: e.Fingerprint, Owner: e.Owner, Line: e.Line, Reason: e.Reason, Warnings: e.Warnings}, true
 }
 

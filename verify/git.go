@@ -7,11 +7,14 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"testing/fstest"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/ryekit/rye/bundle"
 )
 
 // Repo is the git repository that holds a project. rye reads history with
@@ -58,19 +61,42 @@ func (r *Repo) Prefix(dir string) (string, error) {
 }
 
 // GitFile is a file recorded in git: its blob id, whether it is a
-// symbolic link, and its bytes when they were asked for.
+// symbolic link, and its bytes when they were asked for. A blob over
+// bundle.MaxItemSize is not loaded: TooLarge says so and Data is nil, and
+// the caller reports it (one such file never fails the others).
 type GitFile struct {
-	Blob    string
-	Symlink bool
-	Data    []byte
+	Blob     string
+	Symlink  bool
+	TooLarge bool
+	Data     []byte
 }
 
-// maxGitFile bounds what is read from git into memory (items are at most
-// 1 MiB; anything larger is reported as unreadable, not loaded).
-const maxGitFile = 1 << 20
-
-// errTooLarge marks a blob over maxGitFile.
-var errTooLarge = errors.New("is larger than 1 MiB")
+// gitFile describes one tree or index entry, reading its bytes when data
+// is set and it is neither a link nor too large.
+func (r *Repo) gitFile(h plumbing.Hash, mode filemode.FileMode, data bool) (GitFile, error) {
+	f := GitFile{Blob: h.String(), Symlink: mode == filemode.Symlink}
+	if !data || f.Symlink {
+		return f, nil
+	}
+	b, err := r.repo.BlobObject(h)
+	if err != nil {
+		return f, err
+	}
+	if b.Size > bundle.MaxItemSize {
+		f.TooLarge = true
+		return f, nil
+	}
+	rd, err := b.Reader()
+	if err != nil {
+		return f, err
+	}
+	defer rd.Close()
+	f.Data, err = io.ReadAll(io.LimitReader(rd, bundle.MaxItemSize+1))
+	if err == nil && len(f.Data) > bundle.MaxItemSize {
+		f.Data, f.TooLarge = nil, true
+	}
+	return f, err
+}
 
 // TreeFiles returns the files of the commit named by ref (a branch, tag,
 // commit id, HEAD~1, ...) below prefix, keyed by their path below prefix.
@@ -111,11 +137,9 @@ func (r *Repo) TreeFiles(ref, prefix string, data bool) (map[string]GitFile, err
 		if entry.Mode == filemode.Dir || entry.Mode == filemode.Submodule {
 			continue
 		}
-		f := GitFile{Blob: entry.Hash.String(), Symlink: entry.Mode == filemode.Symlink}
-		if data && !f.Symlink {
-			if f.Data, err = r.blob(entry.Hash); err != nil {
-				return nil, fmt.Errorf("%s: %w", name, err)
-			}
+		f, err := r.gitFile(entry.Hash, entry.Mode, data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		out[name] = f
 	}
@@ -138,31 +162,13 @@ func (r *Repo) IndexFiles(prefix string) (map[string]GitFile, error) {
 			}
 			name = name[len(prefix)+1:]
 		}
-		f := GitFile{Blob: e.Hash.String(), Symlink: e.Mode == filemode.Symlink}
-		if !f.Symlink {
-			if f.Data, err = r.blob(e.Hash); err != nil && !errors.Is(err, errTooLarge) {
-				return nil, fmt.Errorf("%s: %w", e.Name, err)
-			}
+		f, err := r.gitFile(e.Hash, e.Mode, true)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", e.Name, err)
 		}
 		out[name] = f
 	}
 	return out, nil
-}
-
-func (r *Repo) blob(h plumbing.Hash) ([]byte, error) {
-	b, err := r.repo.BlobObject(h)
-	if err != nil {
-		return nil, err
-	}
-	if b.Size > maxGitFile {
-		return nil, errTooLarge
-	}
-	rd, err := b.Reader()
-	if err != nil {
-		return nil, err
-	}
-	defer rd.Close()
-	return io.ReadAll(io.LimitReader(rd, maxGitFile+1))
 }
 
 // BlobID is the git object id of data as a blob: what git would store for
@@ -199,17 +205,17 @@ func (r *Repo) TrustInIndex(prefix string) (TrustSource, error) {
 // subfolders are reported, not trusted.
 func flatTrustSource(label, shown string, files map[string]GitFile) TrustSource {
 	src := TrustSource{Label: label, Shown: shown}
-	m := memFS{}
+	m := fstest.MapFS{}
 	for name, f := range files {
 		switch {
 		case strings.Contains(name, "/"):
 			src.Problems = append(src.Problems, TrustProblem{shown + "/" + name, "in a subfolder: ignored (the trust store is flat)"})
 		case f.Symlink:
 			src.Problems = append(src.Problems, TrustProblem{shown + "/" + name, "symbolic link: ignored"})
-		case f.Data == nil:
-			src.Problems = append(src.Problems, TrustProblem{shown + "/" + name, "too large: ignored"})
+		case f.TooLarge:
+			src.Problems = append(src.Problems, TrustProblem{shown + "/" + name, fmt.Sprintf("%v: ignored", bundle.ErrTooLarge)})
 		default:
-			m[name] = f.Data
+			m[name] = &fstest.MapFile{Data: f.Data, Mode: 0o444}
 		}
 	}
 	src.Files = m

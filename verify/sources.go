@@ -1,7 +1,6 @@
 package verify
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -9,9 +8,6 @@ import (
 	"github.com/ryekit/rye/bundle"
 	"github.com/ryekit/rye/item"
 )
-
-// ErrSymlink is the read error of an item that is a symbolic link.
-var ErrSymlink = errors.New("is a symbolic link; rye refuses symbolic links inside .ai/")
 
 // SelectionSources turns a selection of a space's files into sources:
 // symbolic links named like items become sources that fail to read, so
@@ -25,7 +21,7 @@ func SelectionSources(sel *bundle.Selection) []Source {
 	}
 	for _, l := range sel.Links {
 		out = append(out, Source{Kind: l.Kind, ID: l.ID, Space: l.Space.Label, Path: l.Path(),
-			Read: func() ([]byte, error) { return nil, ErrSymlink }, In: l.Space, Rel: l.Rel})
+			Read: func() ([]byte, error) { return nil, bundle.ErrSymlink }, In: l.Space, Rel: l.Rel})
 	}
 	return out
 }
@@ -54,9 +50,9 @@ func StagedSources(repo *Repo, aiPrefix string, sp *bundle.Space, kinds []item.K
 		src := Source{Kind: k, ID: id, Space: sp.Label, Path: sp.DisplayPath(rel), In: sp, Rel: rel}
 		switch {
 		case f.Symlink:
-			src.Read = func() ([]byte, error) { return nil, ErrSymlink }
-		case f.Data == nil:
-			src.Read = func() ([]byte, error) { return nil, fmt.Errorf("staged file %w", errTooLarge) }
+			src.Read = func() ([]byte, error) { return nil, bundle.ErrSymlink }
+		case f.TooLarge:
+			src.Read = func() ([]byte, error) { return nil, fmt.Errorf("staged file %w", bundle.ErrTooLarge) }
 		default:
 			data := f.Data
 			src.Read = func() ([]byte, error) { return data, nil }

@@ -11,8 +11,8 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"sort"
 	"strings"
+	"testing/fstest"
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -43,7 +43,6 @@ type TrustedKey struct {
 	// key are accepted.
 	Expires *time.Time
 	Public  ed25519.PublicKey
-	PEM     string
 	// Where the key was found: the tier's label and the file.
 	Space string
 	Path  string
@@ -85,7 +84,6 @@ func ParseTrustedKey(name string, data []byte) (*TrustedKey, error) {
 		return nil, fmt.Errorf("its fingerprint field says %s but the key's fingerprint is %s", tf.Fingerprint, fp)
 	}
 	k := &TrustedKey{Fingerprint: fp, Owner: tf.Owner, Attestation: tf.Attestation, Public: pub}
-	k.PEM, _ = sign.CanonicalPublicPEM(pub)
 	for _, s := range tf.Scopes {
 		if err := checkScope(s); err != nil {
 			return nil, err
@@ -168,10 +166,13 @@ func (k *TrustedKey) ExpiresWithin(t time.Time, d time.Duration) bool {
 }
 
 // FormatTrustedKey writes a trusted key as TOML in the reference's layout,
-// with scopes and expires only when set.
+// with scopes and expires only when set. The fingerprint and the PEM are
+// derived from k.Public, the only thing they follow from.
 func FormatTrustedKey(k *TrustedKey) []byte {
+	fp := sign.Fingerprint(k.Public)
+	pemText, _ := sign.CanonicalPublicPEM(k.Public)
 	var b strings.Builder
-	fmt.Fprintf(&b, "fingerprint = %q\nowner = %q\nattestation = %q\n", k.Fingerprint, k.Owner, k.Attestation)
+	fmt.Fprintf(&b, "fingerprint = %q\nowner = %q\nattestation = %q\n", fp, k.Owner, k.Attestation)
 	if len(k.Scopes) > 0 {
 		quoted := make([]string, len(k.Scopes))
 		for i, s := range k.Scopes {
@@ -182,7 +183,7 @@ func FormatTrustedKey(k *TrustedKey) []byte {
 	if k.Expires != nil {
 		fmt.Fprintf(&b, "expires = %s\n", k.Expires.Format("2006-01-02"))
 	}
-	fmt.Fprintf(&b, "\n[public_key]\npem = \"\"\"\n%s\"\"\"\n", k.PEM)
+	fmt.Fprintf(&b, "\n[public_key]\npem = \"\"\"\n%s\"\"\"\n", pemText)
 	return []byte(b.String())
 }
 
@@ -298,14 +299,16 @@ func (ts *TrustStore) Keys() []*TrustedKey { return ts.order }
 // for caches whose validity depends on what is trusted.
 func (ts *TrustStore) Digest() string { return ts.digest }
 
-// SortedFingerprints is used in messages listing what is trusted.
-func (ts *TrustStore) SortedFingerprints() []string {
-	fps := make([]string, 0, len(ts.keys))
-	for fp := range ts.keys {
-		fps = append(fps, fp)
+// MemTrustSource is a trust tier held in memory: files maps file names
+// ("<fingerprint>.toml") to their bytes. A release bundle's shipped key,
+// once named with --trust, joins the trust store this way, with the same
+// checks as a file on disk.
+func MemTrustSource(label, shown string, files map[string][]byte) TrustSource {
+	m := fstest.MapFS{}
+	for name, data := range files {
+		m[name] = &fstest.MapFile{Data: data, Mode: 0o444}
 	}
-	sort.Strings(fps)
-	return fps
+	return TrustSource{Label: label, Files: m, Shown: shown}
 }
 
 // TrustSources returns the trust tiers of the given spaces, in order.

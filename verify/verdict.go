@@ -121,7 +121,7 @@ func Check(in Input, ts *TrustStore, p Policy) Result {
 	r.Format, r.Fingerprint = l.Format.String(), l.Fingerprint
 
 	// Hash.
-	hash, err := sign.ContentHash(found, in.Kind, ext, in.Data)
+	hash, err := sign.ContentHash(found, in.Kind, in.Data)
 	switch {
 	case errors.Is(err, sign.ErrNotUTF8):
 		return fail(Unreadable, "not UTF-8 text, which a v1 signature needs")

@@ -8,9 +8,12 @@ import (
 	"github.com/ryekit/rye/item"
 )
 
-// Source is one item to verify, not yet read: Read is called once, by the
-// worker that verifies it, so that each file is read exactly once and only
-// a bounded number are in memory at a time.
+// Source is one item to verify, not yet read: the verifier calls Read
+// once, from the worker that verifies the item. Whether that reads the file
+// or hands over bytes already in memory is up to the source: ChangedSince
+// keeps the bytes it compared, and the CLI remembers each read so that
+// rye check lints the very bytes it verified; so the bytes of every item
+// may be in memory at once.
 type Source struct {
 	Kind     item.Kind
 	ID       item.ID
@@ -28,22 +31,18 @@ type Source struct {
 type Verifier struct {
 	Trust  *TrustStore
 	Policy Policy
-	// Cache, when set, remembers verified items (see Cache).
+	// Cache, when set, remembers verified items (see Cache). Embedded items
+	// bypass it: checking them costs nothing.
 	Cache *Cache
-	// Workers bounds the pool (default GOMAXPROCS).
-	Workers int
 }
 
-// Run verifies the sources and returns one result per source, in order.
+// Run verifies the sources on GOMAXPROCS workers and returns one result
+// per source, in order.
 func (v *Verifier) Run(sources []Source) []Result {
 	results := make([]Result, len(sources))
-	workers := v.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
 	var wg sync.WaitGroup
 	next := make(chan int)
-	for w := 0; w < workers; w++ {
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -63,7 +62,7 @@ func (v *Verifier) Run(sources []Source) []Result {
 func (v *Verifier) one(s Source) Result {
 	in := Input{Kind: s.Kind, ID: s.ID, Space: s.Space, Path: s.Path, Embedded: s.Embedded}
 	in.Data, in.ReadErr = s.Read()
-	if in.ReadErr != nil || v.Cache == nil {
+	if in.ReadErr != nil || in.Embedded || v.Cache == nil {
 		return Check(in, v.Trust, v.Policy)
 	}
 	key := v.Cache.Key(in, v.Trust, v.Policy)

@@ -68,13 +68,6 @@ func (b *Batch) Stage(target string, data []byte, perm fs.FileMode) error {
 	return nil
 }
 
-// Len is the number of staged files.
-func (b *Batch) Len() int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return len(b.pending)
-}
-
 // Commit makes the staged files durable and renames them into place. It
 // returns the targets that could not be replaced, with why; the others are
 // done. The batch is empty afterwards.
@@ -140,17 +133,6 @@ func (b *Batch) Commit() map[string]error {
 		}
 	}
 	return failed
-}
-
-// Abort removes the staged temporary files without touching the targets.
-func (b *Batch) Abort() {
-	b.mu.Lock()
-	ps := b.pending
-	b.pending = nil
-	b.mu.Unlock()
-	for _, p := range ps {
-		os.Remove(p.tmp)
-	}
 }
 
 // CleanStale removes the temporary files that an interrupted batch left in

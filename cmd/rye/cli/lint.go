@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -213,7 +214,7 @@ func itemFiles(sources []verify.Source) []*lint.File {
 		}
 		f := &lint.File{Name: s.Path, Space: s.In, Rel: s.Rel, Kind: s.Kind, ID: s.ID}
 		f.Src, f.ReadErr = s.Read()
-		if f.ReadErr == verify.ErrSymlink {
+		if errors.Is(f.ReadErr, bundle.ErrSymlink) {
 			f.Oddity = &bundle.Oddity{Space: s.In, Kind: s.Kind, Rel: s.Rel, Symlink: true, ID: s.ID, Reason: "symbolic link"}
 		}
 		out = append(out, f)

@@ -4,8 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strconv"
+	"path"
 	"strings"
 	"time"
 
@@ -14,11 +13,13 @@ import (
 	"github.com/ryekit/rye/bundle"
 	"github.com/ryekit/rye/config"
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/report"
 	"github.com/ryekit/rye/sign"
+	"github.com/ryekit/rye/verify"
 )
 
 func (a *app) signCommand() *cobra.Command {
-	var formatFlag, spaceFlag string
+	var formatFlag, spaceFlag, changedSince string
 	var force, dryRun bool
 	cmd := &cobra.Command{
 		Use:   "sign [KIND] PATTERN...",
@@ -32,7 +33,11 @@ Metadata is validated first; an invalid item is refused with the reason and
 the others are still signed. An item already validly signed by your key in
 the requested format is left byte for byte alone (no timestamp churn)
 unless --force. Each file is replaced atomically. SOURCE_DATE_EPOCH, when
-set, is the signing time, so that signing is reproducible.`,
+set, is the signing time, so that signing is reproducible.
+
+With --changed-since REF only the selected items whose content differs from
+git commit REF (new or edited since) are signed: rye sign --changed-since
+main "**" signs what a branch changed and leaves the rest alone.`,
 		Args:              cobra.MinimumNArgs(1),
 		ValidArgsFunction: a.completeKindOrID,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -62,12 +67,24 @@ set, is the signing time, so that signing is reproducible.`,
 			}
 			// Symbolic links named like items are refused by the signer, with
 			// the reason, rather than silently left out.
+			items := append([]bundle.Found(nil), sel.Items...)
 			for _, l := range sel.Links {
-				sel.Items = append(sel.Items, bundle.Found{Space: l.Space, Kind: l.Kind, ID: l.ID, Rel: l.Rel})
+				items = append(items, bundle.Found{Space: l.Space, Kind: l.Kind, ID: l.ID, Rel: l.Rel})
 			}
-			if len(sel.Items) == 0 {
+			if len(items) == 0 {
 				a.info("nothing to sign: no item among the %d paths given", len(sel.Skipped))
 				return nil
+			}
+			if changedSince != "" {
+				selected := len(items)
+				if items, err = changedItems(sp, sel, items, kinds, changedSince); err != nil {
+					return err
+				}
+				if len(items) == 0 {
+					a.info("nothing to sign: none of the %s changed since %s", report.Plural(selected, "item"), changedSince)
+					return nil
+				}
+				a.info("%s of %s changed since %s", report.Plural(len(items), "item"), report.Count(selected), changedSince)
 			}
 			key, err := a.signingKey()
 			if err != nil {
@@ -78,9 +95,9 @@ set, is the signing time, so that signing is reproducible.`,
 				return err
 			}
 			b := &sign.Batch{Key: key, Format: format, Time: when, Force: force, DryRun: dryRun, Validate: validate}
-			targets := make([]sign.Target, len(sel.Items))
-			for i, f := range sel.Items {
-				targets[i] = sign.Target{Kind: f.Kind, ID: f.ID, File: filepath.Join(sp.AI(), filepath.FromSlash(f.Rel)), Display: f.Path()}
+			targets := make([]sign.Target, len(items))
+			for i, f := range items {
+				targets[i] = sign.Target{Kind: f.Kind, ID: f.ID, Space: f.Space, Rel: f.Rel, Display: f.Path()}
 			}
 			if len(targets) > 200 && isTerminal(a.stderr) && !a.quiet {
 				b.Progress = func(done, total int) {
@@ -99,7 +116,45 @@ set, is the signing time, so that signing is reproducible.`,
 	cmd.Flags().StringVar(&spaceFlag, "space", "project", "sign items of `SPACE`: project or user")
 	cmd.Flags().BoolVar(&force, "force", false, "re-sign items that are already validly signed")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "list what would be signed; write nothing")
+	cmd.Flags().StringVar(&changedSince, "changed-since", "", "sign only the selected items whose content differs from git commit `REF`")
 	return cmd
+}
+
+// changedItems keeps the items (sel's items, then its links) whose bytes
+// differ from those of git commit ref: new and edited ones, and any that
+// cannot be read, so that the signer still refuses a link with its reason.
+// The comparison is by git blob id, as for rye verify --changed-since.
+func changedItems(sp *bundle.Space, sel *bundle.Selection, items []bundle.Found, kinds []item.Kind, ref string) ([]bundle.Found, error) {
+	repo, err := verify.OpenRepo(sp.Root)
+	if err != nil {
+		return nil, usageError("--changed-since: %v", err)
+	}
+	prefix, err := repo.Prefix(sp.Root)
+	if err != nil {
+		return nil, usageError("--changed-since: %v", err)
+	}
+	sources := verify.SelectionSources(sel)
+	rels := make([]string, len(sources))
+	for i, s := range sources {
+		rels[i] = s.Rel
+	}
+	// Items gone since ref are not signed: no need to look for them.
+	exists := func(string) bool { return true }
+	changed, _, err := verify.ChangedSince(repo, ref, path.Join(prefix, bundle.AIDir), sources, rels, kinds, exists)
+	if err != nil {
+		return nil, usageError("--changed-since: %v", err)
+	}
+	keep := make(map[string]bool, len(changed))
+	for _, s := range changed {
+		keep[s.Rel] = true
+	}
+	var out []bundle.Found
+	for _, f := range items {
+		if keep[f.Rel] {
+			out = append(out, f)
+		}
+	}
+	return out, nil
 }
 
 // config reads the user's and the project's rye.yaml (a broken file is a
@@ -134,15 +189,14 @@ func signFormat(flag string, cfg *config.Config) (sign.Format, error) {
 
 // signingTime is SOURCE_DATE_EPOCH when set (reproducible builds), else now.
 func signingTime() (time.Time, error) {
-	s := os.Getenv("SOURCE_DATE_EPOCH")
-	if s == "" {
+	t, set, err := sign.SourceDateEpoch(os.Getenv)
+	switch {
+	case err != nil:
+		return time.Time{}, usageError("%v", err)
+	case !set:
 		return time.Now().UTC(), nil
 	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n < 0 {
-		return time.Time{}, usageError("SOURCE_DATE_EPOCH=%q is not a number of seconds since 1970", s)
-	}
-	return time.Unix(n, 0).UTC(), nil
+	return t, nil
 }
 
 // writableSpace is the project or the user space, for verbs that write.
@@ -236,28 +290,11 @@ func (a *app) reportSigning(results []sign.Result, key *sign.Key, format sign.Fo
 		if dryRun {
 			verb = "would sign"
 		}
-		fmt.Fprintf(a.stdout, "%s: %d %s, %d unchanged, %d failed (key %s, %s)\n", plural(len(results), "item"),
-			counts[sign.OutcomeSigned]+counts[sign.OutcomeWouldSign], verb, counts[sign.OutcomeUnchanged], counts[sign.OutcomeFailed], key.Fingerprint, format)
+		fmt.Fprintf(a.stdout, "%s: %s %s, %s unchanged, %s failed (key %s, %s)\n", report.Plural(len(results), "item"),
+			report.Count(counts[sign.OutcomeSigned]+counts[sign.OutcomeWouldSign]), verb, report.Count(counts[sign.OutcomeUnchanged]), report.Count(counts[sign.OutcomeFailed]), key.Fingerprint, format)
 	}
 	if n := counts[sign.OutcomeFailed]; n > 0 {
-		return findings("%s not signed", plural(n, "item"))
+		return findings("%s not signed", report.Plural(n, "item"))
 	}
 	return nil
-}
-
-func plural(n int, word string) string {
-	s := formatCount(n) + " " + word
-	if n != 1 {
-		s += "s"
-	}
-	return s
-}
-
-// formatCount writes 1204 as "1,204".
-func formatCount(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }

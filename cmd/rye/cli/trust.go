@@ -71,7 +71,6 @@ func (a *app) addTrust(pubPEM []byte, o *trustOptions) error {
 		return usageError("not an Ed25519 public key: %v", err)
 	}
 	k := &verify.TrustedKey{Fingerprint: sign.Fingerprint(pub), Owner: o.owner, Public: pub, Scopes: o.scopes}
-	k.PEM, _ = sign.CanonicalPublicPEM(pub)
 	if o.expires != "" {
 		t, err := time.Parse("2006-01-02", o.expires)
 		if err != nil {

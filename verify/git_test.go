@@ -1,0 +1,93 @@
+package verify
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/ryekit/rye/bundle"
+	"github.com/ryekit/rye/item"
+)
+
+// TestOversizedGitFilesAreReportedNotFatal: a file over bundle.MaxItemSize
+// in the trusted keys of a commit or of the index is reported and ignored,
+// never fails the whole store; the same file among staged items is
+// unreadable, alone. Both ways of reading git behave alike.
+func TestOversizedGitFilesAreReportedNotFatal(t *testing.T) {
+	root := t.TempDir()
+	key := testKey()
+	write := func(rel string, data []byte) {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	big := []byte(strings.Repeat("#", bundle.MaxItemSize+1))
+	write(".ai/trusted_keys/"+key.Fingerprint+".toml", FormatTrustedKey(&TrustedKey{Owner: "t", Public: key.Public}))
+	write(".ai/trusted_keys/big.toml", big)
+	write(".ai/tools/a/big.py", big)
+	write(".ai/tools/a/small.py", []byte("x = 1\n"))
+	repo, err := git.PlainInit(root, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wt, _ := repo.Worktree()
+	if err := wt.AddGlob("."); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := wt.Commit("base", &git.CommitOptions{Author: &object.Signature{Name: "t", Email: "t@example.com", When: time.Now()}}); err != nil {
+		t.Fatal(err)
+	}
+	g, err := OpenRepo(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	atRef, err := g.TrustAtRef("HEAD", "")
+	if err != nil {
+		t.Fatalf("--trust-ref failed on one large file: %v", err)
+	}
+	staged, err := g.TrustInIndex("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []TrustSource{atRef, staged} {
+		ts, err := LoadTrustStore([]TrustSource{src})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ts.Lookup(key.Fingerprint) == nil {
+			t.Errorf("%s: the good key is not trusted", src.Label)
+		}
+		if len(ts.Problems) != 1 || !strings.HasSuffix(ts.Problems[0].Path, "/big.toml") || ts.Problems[0].Reason != "is larger than 1048576 bytes: ignored" {
+			t.Errorf("%s: problems %v", src.Label, ts.Problems)
+		}
+	}
+	// Without data nothing is read, so nothing is too large.
+	files, err := g.TreeFiles("HEAD", ".ai", false)
+	if err != nil || files["tools/a/big.py"].TooLarge || files["tools/a/big.py"].Blob == "" {
+		t.Errorf("tree without data: %+v %v", files["tools/a/big.py"], err)
+	}
+	files, err = g.TreeFiles("HEAD", ".ai", true)
+	if f := files["tools/a/big.py"]; err != nil || !f.TooLarge || f.Data != nil || string(files["tools/a/small.py"].Data) != "x = 1\n" {
+		t.Errorf("tree with data: %+v %v", f, err)
+	}
+	sp := bundle.NewDiskSpace(bundle.Project, root, "")
+	srcs, err := StagedSources(g, ".ai", sp, []item.Kind{item.Tool}, nil)
+	if err != nil || len(srcs) != 2 {
+		t.Fatalf("staged sources: %d %v", len(srcs), err)
+	}
+	rs := (&Verifier{Trust: &TrustStore{}, Policy: Policy{Now: time.Now()}}).Run(srcs)
+	if rs[0].ID != "a/big" || rs[0].Verdict != Unreadable || rs[0].Reason != "staged file is larger than 1048576 bytes" || rs[1].Verdict != Unsigned {
+		t.Errorf("staged: %+v", rs)
+	}
+	if _, err := srcs[0].Read(); !errors.Is(err, bundle.ErrTooLarge) {
+		t.Errorf("staged read: %v", err)
+	}
+}
