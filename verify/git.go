@@ -60,6 +60,21 @@ func (r *Repo) Prefix(dir string) (string, error) {
 	return filepath.ToSlash(rel), nil
 }
 
+// OpenSpaceRepo opens the git repository that holds a space's root and
+// returns it with the '/'-separated path of the space's .ai/ folder in it,
+// the form TrustAtRef, TrustInIndex, StagedSources and ChangedSince take.
+func OpenSpaceRepo(root string) (*Repo, string, error) {
+	repo, err := OpenRepo(root)
+	if err != nil {
+		return nil, "", err
+	}
+	prefix, err := repo.Prefix(root)
+	if err != nil {
+		return nil, "", err
+	}
+	return repo, path.Join(prefix, bundle.AIDir), nil
+}
+
 // GitFile is a file recorded in git: its blob id, whether it is a
 // symbolic link, and its bytes when they were asked for. A blob over
 // bundle.MaxItemSize is not loaded: TooLarge says so and Data is nil, and

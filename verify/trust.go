@@ -323,3 +323,24 @@ func TrustSources(spaces []*bundle.Space) []TrustSource {
 	}
 	return out
 }
+
+// TrustTiers assembles the tiers of the trust store in lookup order (spec
+// 2.5): the project's keys, then the user's, then the system roots'.
+// project, when not nil, replaces the project's working-tree keys (the
+// keys of a git commit for --trust-ref, or of the index for --staged).
+// The user's keys are left out when includeUser is false: under
+// --trust-ref, a change must not be verified by keys that only the
+// person running the check holds, unless they ask (--trust-user).
+func TrustTiers(ss *bundle.Spaces, project *TrustSource, includeUser bool) []TrustSource {
+	var out []TrustSource
+	switch {
+	case project != nil:
+		out = append(out, *project)
+	case ss.Project != nil:
+		out = append(out, TrustSources([]*bundle.Space{ss.Project})...)
+	}
+	if ss.User != nil && includeUser {
+		out = append(out, TrustSources([]*bundle.Space{ss.User})...)
+	}
+	return append(out, TrustSources(ss.System)...)
+}

@@ -1,11 +1,13 @@
 package verify
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
 
+	"github.com/ryekit/rye/bundle"
 	"github.com/ryekit/rye/item"
 )
 
@@ -135,5 +137,35 @@ func TestLoadTrustStore(t *testing.T) {
 	ts2, _ := LoadTrustStore([]TrustSource{{Label: "project", Files: project}, {Label: "user", Files: user}})
 	if ts2.Digest() == d1 {
 		t.Error("digest ignores a changed file")
+	}
+}
+
+func TestTrustTiers(t *testing.T) {
+	dir := t.TempDir()
+	ss := &bundle.Spaces{
+		Project: bundle.NewDiskSpace(bundle.Project, filepath.Join(dir, "p"), ""),
+		User:    bundle.NewDiskSpace(bundle.User, filepath.Join(dir, "u"), ""),
+		System:  []*bundle.Space{bundle.EmbeddedSpace(), bundle.NewDiskSpace(bundle.System, filepath.Join(dir, "s"), "system:s")},
+	}
+	labels := func(ts []TrustSource) string {
+		var l []string
+		for _, s := range ts {
+			l = append(l, s.Label)
+		}
+		return strings.Join(l, " ")
+	}
+	atRef := MemTrustSource("project@main", "main:.ai/trusted_keys", nil)
+	for _, c := range []struct {
+		project *TrustSource
+		user    bool
+		want    string
+	}{
+		{nil, true, "project user system system:s"},
+		{&atRef, false, "project@main system system:s"},
+		{&atRef, true, "project@main user system system:s"},
+	} {
+		if got := labels(TrustTiers(ss, c.project, c.user)); got != c.want {
+			t.Errorf("got %q, want %q", got, c.want)
+		}
 	}
 }

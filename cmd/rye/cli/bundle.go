@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -62,11 +61,11 @@ items.`,
 			if err != nil {
 				return err
 			}
-			ss, _ := a.getSpaces()
-			ts, policy, err := a.trustAndPolicy(ss, &verifyOptions{})
+			v, err := a.verification(&verifyOptions{}, false)
 			if err != nil {
 				return err
 			}
+			a.warnTrust(v.trust)
 			key, err := a.signingKey()
 			if err != nil {
 				return err
@@ -78,7 +77,7 @@ items.`,
 			}
 			ver, _, _ := Version()
 			c, err := release.Create(release.CreateOptions{Space: p, ID: id, Version: version, Include: include, Cwd: a.workDir(),
-				Trust: ts, Policy: policy, Key: key, RyeVersion: ver, Time: when})
+				Trust: v.trust, Policy: v.policy, Key: key, RyeVersion: ver, Time: when})
 			var nv *release.NotVerifiedError
 			switch {
 			case errors.As(err, &nv):
@@ -110,33 +109,6 @@ type bundleTrust struct {
 	trust    []string
 }
 
-// trustAndPolicy is the trust store of the working tree (or of --trust-ref)
-// and the configured policy.
-func (a *app) trustAndPolicy(ss *bundle.Spaces, o *verifyOptions) (*verify.TrustStore, verify.Policy, error) {
-	cfg, err := a.config()
-	if err != nil {
-		return nil, verify.Policy{}, err
-	}
-	var repo *verify.Repo
-	var aiPrefix string
-	if o.trustRef != "" {
-		p, err := a.project()
-		if err != nil {
-			return nil, verify.Policy{}, err
-		}
-		if repo, err = verify.OpenRepo(p.Root); err != nil {
-			return nil, verify.Policy{}, usageError("%v", err)
-		}
-		prefix, err := repo.Prefix(p.Root)
-		if err != nil {
-			return nil, verify.Policy{}, usageError("%v", err)
-		}
-		aiPrefix = path.Join(prefix, bundle.AIDir)
-	}
-	ts, err := a.trustStore(ss, repo, aiPrefix, o)
-	return ts, verify.Policy{RequireV2: cfg.MinSignatureVersion == 2, Now: time.Now().UTC()}, err
-}
-
 // checkBundle reads a bundle file and verifies it, with the keys named by
 // --trust (each taken from the bundle only when its recomputed fingerprint
 // matches) added to the trust store.
@@ -145,15 +117,12 @@ func (a *app) checkBundle(file string, bt *bundleTrust) (*release.Result, []byte
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	ss, err := a.getSpaces()
+	v, err := a.verification(&verifyOptions{trustRef: bt.trustRef}, true)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	o := &verifyOptions{trustRef: bt.trustRef}
-	ts, policy, err := a.trustAndPolicy(ss, o)
-	if err != nil {
-		return nil, nil, nil, err
-	}
+	a.warnTrust(v.trust)
+	ts := v.trust
 	archive, err := release.ReadArchive(data, release.DefaultLimits)
 	if err != nil {
 		return release.Refused(err), data, nil, nil
@@ -173,7 +142,7 @@ func (a *app) checkBundle(file string, bt *bundleTrust) (*release.Result, []byte
 			return nil, nil, nil, err
 		}
 	}
-	return release.CheckArchive(archive, ts, policy), data, shipped, nil
+	return release.CheckArchive(archive, ts, v.policy), data, shipped, nil
 }
 
 // readBundleFile reads a bundle, refusing one over the size limit before

@@ -220,17 +220,11 @@ func (a *app) executor() (*runtime.Executor, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := a.config()
+	v, err := a.verification(&verifyOptions{}, false)
 	if err != nil {
 		return nil, err
 	}
-	ts, err := a.trustStore(ss, nil, "", &verifyOptions{})
-	if err != nil {
-		return nil, err
-	}
-	for _, p := range ts.Problems {
-		fmt.Fprintf(a.stderr, "rye: warning: %s: %s\n", p.Path, p.Reason)
-	}
+	a.warnTrust(v.trust)
 	project := a.workDir()
 	if ss.Project != nil {
 		project = ss.Project.Root
@@ -247,8 +241,8 @@ func (a *app) executor() (*runtime.Executor, error) {
 	}
 	return &runtime.Executor{
 		Spaces:      ss,
-		Trust:       ts,
-		Policy:      verify.Policy{RequireV2: cfg.MinSignatureVersion == 2, Now: time.Now().UTC()},
+		Trust:       v.trust,
+		Policy:      v.policy,
 		ProjectPath: project,
 		Environ:     os.Environ(),
 		LookPath:    exec.LookPath,

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/tools/go/analysis"
@@ -139,21 +138,13 @@ func (a *app) runLint(o *lintOptions, args []string) error {
 // attachVerifier lets the signature analyzer verify items against the
 // working tree's trust store under the configured policy.
 func (a *app) attachVerifier(env *lint.Env) error {
-	ss, err := a.getSpaces()
+	v, err := a.verification(&verifyOptions{}, false)
 	if err != nil {
 		return err
 	}
-	cfg, err := a.config()
-	if err != nil {
-		return err
-	}
-	ts, err := a.trustStore(ss, nil, "", &verifyOptions{})
-	if err != nil {
-		return err
-	}
-	policy := verify.Policy{RequireV2: cfg.MinSignatureVersion == 2, Now: time.Now().UTC()}
+	a.warnTrust(v.trust)
 	env.Verify = func(f *lint.File, md *item.Metadata) verify.Result {
-		return verify.Check(verify.Input{Kind: f.Kind, ID: f.ID, Space: f.Space.Label, Path: f.Name, Embedded: f.Space.Embedded(), Data: f.Src, ReadErr: f.ReadErr, Meta: md}, ts, policy)
+		return verify.Check(verify.Input{Kind: f.Kind, ID: f.ID, Space: f.Space.Label, Path: f.Name, Embedded: f.Space.Embedded(), Data: f.Src, ReadErr: f.ReadErr, Meta: md}, v.trust, v.policy)
 	}
 	return nil
 }

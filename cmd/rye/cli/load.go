@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -72,20 +71,13 @@ signed like any item of that space.`,
 // verifyItem verifies one loaded item against the trust store of the
 // working tree, under the configured policy.
 func (a *app) verifyItem(loc *bundle.Located, it *item.Item) (verify.Result, error) {
-	cfg, err := a.config()
+	v, err := a.verification(&verifyOptions{}, false)
 	if err != nil {
 		return verify.Result{}, err
 	}
-	ss, err := a.getSpaces()
-	if err != nil {
-		return verify.Result{}, err
-	}
-	ts, err := a.trustStore(ss, nil, "", &verifyOptions{})
-	if err != nil {
-		return verify.Result{}, err
-	}
+	a.warnTrust(v.trust)
 	in := verify.Input{Kind: it.Kind, ID: it.ID, Space: loc.Space.Label, Path: it.Path, Embedded: loc.Space.Embedded(), Data: it.Bytes}
-	return verify.Check(in, ts, verify.Policy{RequireV2: cfg.MinSignatureVersion == 2, Now: time.Now().UTC()}), nil
+	return verify.Check(in, v.trust, v.policy), nil
 }
 
 // resolveArgs turns "KIND ID" from the command line into a located item.

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"strings"
 	"time"
 
@@ -125,11 +124,7 @@ main "**" signs what a branch changed and leaves the rest alone.`,
 // cannot be read, so that the signer still refuses a link with its reason.
 // The comparison is by git blob id, as for rye verify --changed-since.
 func changedItems(sp *bundle.Space, sel *bundle.Selection, items []bundle.Found, kinds []item.Kind, ref string) ([]bundle.Found, error) {
-	repo, err := verify.OpenRepo(sp.Root)
-	if err != nil {
-		return nil, usageError("--changed-since: %v", err)
-	}
-	prefix, err := repo.Prefix(sp.Root)
+	repo, aiPrefix, err := verify.OpenSpaceRepo(sp.Root)
 	if err != nil {
 		return nil, usageError("--changed-since: %v", err)
 	}
@@ -140,7 +135,7 @@ func changedItems(sp *bundle.Space, sel *bundle.Selection, items []bundle.Found,
 	}
 	// Items gone since ref are not signed: no need to look for them.
 	exists := func(string) bool { return true }
-	changed, _, err := verify.ChangedSince(repo, ref, path.Join(prefix, bundle.AIDir), sources, rels, kinds, exists)
+	changed, _, err := verify.ChangedSince(repo, ref, aiPrefix, sources, rels, kinds, exists)
 	if err != nil {
 		return nil, usageError("--changed-since: %v", err)
 	}

@@ -114,14 +114,6 @@ func (a *app) verifyAll(o *verifyOptions, args []string) (*verifyRun, error) {
 	default:
 		return nil, usageError("--require %q: the only requirement is v2", o.require)
 	}
-	cfg, err := a.config()
-	if err != nil {
-		return nil, err
-	}
-	if o.trustRef == "" {
-		o.trustRef = cfg.Verify.TrustRef
-	}
-	policy := verify.Policy{RequireV2: o.require == "v2" || cfg.MinSignatureVersion == 2, Now: time.Now().UTC()}
 	ss, err := a.getSpaces()
 	if err != nil {
 		return nil, err
@@ -130,27 +122,11 @@ func (a *app) verifyAll(o *verifyOptions, args []string) (*verifyRun, error) {
 	if err != nil {
 		return nil, usageError("--space: %v", err)
 	}
-	needsGit := o.trustRef != "" || o.staged || o.changedSince != ""
-	var repo *verify.Repo
-	var aiPrefix string
-	if needsGit {
-		p, err := a.project()
-		if err != nil {
-			return nil, err
-		}
-		if repo, err = verify.OpenRepo(p.Root); err != nil {
-			return nil, usageError("%v", err)
-		}
-		prefix, err := repo.Prefix(p.Root)
-		if err != nil {
-			return nil, usageError("%v", err)
-		}
-		aiPrefix = path.Join(prefix, bundle.AIDir)
-	}
-	trust, err := a.trustStore(ss, repo, aiPrefix, o)
+	vs, err := a.verification(o, true)
 	if err != nil {
 		return nil, err
 	}
+	trust, policy, repo, aiPrefix := vs.trust, vs.policy, vs.repo, vs.aiPrefix
 	rep := &report.Report{Tool: "rye verify"}
 	rep.Version, _, _ = Version()
 	var sources []verify.Source
@@ -237,33 +213,70 @@ func readOnce(read func() ([]byte, error)) func() ([]byte, error) {
 	}
 }
 
-// trustStore assembles the tiers: the project's keys from the working
-// tree, the index (--staged) or a commit (--trust-ref); the user's unless
-// --trust-ref without --trust-user; the system roots'.
-func (a *app) trustStore(ss *bundle.Spaces, repo *verify.Repo, aiPrefix string, o *verifyOptions) (*verify.TrustStore, error) {
-	var sources []verify.TrustSource
-	switch {
-	case o.trustRef != "":
-		src, err := repo.TrustAtRef(o.trustRef, path.Dir(aiPrefix))
+// verification is what a verb that verifies needs: the trust store of the
+// tiers its options name, the configured policy and, for the options that
+// read git (--trust-ref, --staged, --changed-since), the repository and the
+// project's .ai/ folder in it.
+type verification struct {
+	trust    *verify.TrustStore
+	policy   verify.Policy
+	repo     *verify.Repo
+	aiPrefix string
+}
+
+// verification loads the trust store and the policy the same way for every
+// verb: config, then git when the options need it, then the trust tiers
+// (verify.TrustTiers). The config's verify.trust_ref applies when the
+// options name no ref and configRef is set: the verbs whose answer gates a
+// change (verify, check, bundle verify). Problems with trusted-key files are
+// left in the store for the caller to report (warnTrust).
+func (a *app) verification(o *verifyOptions, configRef bool) (*verification, error) {
+	cfg, err := a.config()
+	if err != nil {
+		return nil, err
+	}
+	ss, err := a.getSpaces()
+	if err != nil {
+		return nil, err
+	}
+	if o.trustRef == "" && configRef {
+		o.trustRef = cfg.Verify.TrustRef
+	}
+	v := &verification{policy: verify.Policy{RequireV2: o.require == "v2" || cfg.MinSignatureVersion == 2, Now: time.Now().UTC()}}
+	var project *verify.TrustSource
+	if o.trustRef != "" || o.staged || o.changedSince != "" {
+		p, err := a.project()
 		if err != nil {
-			return nil, usageError("--trust-ref: %v", err)
+			return nil, err
 		}
-		sources = append(sources, src)
-	case o.staged:
-		src, err := repo.TrustInIndex(path.Dir(aiPrefix))
-		if err != nil {
+		if v.repo, v.aiPrefix, err = verify.OpenSpaceRepo(p.Root); err != nil {
 			return nil, usageError("%v", err)
 		}
-		sources = append(sources, src)
-	case ss.Project != nil:
-		sources = append(sources, verify.TrustSources([]*bundle.Space{ss.Project})...)
+		switch {
+		case o.trustRef != "":
+			src, err := v.repo.TrustAtRef(o.trustRef, path.Dir(v.aiPrefix))
+			if err != nil {
+				return nil, usageError("--trust-ref: %v", err)
+			}
+			project = &src
+		case o.staged:
+			src, err := v.repo.TrustInIndex(path.Dir(v.aiPrefix))
+			if err != nil {
+				return nil, usageError("%v", err)
+			}
+			project = &src
+		}
 	}
-	if ss.User != nil && (o.trustRef == "" || o.trustUser) {
-		sources = append(sources, verify.TrustSources([]*bundle.Space{ss.User})...)
+	v.trust, err = verify.LoadTrustStore(verify.TrustTiers(ss, project, o.trustRef == "" || o.trustUser))
+	return v, asUsage(err)
+}
+
+// warnTrust prints the trusted-key files that were ignored, for the verbs
+// whose output is not a report (a report lists them as findings).
+func (a *app) warnTrust(ts *verify.TrustStore) {
+	for _, p := range ts.Problems {
+		fmt.Fprintf(a.stderr, "rye: warning: %s: %s\n", p.Path, p.Reason)
 	}
-	sources = append(sources, verify.TrustSources(ss.System)...)
-	ts, err := verify.LoadTrustStore(sources)
-	return ts, asUsage(err)
 }
 
 // verdictRules describes each verdict for SARIF and the JSON output.
