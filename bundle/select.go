@@ -77,6 +77,7 @@ func (p Pattern) Match(k item.Kind, id item.ID, rel string) bool {
 
 // Selection is what patterns picked in a space.
 type Selection struct {
+	Space *Space // the space selected in
 	Items []Found
 	// Links are symbolic links named like items that the patterns select:
 	// refused (signing fails, verification says unreadable), never ignored.
@@ -94,11 +95,73 @@ func Select(sp *Space, kinds []item.Kind, patterns []string, cwd string) (*Selec
 	if err != nil {
 		return nil, err
 	}
-	found, odd, err := sp.Walk(kinds)
+	sel, matched, err := selectIn(sp, kinds, pats)
 	if err != nil {
 		return nil, err
 	}
-	sel := &Selection{}
+	for i, p := range pats {
+		if !matched[i] && !p.NotItem {
+			return nil, noMatch(sp, kinds, p)
+		}
+	}
+	return sel, nil
+}
+
+// SelectAll is Select over several spaces (rye verify --space all): each
+// pattern must match in at least one of the spaces, not in each of them.
+// A pattern that matches nowhere is the error Select gives for it in the
+// first space where it could be read.
+func SelectAll(spaces []*Space, kinds []item.Kind, patterns []string, cwd string) ([]*Selection, error) {
+	matched := make([]bool, len(patterns))
+	why := make([]error, len(patterns))
+	var out []*Selection
+	for _, sp := range spaces {
+		var pats []Pattern
+		var index []int // pats[j] is patterns[index[j]]
+		for i, text := range patterns {
+			ps, err := ParsePatterns(sp, []string{text}, cwd)
+			if err != nil {
+				if why[i] == nil {
+					why[i] = err
+				}
+				continue
+			}
+			pats = append(pats, ps[0])
+			index = append(index, i)
+		}
+		if len(patterns) > 0 && len(pats) == 0 {
+			continue // none of the patterns can be read in this space
+		}
+		sel, hits, err := selectIn(sp, kinds, pats)
+		if err != nil {
+			return nil, err
+		}
+		for j, hit := range hits {
+			i := index[j]
+			switch {
+			case hit || pats[j].NotItem:
+				matched[i] = true
+			case why[i] == nil:
+				why[i] = noMatch(sp, kinds, pats[j])
+			}
+		}
+		out = append(out, sel)
+	}
+	for i := range patterns {
+		if !matched[i] {
+			return nil, why[i]
+		}
+	}
+	return out, nil
+}
+
+// selectIn selects in one space and says which patterns matched.
+func selectIn(sp *Space, kinds []item.Kind, pats []Pattern) (*Selection, []bool, error) {
+	found, odd, err := sp.Walk(kinds)
+	if err != nil {
+		return nil, nil, err
+	}
+	sel := &Selection{Space: sp}
 	matched := make([]bool, len(pats))
 	selects := func(k item.Kind, id item.ID, rel string) bool {
 		hit := len(pats) == 0
@@ -119,15 +182,12 @@ func Select(sp *Space, kinds []item.Kind, patterns []string, cwd string) (*Selec
 			sel.Links = append(sel.Links, o)
 		}
 	}
-	for i, p := range pats {
-		switch {
-		case p.NotItem:
+	for _, p := range pats {
+		if p.NotItem {
 			sel.Skipped = append(sel.Skipped, p.Text)
-		case !matched[i]:
-			return nil, noMatch(sp, kinds, p)
 		}
 	}
-	return sel, nil
+	return sel, matched, nil
 }
 
 func noMatch(sp *Space, kinds []item.Kind, p Pattern) error {

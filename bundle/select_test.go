@@ -88,3 +88,32 @@ func TestSelect(t *testing.T) {
 		}
 	}
 }
+
+// Over several spaces a pattern must match in one of them, not in each;
+// one that matches nowhere is still an error.
+func TestSelectAll(t *testing.T) {
+	p, u := t.TempDir(), t.TempDir()
+	tree(t, p, map[string]string{".ai/tools/mine/a.py": ""})
+	tree(t, u, map[string]string{".ai/tools/theirs/b.py": ""})
+	spaces := []*Space{NewDiskSpace(Project, p, ""), NewDiskSpace(User, u, "")}
+	count := func(sels []*Selection) int {
+		n := 0
+		for _, s := range sels {
+			n += len(s.Items)
+		}
+		return n
+	}
+	sels, err := SelectAll(spaces, item.Kinds, []string{"mine/a", "theirs/*"}, p)
+	if err != nil || count(sels) != 2 || sels[0].Space != spaces[0] {
+		t.Fatalf("one pattern in each space: %d items, %v", count(sels), err)
+	}
+	if sels, err := SelectAll(spaces, item.Kinds, nil, p); err != nil || count(sels) != 2 {
+		t.Errorf("no patterns: %v", err)
+	}
+	if _, err := SelectAll(spaces, item.Kinds, []string{"mine/a", "nothing/x"}, p); err == nil || !strings.Contains(err.Error(), `"nothing/x"`) {
+		t.Errorf("a pattern that matches nowhere: %v", err)
+	}
+	if _, err := SelectAll(spaces, item.Kinds, []string{"[bad"}, p); err == nil || !strings.Contains(err.Error(), "invalid pattern") {
+		t.Errorf("an invalid pattern: %v", err)
+	}
+}

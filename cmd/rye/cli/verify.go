@@ -141,14 +141,13 @@ func (a *app) verifyAll(o *verifyOptions, args []string) (*verifyRun, error) {
 			return nil, usageError("%v", err)
 		}
 	default:
-		for _, sp := range spaces {
-			sel, err := bundle.Select(sp, kinds, patterns, a.workDir())
-			if err != nil {
-				if len(patterns) > 0 && len(spaces) > 1 {
-					continue // a pattern need only match in one space
-				}
-				return nil, usageError("%v", err)
-			}
+		// A pattern need only match in one of the spaces.
+		sels, err := bundle.SelectAll(spaces, kinds, patterns, a.workDir())
+		if err != nil {
+			return nil, usageError("%v", err)
+		}
+		for _, sel := range sels {
+			sp := sel.Space
 			srcs := verify.SelectionSources(sel)
 			if o.changedSince != "" && sp.Name == bundle.Project {
 				rels := make([]string, 0, len(srcs))
