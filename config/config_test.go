@@ -19,12 +19,11 @@ func TestDefaultParses(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	cases := map[string]string{
-		"min_signature_versoin: 2\n":        "field min_signature_versoin not found",
-		"sign: {fromat: v1}\n":              "field fromat not found",
-		"min_signature_version: 3\n":        "is not 1 or 2",
-		"sign: {format: v3}\n":              `"v3" is not v1 or v2`,
-		"lint: {severity: {parse: loud}}\n": `lint.severity.parse: "loud"`,
-		"lint: [a]\n":                       "cannot unmarshal",
+		"min_signature_versoin: 2\n": "field min_signature_versoin not found",
+		"sign: {fromat: v1}\n":       "field fromat not found",
+		"min_signature_version: 3\n": "is not 1 or 2",
+		"sign: {format: v3}\n":       `"v3" is not v1 or v2`,
+		"lint: [a]\n":                "cannot unmarshal",
 	}
 	for src, want := range cases {
 		_, err := Parse("rye.yaml", []byte(src))

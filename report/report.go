@@ -54,8 +54,6 @@ type Report struct {
 	Findings []Finding
 	// Items are per-item results (verdicts); may be empty (lint).
 	Items []Item
-	// Checked is the number of items looked at, for the summary.
-	Checked int
 	// Notes are lines for people that are not findings ("3 items deleted
 	// since origin/main"); text output prints them after the findings.
 	Notes []string

@@ -261,7 +261,7 @@ installing a newer version replaces it cleanly.`,
 			if len(bt.trust) > 1 {
 				return usageError("--trust names one key")
 			}
-			dest, err := a.writableSpace(map[bool]string{true: "user", false: "project"}[user])
+			dest, err := a.writableSpace("--user", map[bool]string{true: "user", false: "project"}[user])
 			if err != nil {
 				return err
 			}

@@ -65,7 +65,6 @@ type app struct {
 	dir        string // -C
 	projectDir string // --project
 	json       bool
-	noColor    bool
 	quiet      bool
 	verbose    bool
 
@@ -115,9 +114,6 @@ directives, tools and knowledge, each carrying an embedded Ed25519 signature.`,
 					return usageError("-C %s: not a directory", a.dir)
 				}
 			}
-			if os.Getenv("NO_COLOR") != "" {
-				a.noColor = true
-			}
 			return nil
 		},
 	}
@@ -128,7 +124,9 @@ directives, tools and knowledge, each carrying an embedded Ed25519 signature.`,
 	f.StringVarP(&a.dir, "dir", "C", "", "run as if rye was started in `DIR`")
 	f.StringVar(&a.projectDir, "project", "", "use `DIR` as the project root (no search upwards)")
 	f.BoolVar(&a.json, "json", false, "machine-readable output on stdout")
-	f.BoolVar(&a.noColor, "no-color", false, "no colour (also NO_COLOR)")
+	// rye prints no colour anywhere; the flag (spec 4) is accepted so that
+	// scripts written for it work, and NO_COLOR needs no handling.
+	f.Bool("no-color", false, "no colour (rye prints none; accepted for scripts, like NO_COLOR)")
 	f.BoolVarP(&a.quiet, "quiet", "q", false, "print only errors")
 	f.BoolVarP(&a.verbose, "verbose", "v", false, "print more detail")
 

@@ -175,6 +175,22 @@ func resolveError(err error) error {
 	return findings("%v", err)
 }
 
+// prepareUsage is the usage error (exit 2) that a failed Prepare is, or
+// nil when it is a finding (exit 1): bad flags or parameters, and a tool
+// that is nowhere (as opposed to a link of its chain that is missing).
+func prepareUsage(p *runtime.Plan, err error) error {
+	var pe *runtime.ParamError
+	var ee *exitError
+	var nf *bundle.NotFoundError
+	switch {
+	case errors.As(err, &ee):
+		return err
+	case errors.As(err, &pe), errors.As(err, &nf) && len(p.Links) == 0:
+		return asUsage(err)
+	}
+	return nil
+}
+
 // toolSchema reads a tool's parameter schema without verifying it, for
 // --help (labelled when the tool does not verify) and completion, which
 // run nothing.
@@ -259,14 +275,8 @@ func (a *app) runTool(ctx context.Context, x *runtime.Executor, id item.ID, para
 	started := time.Now()
 	p, err := x.Prepare(id, runtime.PrepareOptions{Params: params})
 	if err != nil {
-		var pe *runtime.ParamError
-		var ee *exitError
-		var nf *bundle.NotFoundError
-		switch {
-		case errors.As(err, &ee):
-			return err
-		case errors.As(err, &pe), errors.As(err, &nf) && len(p.Links) == 0:
-			return asUsage(err)
+		if uerr := prepareUsage(p, err); uerr != nil {
+			return uerr
 		}
 		return a.printResult(runtime.Failure("tool", string(id), p, err, started))
 	}
@@ -403,11 +413,10 @@ changes, moves to another space or is shadowed, until the lock is refreshed.`,
 				return err
 			}
 			p, err := x.Prepare(id, runtime.PrepareOptions{ForLock: true})
-			var nf *bundle.NotFoundError
-			if errors.As(err, &nf) && len(p.Links) == 0 {
-				return asUsage(err)
-			}
 			if err != nil {
+				if uerr := prepareUsage(p, err); uerr != nil {
+					return uerr
+				}
 				return findings("%v", err)
 			}
 			path, err := x.Lock(p)

@@ -27,10 +27,11 @@ that group or others can read.`,
 
 // userRoot is the user space's root: USER_SPACE, else HOME.
 func (a *app) userRoot() string {
-	if r := os.Getenv("USER_SPACE"); r != "" {
-		return r
+	ss, err := a.getSpaces()
+	if err != nil || ss.User == nil {
+		return ""
 	}
-	return os.Getenv("HOME")
+	return ss.User.Root
 }
 
 func (a *app) keyPaths() (sign.KeyPaths, error) {

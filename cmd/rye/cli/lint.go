@@ -171,7 +171,7 @@ func (a *app) writeFixes(fixed []lint.Fixed) error {
 
 // lintReport turns a lint result into a report.
 func lintReport(res *lint.Result, tool string) *report.Report {
-	rep := &report.Report{Tool: tool, Findings: res.Findings, Checked: len(res.Env.Files)}
+	rep := &report.Report{Tool: tool, Findings: res.Findings}
 	rep.Version, _, _ = Version()
 	for _, f := range res.Findings {
 		rep.AddRule(lint.RuleFor(f.Rule))

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -96,12 +95,8 @@ func (a *app) resolveArgs(kindArg, idArg string) (*bundle.Located, error) {
 		return nil, err
 	}
 	loc, err := ss.Resolve(k, id, nil)
-	var nf *bundle.NotFoundError
-	if errors.As(err, &nf) {
-		return nil, usageError("%v", err)
-	}
 	if err != nil {
-		return nil, findings("%v", err)
+		return nil, resolveError(err)
 	}
 	return loc, nil
 }
@@ -149,23 +144,9 @@ func writeJSON(w interface{ Write([]byte) (int, error) }, v any) error {
 
 // copyItem copies a located item into another space at the same path.
 func (a *app) copyItem(loc *bundle.Located, destination string, force bool) error {
-	ss, err := a.getSpaces()
+	dest, err := a.writableSpace("--destination", destination)
 	if err != nil {
 		return err
-	}
-	var dest *bundle.Space
-	switch destination {
-	case "project":
-		if dest, err = a.project(); err != nil {
-			return err
-		}
-	case "user":
-		if ss.User == nil {
-			return usageError("no user space: set USER_SPACE or HOME")
-		}
-		dest = ss.User
-	default:
-		return usageError("--destination %q: use project or user", destination)
 	}
 	if loc.Space.Name == dest.Name {
 		return usageError("%s %s is already in the %s space (%s)", loc.Kind, loc.ID, dest.Name, loc.Path())

@@ -56,7 +56,7 @@ main "**" signs what a branch changed and leaves the rest alone.`,
 			if err != nil {
 				return err
 			}
-			sp, err := a.writableSpace(spaceFlag)
+			sp, err := a.writableSpace("--space", spaceFlag)
 			if err != nil {
 				return err
 			}
@@ -195,7 +195,7 @@ func signingTime() (time.Time, error) {
 }
 
 // writableSpace is the project or the user space, for verbs that write.
-func (a *app) writableSpace(name string) (*bundle.Space, error) {
+func (a *app) writableSpace(flag, name string) (*bundle.Space, error) {
 	switch name {
 	case "", "project":
 		return a.project()
@@ -209,7 +209,7 @@ func (a *app) writableSpace(name string) (*bundle.Space, error) {
 		}
 		return ss.User, nil
 	}
-	return nil, usageError("--space %q: use project or user (the system space is read-only)", name)
+	return nil, usageError("%s %q: use project or user (the system space is read-only)", flag, name)
 }
 
 // validator returns the metadata check that runs before signing.

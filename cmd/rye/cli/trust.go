@@ -12,7 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ryekit/rye/bundle"
 	"github.com/ryekit/rye/internal/atomicfile"
 	"github.com/ryekit/rye/sign"
 	"github.com/ryekit/rye/verify"
@@ -50,18 +49,15 @@ func (o *trustOptions) flags(cmd *cobra.Command) {
 
 // trustDir is the trusted_keys folder that trust add/self/remove write.
 func (a *app) trustDir(user bool) (string, error) {
+	name := "project"
 	if user {
-		root := a.userRoot()
-		if root == "" {
-			return "", usageError("no user space: set USER_SPACE or HOME")
-		}
-		return filepath.Join(root, bundle.AIDir, verify.TrustedKeysDir), nil
+		name = "user"
 	}
-	p, err := a.project()
+	sp, err := a.writableSpace("--user", name)
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(p.AI(), verify.TrustedKeysDir), nil
+	return filepath.Join(sp.AI(), verify.TrustedKeysDir), nil
 }
 
 // addTrust writes the trust entry for pub.

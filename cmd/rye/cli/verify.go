@@ -60,11 +60,11 @@ Exit status: 0 when everything verified, 1 when any item failed, 2 for
 usage or configuration errors.`,
 		ValidArgsFunction: a.completeKindOrID,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			rep, summary, err := a.runVerify(o, args)
+			run, err := a.verifyAll(o, args)
 			if err != nil {
 				return err
 			}
-			return a.writeReport(rep, summary, o.format)
+			return a.renderReport(run.rep, verifyLine(run.sum), run.sum, o.format)
 		},
 	}
 	o.flags(cmd)
@@ -81,22 +81,11 @@ type verifySummary struct {
 
 // verifyRun is a finished verification: its report and, for rye check,
 // what was verified (each source reads its bytes once; later reads are
-// served from memory) and the verdicts.
+// served from memory).
 type verifyRun struct {
 	rep     *report.Report
 	sum     verifySummary
 	sources []verify.Source
-	results []verify.Result
-}
-
-// runVerify verifies what the options and arguments select and returns the
-// report (findings for every failure and warning, one item per verdict).
-func (a *app) runVerify(o *verifyOptions, args []string) (*report.Report, verifySummary, error) {
-	run, err := a.verifyAll(o, args)
-	if err != nil {
-		return nil, verifySummary{}, err
-	}
-	return run.rep, run.sum, nil
 }
 
 func (a *app) verifyAll(o *verifyOptions, args []string) (*verifyRun, error) {
@@ -197,7 +186,7 @@ func (a *app) verifyAll(o *verifyOptions, args []string) (*verifyRun, error) {
 	}
 	sum = verifySummary{Items: len(results), Failed: rep.Failed(), Warnings: rep.Count(report.Warning)}
 	sum.Verified = sum.Items - sum.Failed
-	return &verifyRun{rep: rep, sum: sum, sources: sources, results: results}, nil
+	return &verifyRun{rep: rep, sum: sum, sources: sources}, nil
 }
 
 // readOnce remembers what read returns, so that a second reader (lint in
@@ -297,7 +286,6 @@ const docsBase = "https://github.com/ryekit/rye/blob/main/docs/"
 
 // addVerdicts turns results into report items and findings.
 func addVerdicts(rep *report.Report, results []verify.Result, listVerified bool) {
-	rep.Checked += len(results)
 	for _, r := range results {
 		rep.Items = append(rep.Items, report.Item{Failed: r.Verdict.Failed(), Value: r})
 		if r.Verdict.Failed() {
@@ -320,12 +308,6 @@ func addVerdicts(rep *report.Report, results []verify.Result, listVerified bool)
 			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %s %s: %s", r.Path, r.Kind, r.ID, note))
 		}
 	}
-}
-
-// writeReport renders a verification report; the exit code follows its
-// findings (the same in every format).
-func (a *app) writeReport(rep *report.Report, sum verifySummary, format string) error {
-	return a.renderReport(rep, verifyLine(sum), sum, format)
 }
 
 func verifyLine(sum verifySummary) string {
