@@ -47,7 +47,7 @@ func ApplyFixes(r *Result) ([]Fixed, []report.Finding) {
 		}
 		if overlaps(edits[f], es) {
 			pos := r.Env.Fset.Position(d.Pos)
-			conflicts = append(conflicts, report.Finding{Rule: d.Analyzer.Name + "/fix-conflict", Severity: report.Warning, Path: pos.Filename, Line: pos.Line, Col: pos.Column,
+			conflicts = append(conflicts, report.Finding{Rule: d.Analyzer.Name + "/fix-conflict", Severity: report.Warning, Path: pos.Filename, Line: pos.Line, Col: charColumn(f, pos),
 				Message: "fix not applied (it overlaps another fix in this file): " + fix.Message + "; run --fix again"})
 			continue
 		}

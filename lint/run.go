@@ -2,9 +2,11 @@ package lint
 
 import (
 	"fmt"
+	"go/token"
 	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -71,10 +73,10 @@ func Lint(e *Env, o Options) (*Result, error) {
 			}
 			sev = over
 		}
-		fd := report.Finding{Rule: d.Analyzer.Name + "/" + name, Severity: report.Severity(sev), Path: pos.Filename, Line: pos.Line, Col: pos.Column, Message: d.Message}
+		fd := report.Finding{Rule: d.Analyzer.Name + "/" + name, Severity: report.Severity(sev), Path: pos.Filename, Line: pos.Line, Col: charColumn(f, pos), Message: d.Message}
 		if d.End.IsValid() {
 			end := e.Fset.Position(d.End)
-			fd.EndLine, fd.EndCol = end.Line, end.Column
+			fd.EndLine, fd.EndCol = end.Line, charColumn(f, end)
 		}
 		if f != nil {
 			fd.Kind, fd.ID = string(f.Kind), string(f.ID)
@@ -173,4 +175,18 @@ func suppressions(e *Env) suppressionSet {
 // sortDiagnostics orders diagnostics by position.
 func sortDiagnostics(ds []Diagnostic) {
 	sort.SliceStable(ds, func(i, j int) bool { return ds[i].Pos < ds[j].Pos })
+}
+
+// charColumn turns a position's byte column into a character (Unicode code
+// point) column, the unit findings use in every format: SARIF viewers
+// count code points, and so do people. Invalid UTF-8 counts a byte each.
+func charColumn(f *File, pos token.Position) int {
+	if f == nil || pos.Column <= 1 || pos.Offset > len(f.Src) {
+		return pos.Column
+	}
+	start := pos.Offset - (pos.Column - 1)
+	if start < 0 {
+		return pos.Column
+	}
+	return utf8.RuneCount(f.Src[start:pos.Offset]) + 1
 }

@@ -57,7 +57,8 @@ func WriteSARIF(w io.Writer, r *Report) error {
 			WithMessage(sarif.NewTextMessage(f.Message)).
 			AddLocation(sarif.NewLocationWithPhysicalLocation(loc))
 	}
-	// Byte columns, as every rye position is.
+	// Finding columns count characters (code points): lint converts its
+	// byte positions when it makes findings.
 	run.WithColumnKind("unicodeCodePoints")
 	log.AddRun(run)
 	return log.PrettyWrite(w)
