@@ -9,12 +9,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ryekit/rye/internal/vectors"
 	"github.com/ryekit/rye/item"
 )
 
-// vectorsDir is the shared conformance vectors (../shared/vectors from the
-// repository root).
-const vectorsDir = "../../shared/vectors"
+// vectorsDir holds the conformance vectors (the repository's copy of
+// ../shared/vectors).
+var vectorsDir = vectors.Dir()
 
 type vectorCase struct {
 	Name         string `json:"name"`
@@ -41,9 +42,6 @@ type vectorSet struct {
 func loadVectors(t *testing.T) vectorSet {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(vectorsDir, "vectors.json"))
-	if os.IsNotExist(err) {
-		t.Skipf("conformance vectors not found at %s (they live in ../shared/vectors beside the repository)", vectorsDir)
-	}
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/ryekit/rye/cmd/rye/cli"
 	"github.com/ryekit/rye/internal/sarifcheck"
+	"github.com/ryekit/rye/internal/vectors"
 	"github.com/ryekit/rye/sign"
 )
 
@@ -73,9 +74,6 @@ func TestScripts(t *testing.T) {
 				return runtime.GOOS != "windows", nil
 			case "python3", "bash", "setsid":
 				_, err := exec.LookPath(cond)
-				return err == nil, nil
-			case "vectors":
-				_, err := os.Stat(filepath.Join(vectorsDir, "vectors.json"))
 				return err == nil, nil
 			}
 			return false, nil
@@ -202,8 +200,9 @@ func fingerprintCmd(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Setenv(args[0], sign.Fingerprint(pub))
 }
 
-// vectorsDir holds the shared conformance vectors.
-const vectorsDir = "../../shared/vectors"
+// vectorsDir holds the conformance vectors (the repository's copy of
+// ../shared/vectors).
+var vectorsDir = vectors.Dir()
 
 // vectorgroup GROUP DIR lays out the vector cases of one group (a folder
 // of ../shared/vectors/files, such as v2-modified) as a project in DIR:

@@ -1,0 +1,18 @@
+// Package vectors locates the conformance vectors of the signature format
+// (../shared/vectors of the specification). The repository carries a copy
+// in testdata/ so that the tests that reproduce them (sign, verify, the
+// end-to-end scripts) run wherever the repository is checked out, CI
+// included; a test keeps the copy equal to the shared original when that
+// is present.
+package vectors
+
+import (
+	"path/filepath"
+	"runtime"
+)
+
+// Dir is the folder that holds vectors.json, files/, key/ and trusted_keys/.
+func Dir() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "testdata")
+}

@@ -1,0 +1,49 @@
+package vectors
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// shared is the specification's copy, beside the repository.
+const shared = "../../../shared/vectors"
+
+// The repository's copy must be the specification's, file for file.
+func TestCopyIsCurrent(t *testing.T) {
+	if _, err := os.Stat(filepath.Join(shared, "vectors.json")); err != nil {
+		t.Skipf("the specification's vectors are not beside the repository (%s); the copy is used as it is", shared)
+	}
+	files := func(root string) map[string][]byte {
+		m := map[string][]byte{}
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			rel, _ := filepath.Rel(root, p)
+			data, err := os.ReadFile(p)
+			m[filepath.ToSlash(rel)] = data
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	want, got := files(shared), files(Dir())
+	for p, data := range want {
+		if !bytes.Equal(got[p], data) {
+			t.Errorf("%s differs from %s: copy it again (cp -r %s internal/vectors/testdata)", p, shared, shared)
+		}
+	}
+	for p := range got {
+		if _, ok := want[p]; !ok {
+			t.Errorf("%s is not in %s", p, shared)
+		}
+	}
+	if len(want) < 80 {
+		t.Errorf("only %d files in %s", len(want), shared)
+	}
+}
