@@ -31,3 +31,18 @@ func (ss *Spaces) Extractor(k item.Kind) (*item.Extractor, error) {
 	}
 	return x, nil
 }
+
+// Extractors reads the extractor rules of every kind: what signing
+// validates against, lint checks and search weighs. A kind whose rules do
+// not resolve or parse is an error (rules must never be silently absent).
+func (ss *Spaces) Extractors() (map[item.Kind]*item.Extractor, error) {
+	out := make(map[item.Kind]*item.Extractor, len(item.Kinds))
+	for _, k := range item.Kinds {
+		x, err := ss.Extractor(k)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = x
+	}
+	return out, nil
+}

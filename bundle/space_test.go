@@ -249,3 +249,18 @@ func TestMkdirAndCheckNoSymlinks(t *testing.T) {
 		t.Error("made a folder through the link")
 	}
 }
+
+// The extractor rules of every kind come from the system bundle unless a
+// project copy shadows them; broken rules are an error, never absent.
+func TestExtractors(t *testing.T) {
+	root := t.TempDir()
+	ss := &Spaces{Project: NewDiskSpace(Project, root, ""), System: []*Space{EmbeddedSpace()}}
+	x, err := ss.Extractors()
+	if err != nil || len(x) != len(item.Kinds) {
+		t.Fatalf("%d extractors, %v", len(x), err)
+	}
+	tree(t, root, map[string]string{".ai/tools/rye/core/extractors/tool/tool_extractor.yaml": "extensions: [\n"})
+	if _, err := ss.Extractors(); err == nil || !strings.Contains(err.Error(), "extractor rules") {
+		t.Errorf("broken rules: %v", err)
+	}
+}

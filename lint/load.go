@@ -22,14 +22,11 @@ func Load(ss *bundle.Spaces, sp *bundle.Space, kinds []item.Kind, patterns []str
 	if err != nil {
 		return nil, err
 	}
-	e := &Env{Spaces: ss, Extractors: map[item.Kind]*item.Extractor{}}
-	for _, k := range item.Kinds {
-		x, err := ss.Extractor(k)
-		if err != nil {
-			return nil, err
-		}
-		e.Extractors[k] = x
+	extractors, err := ss.Extractors()
+	if err != nil {
+		return nil, err
 	}
+	e := &Env{Spaces: ss, Extractors: extractors}
 	for _, f := range sel.Items {
 		e.Files = append(e.Files, &File{Name: f.Path(), Space: sp, Rel: f.Rel, Kind: f.Kind, ID: f.ID})
 	}

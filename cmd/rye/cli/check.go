@@ -55,7 +55,11 @@ func (a *app) runCheck(vo *verifyOptions, lo *lintOptions, args []string) error 
 	if err != nil {
 		return err
 	}
-	env := &lint.Env{Spaces: ss, Files: itemFiles(run.sources), Extractors: a.extractors()}
+	extractors, err := ss.Extractors()
+	if err != nil {
+		return usageError("%v", err)
+	}
+	env := &lint.Env{Spaces: ss, Files: itemFiles(run.sources), Extractors: extractors}
 	if len(args) == 0 && !vo.staged && vo.changedSince == "" && vo.space == "project" && ss.Project != nil {
 		// A whole-project check also looks at what is not an item (the
 		// items themselves were read once, for verification).

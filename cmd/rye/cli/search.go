@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/search"
 )
 
@@ -35,7 +34,11 @@ file; --no-cache rebuilds it in memory.`,
 			if err != nil {
 				return err
 			}
-			opts := search.Options{Extractors: a.extractors()}
+			extractors, err := ss.Extractors()
+			if err != nil {
+				return asUsage(err)
+			}
+			opts := search.Options{Extractors: extractors}
 			if !noCache {
 				if dir, err := search.DefaultCacheDir(); err == nil {
 					opts.CacheDir = dir
@@ -67,22 +70,6 @@ file; --no-cache rebuilds it in memory.`,
 	cmd.Flags().IntVar(&limit, "limit", 10, "show at most `N` results (0: all)")
 	cmd.Flags().BoolVar(&noCache, "no-cache", false, "do not read or write the index cache")
 	return cmd
-}
-
-// extractors loads the extractor rule file of each kind; a kind whose file
-// does not resolve or parse gets the defaults (search only needs weights).
-func (a *app) extractors() map[item.Kind]*item.Extractor {
-	ss, err := a.getSpaces()
-	if err != nil {
-		return nil
-	}
-	out := map[item.Kind]*item.Extractor{}
-	for _, k := range item.Kinds {
-		if x, err := ss.Extractor(k); err == nil {
-			out[k] = x
-		}
-	}
-	return out
 }
 
 func nonNil[T any](s []T) []T {

@@ -218,13 +218,9 @@ func (a *app) validator() (func(sign.Target, []byte) error, error) {
 	if err != nil {
 		return nil, err
 	}
-	rules := map[item.Kind]*item.Extractor{}
-	for _, k := range item.Kinds {
-		x, err := ss.Extractor(k)
-		if err != nil {
-			return nil, asUsage(err)
-		}
-		rules[k] = x
+	rules, err := ss.Extractors()
+	if err != nil {
+		return nil, asUsage(err)
 	}
 	return func(t sign.Target, src []byte) error {
 		errs := item.Validate(rules[t.Kind], t.Kind, t.ID, t.Display, src)
