@@ -117,16 +117,7 @@ func TestMaxEntries(t *testing.T) {
 // no item, so that the maker's fingerprint (rye keys show) is all a user
 // needs for --trust.
 func TestManifestSignerKeyIsShipped(t *testing.T) {
-	p := newProject(t)
-	releaser := testKey(60)
-	p.trustKey(t, releaser)
-	p.reload(t)
-	o := p.options()
-	o.Key = releaser
-	c, err := Create(o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	releaser, c := releasedByAnotherKey(t)
 	kp := KeyPath("rel", releaser.Fingerprint)
 	if e, ok := c.Manifest.Files[kp]; !ok || e.Kind != KindTrustedKey || e.ID != releaser.Fingerprint {
 		t.Fatalf("the manifest does not list %s: %+v", kp, c.Manifest.Files)

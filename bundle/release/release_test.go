@@ -426,16 +426,7 @@ func TestTrustingAShippedKey(t *testing.T) {
 // A manifest signed by a trusted key does not vouch for items whose own
 // signer the installer does not trust: each item is verified on its own.
 func TestItemsAreVerifiedOnTheirOwn(t *testing.T) {
-	p := newProject(t)
-	releaser := testKey(60)
-	p.trustKey(t, releaser)
-	p.reload(t)
-	o := p.options()
-	o.Key = releaser
-	c, err := Create(o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	releaser, c := releasedByAnotherKey(t)
 	only := verify.MemTrustSource("test", "test", map[string][]byte{releaser.Fingerprint + ".toml": verify.FormatTrustedKey(&verify.TrustedKey{Public: releaser.Public})})
 	ts, err := verify.LoadTrustStore([]verify.TrustSource{only})
 	if err != nil {
@@ -681,4 +672,21 @@ func TestNamespaceAndShadowConflicts(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), ".ai/tools/other/x.yaml (outside the bundle's namespace rel/)") {
 		t.Errorf("namespace: %v", err)
 	}
+}
+
+// releasedByAnotherKey is the project's bundle with its manifest signed by
+// a second trusted key (the releaser) that signed no item.
+func releasedByAnotherKey(t *testing.T) (*sign.Key, *Created) {
+	t.Helper()
+	p := newProject(t)
+	releaser := testKey(60)
+	p.trustKey(t, releaser)
+	p.reload(t)
+	o := p.options()
+	o.Key = releaser
+	c, err := Create(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return releaser, c
 }
