@@ -3,28 +3,30 @@ package item
 import (
 	"strconv"
 	"strings"
+
+	"github.com/ryekit/rye/item/syntax"
 )
 
 // readDirective reads a directive: Markdown with one top-level ```xml block
 // holding <directive name=".." version="..">…</directive> (spec 1.4).
 func readDirective(src []byte) (*Metadata, error) {
-	idx := NewLineIndex(src)
+	idx := syntax.NewLineIndex(src)
 	start := AfterSignature(src, ".md")
 	f, ok := findFence(src, start, "xml")
 	if !ok {
-		return nil, &Error{Pos: idx.Pos(start), Msg: "no ```xml block found: a directive's metadata is a <directive> element in a ```xml fenced block"}
+		return nil, &syntax.Error{Pos: idx.Pos(start), Msg: "no ```xml block found: a directive's metadata is a <directive> element in a ```xml fenced block"}
 	}
 	if !f.closeFound {
-		return nil, &Error{Pos: idx.Pos(f.openStart), Msg: "the ```xml block is never closed", Fix: "add a line ``` after </directive>"}
+		return nil, &syntax.Error{Pos: idx.Pos(f.openStart), Msg: "the ```xml block is never closed", Fix: "add a line ``` after </directive>"}
 	}
 	root, err := parseXML(src, idx, f.bodyStart, f.bodyEnd)
 	if err != nil {
 		return nil, err
 	}
 	if root.Name != "directive" {
-		return nil, &Error{Pos: root.Start, Msg: "the ```xml block must hold a <directive> element, found <" + root.Name + ">"}
+		return nil, &syntax.Error{Pos: root.Start, Msg: "the ```xml block must hold a <directive> element, found <" + root.Name + ">"}
 	}
-	d := &directiveReader{fields: NewMap(root.Start)}
+	d := &directiveReader{fields: syntax.NewMap(root.Start)}
 	d.read(root)
 	return &Metadata{
 		Form:     FormDirectiveXML,
@@ -38,8 +40,8 @@ func readDirective(src []byte) (*Metadata, error) {
 }
 
 type directiveReader struct {
-	fields   *Node
-	problems []*Error
+	fields   *syntax.Node
+	problems []*syntax.Error
 }
 
 // actionTags are the primaries of spec 1.4: the only children allowed in
@@ -67,7 +69,7 @@ func (d *directiveReader) read(root *xmlElem) {
 	if out := root.Child("outputs"); out != nil {
 		d.fields.Set("outputs", out.Start, d.readInputs(out, "output"))
 	}
-	actions := NewList(root.Start)
+	actions := syntax.NewList(root.Start)
 	collectActions(root, actions)
 	if len(actions.Items) > 0 {
 		d.fields.Set("actions", root.Start, actions)
@@ -87,7 +89,7 @@ func (d *directiveReader) readMetadata(meta *xmlElem) {
 		case "description":
 			// read above; <description> directly under <directive> wins
 		case "model":
-			d.fields.Set("model", c.Start, attrMap(c, func(a xmlAttr) *Node { return attrNode(a) }))
+			d.fields.Set("model", c.Start, attrMap(c, func(a xmlAttr) *syntax.Node { return attrNode(a) }))
 		case "limits":
 			d.fields.Set("limits", c.Start, attrMap(c, limitValue))
 		case "permissions":
@@ -104,30 +106,30 @@ func (d *directiveReader) readMetadata(meta *xmlElem) {
 // readPermissions turns <permissions> into capability strings
 // rye.<primary>.<item_type>.<pattern> (spec 1.4). An unknown primary is
 // recorded as a problem instead of being dropped silently.
-func (d *directiveReader) readPermissions(p *xmlElem) *Node {
-	caps := NewList(p.Start)
+func (d *directiveReader) readPermissions(p *xmlElem) *syntax.Node {
+	caps := syntax.NewList(p.Start)
 	if len(p.Children) == 0 {
 		if t := strings.TrimSpace(p.Text); t == "*" {
-			caps.Append(NewString("rye.*", p.TextPos))
+			caps.Append(syntax.NewString("rye.*", p.TextPos))
 		} else if t != "" {
-			d.problems = append(d.problems, &Error{Pos: p.TextPos, Field: "permissions", Msg: "unexpected text " + strconv.Quote(abbreviate(t)) + " in <permissions>; expected * or elements <search>, <load>, <execute>, <sign>"})
+			d.problems = append(d.problems, &syntax.Error{Pos: p.TextPos, Field: "permissions", Msg: "unexpected text " + strconv.Quote(abbreviate(t)) + " in <permissions>; expected * or elements <search>, <load>, <execute>, <sign>"})
 		}
 		return caps
 	}
 	for _, primary := range p.Children {
 		if !actionTags[primary.Name] {
-			d.problems = append(d.problems, &Error{Pos: primary.Start, Field: "permissions", Msg: "unknown permission <" + primary.Name + ">: the primaries are search, load, execute and sign"})
+			d.problems = append(d.problems, &syntax.Error{Pos: primary.Start, Field: "permissions", Msg: "unknown permission <" + primary.Name + ">: the primaries are search, load, execute and sign"})
 			continue
 		}
 		if len(primary.Children) == 0 {
 			if t := strings.TrimSpace(primary.Text); t != "" {
-				caps.Append(NewString("rye."+primary.Name+"."+t, primary.TextPos))
+				caps.Append(syntax.NewString("rye."+primary.Name+"."+t, primary.TextPos))
 			}
 			continue
 		}
 		for _, typ := range primary.Children {
 			if t := strings.TrimSpace(typ.Text); t != "" {
-				caps.Append(NewString("rye."+primary.Name+"."+typ.Name+"."+t, typ.TextPos))
+				caps.Append(syntax.NewString("rye."+primary.Name+"."+typ.Name+"."+t, typ.TextPos))
 			}
 		}
 	}
@@ -136,28 +138,28 @@ func (d *directiveReader) readPermissions(p *xmlElem) *Node {
 
 // readInputs reads <inputs><input name type required default>description
 // </input> (and the same shape for outputs).
-func (d *directiveReader) readInputs(list *xmlElem, tag string) *Node {
-	out := NewList(list.Start)
+func (d *directiveReader) readInputs(list *xmlElem, tag string) *syntax.Node {
+	out := syntax.NewList(list.Start)
 	for _, c := range list.Children {
 		if c.Name != tag {
 			continue
 		}
-		in := NewMap(c.Start)
+		in := syntax.NewMap(c.Start)
 		for _, a := range c.Attrs {
 			if a.Name == "required" {
-				in.Set("required", a.Pos, &Node{Kind: BoolNode, Bool: strings.EqualFold(a.Value, "true"), Raw: a.Value, Pos: a.Pos, End: a.End})
+				in.Set("required", a.Pos, &syntax.Node{Kind: syntax.BoolNode, Bool: strings.EqualFold(a.Value, "true"), Raw: a.Value, Pos: a.Pos, End: a.End})
 				continue
 			}
 			in.Set(a.Name, a.Pos, attrNode(a))
 		}
 		if in.Get("type") == nil {
-			in.Set("type", Pos{}, NewString("string", Pos{}))
+			in.Set("type", syntax.Pos{}, syntax.NewString("string", syntax.Pos{}))
 		}
 		if in.Get("required") == nil {
-			in.Set("required", Pos{}, NewBool(false, Pos{}))
+			in.Set("required", syntax.Pos{}, syntax.NewBool(false, syntax.Pos{}))
 		}
 		if t := strings.TrimSpace(c.Text); t != "" {
-			in.Set("description", c.TextPos, NewString(t, c.TextPos))
+			in.Set("description", c.TextPos, syntax.NewString(t, c.TextPos))
 		}
 		out.Append(in)
 	}
@@ -166,7 +168,7 @@ func (d *directiveReader) readInputs(list *xmlElem, tag string) *Node {
 
 // collectActions appends every <search|load|execute|sign> element outside
 // <metadata>, in document order, as {primary, attributes..., params}.
-func collectActions(e *xmlElem, out *Node) {
+func collectActions(e *xmlElem, out *syntax.Node) {
 	for _, c := range e.Children {
 		if c.Name == "metadata" || isOpaque(c.Name) {
 			continue
@@ -178,13 +180,13 @@ func collectActions(e *xmlElem, out *Node) {
 	}
 }
 
-func actionNode(c *xmlElem) *Node {
-	a := NewMap(c.Start)
-	a.Set("primary", c.Start, NewString(c.Name, c.Start))
+func actionNode(c *xmlElem) *syntax.Node {
+	a := syntax.NewMap(c.Start)
+	a.Set("primary", c.Start, syntax.NewString(c.Name, c.Start))
 	for _, at := range c.Attrs {
 		a.Set(at.Name, at.Pos, attrNode(at))
 	}
-	params := NewMap(c.Start)
+	params := syntax.NewMap(c.Start)
 	for _, p := range c.Children {
 		if p.Name != "param" {
 			continue
@@ -207,18 +209,18 @@ func actionNode(c *xmlElem) *Node {
 
 // readHooks reads <hooks>: each child is a hook with its attributes, its
 // text as content, and its <action> and <condition> children.
-func readHooks(h *xmlElem) *Node {
-	hooks := NewList(h.Start)
+func readHooks(h *xmlElem) *syntax.Node {
+	hooks := syntax.NewList(h.Start)
 	for _, c := range h.Children {
-		hook := NewMap(c.Start)
-		hook.Set("event", c.Start, NewString(c.Name, c.Start))
+		hook := syntax.NewMap(c.Start)
+		hook.Set("event", c.Start, syntax.NewString(c.Name, c.Start))
 		for _, a := range c.Attrs {
 			hook.Set(a.Name, a.Pos, attrNode(a))
 		}
 		if t := strings.TrimSpace(c.Text); t != "" {
-			hook.Set("content", c.TextPos, NewString(t, c.TextPos))
+			hook.Set("content", c.TextPos, syntax.NewString(t, c.TextPos))
 		}
-		actions := NewList(c.Start)
+		actions := syntax.NewList(c.Start)
 		for _, sub := range c.Children {
 			switch {
 			case sub.Name == "action":
@@ -230,7 +232,7 @@ func readHooks(h *xmlElem) *Node {
 			case actionTags[sub.Name]:
 				actions.Append(actionNode(sub))
 			case sub.Name == "condition":
-				hook.Set("condition", sub.Start, attrMap(sub, func(a xmlAttr) *Node { return attrNode(a) }))
+				hook.Set("condition", sub.Start, attrMap(sub, func(a xmlAttr) *syntax.Node { return attrNode(a) }))
 			default:
 				hook.Set(sub.Name, sub.Start, textNode(sub))
 			}
@@ -243,26 +245,26 @@ func readHooks(h *xmlElem) *Node {
 	return hooks
 }
 
-func attrNode(a xmlAttr) *Node {
-	return &Node{Kind: StringNode, Str: a.Value, Raw: a.Value, Pos: a.Pos, End: a.End}
+func attrNode(a xmlAttr) *syntax.Node {
+	return &syntax.Node{Kind: syntax.StringNode, Str: a.Value, Raw: a.Value, Pos: a.Pos, End: a.End}
 }
 
 // textNode is an element's text. It gets an end (so that a fix can replace
 // it) when the element holds only text.
-func textNode(e *xmlElem) *Node {
+func textNode(e *xmlElem) *syntax.Node {
 	pos := e.TextPos
 	if !pos.IsValid() {
 		pos = e.Start
 	}
-	n := NewString(strings.TrimSpace(e.Text), pos)
+	n := syntax.NewString(strings.TrimSpace(e.Text), pos)
 	if e.TextEnd.IsValid() && len(e.Children) == 0 {
 		n.End = e.TextEnd
 	}
 	return n
 }
 
-func attrMap(e *xmlElem, value func(xmlAttr) *Node) *Node {
-	m := NewMap(e.Start)
+func attrMap(e *xmlElem, value func(xmlAttr) *syntax.Node) *syntax.Node {
+	m := syntax.NewMap(e.Start)
 	for _, a := range e.Attrs {
 		m.Set(a.Name, a.Pos, value(a))
 	}
@@ -272,15 +274,15 @@ func attrMap(e *xmlElem, value func(xmlAttr) *Node) *Node {
 // limitValue converts a <limits> attribute the way the reference does:
 // numbers become numbers (a '.' makes a float), anything else stays text so
 // that the rule engine can say what is wrong with it.
-func limitValue(a xmlAttr) *Node {
+func limitValue(a xmlAttr) *syntax.Node {
 	n := attrNode(a)
 	v := strings.TrimSpace(a.Value)
 	if strings.Contains(v, ".") {
 		if f, err := strconv.ParseFloat(v, 64); err == nil {
-			n.Kind, n.Float = FloatNode, f
+			n.Kind, n.Float = syntax.FloatNode, f
 		}
 	} else if i, err := strconv.ParseInt(v, 10, 64); err == nil {
-		n.Kind, n.Int = IntNode, i
+		n.Kind, n.Int = syntax.IntNode, i
 	}
 	return n
 }

@@ -2,7 +2,11 @@ package item
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
+
+	"github.com/ryekit/rye/item/syntax"
 )
 
 // Extractor is one extractor rule file of spec 1.7: which file forms a kind
@@ -14,7 +18,7 @@ type Extractor struct {
 	Extensions      []string
 	Parser          string
 	Parsers         map[string]string
-	SignatureFormat *Node
+	SignatureFormat *syntax.Node
 	SearchFields    []SearchField
 	Extraction      map[string]ExtractionRule
 	Rules           []*FieldRule
@@ -72,7 +76,7 @@ func ParseExtractor(src []byte) (*Extractor, error) {
 	f := md.Fields
 	for _, fl := range f.Fields {
 		if !extractorKeys[fl.Key] {
-			return nil, &Error{Pos: fl.KeyPos, Field: fl.Key, Msg: "unknown key in extractor file"}
+			return nil, &syntax.Error{Pos: fl.KeyPos, Field: fl.Key, Msg: "unknown key in extractor file"}
 		}
 	}
 	x := &Extractor{Parsers: map[string]string{}, Extraction: map[string]ExtractionRule{}, SignatureFormat: f.Get("signature_format")}
@@ -84,9 +88,9 @@ func ParseExtractor(src []byte) (*Extractor, error) {
 		x.Parsers[p.Key] = p.Value.String()
 	}
 	for _, sf := range f.Get("search_fields").MapFields() {
-		w, ok := sf.Value.number()
+		w, ok := numberOf(sf.Value)
 		if !ok {
-			return nil, &Error{Pos: sf.Value.Pos, Field: "search_fields." + sf.Key, Msg: "a search weight must be a number, found " + describeKind(sf.Value)}
+			return nil, &syntax.Error{Pos: sf.Value.Pos, Field: "search_fields." + sf.Key, Msg: "a search weight must be a number, found " + describeKind(sf.Value)}
 		}
 		x.SearchFields = append(x.SearchFields, SearchField{Name: sf.Key, Weight: w})
 	}
@@ -95,7 +99,7 @@ func ParseExtractor(src []byte) (*Extractor, error) {
 	}
 	vs := f.Get("validation_schema")
 	if vs == nil {
-		return nil, &Error{Pos: f.Pos, Msg: "extractor file has no validation_schema"}
+		return nil, &syntax.Error{Pos: f.Pos, Msg: "extractor file has no validation_schema"}
 	}
 	x.Rules, err = parseFieldRules(vs.Get("fields"), "")
 	if err != nil {
@@ -108,42 +112,42 @@ var ruleKeys = map[string]bool{"required": true, "nullable": true, "type": true,
 	"minimum": true, "maximum": true, "nested": true, "item_type": true, "item_required": true,
 	"match_filename": true, "match_path": true, "description": true}
 
-func parseFieldRules(fields *Node, prefix string) ([]*FieldRule, error) {
+func parseFieldRules(fields *syntax.Node, prefix string) ([]*FieldRule, error) {
 	var rules []*FieldRule
 	for _, fl := range fields.MapFields() {
 		name := prefix + fl.Key
 		r := &FieldRule{Field: fl.Key}
 		spec := fl.Value
-		if spec.Kind != MapNode {
-			return nil, &Error{Pos: spec.Pos, Field: name, Msg: "a field rule must be a mapping, found " + describeKind(spec)}
+		if spec.Kind != syntax.MapNode {
+			return nil, &syntax.Error{Pos: spec.Pos, Field: name, Msg: "a field rule must be a mapping, found " + describeKind(spec)}
 		}
 		for _, k := range spec.Fields {
 			if !ruleKeys[k.Key] {
-				return nil, &Error{Pos: k.KeyPos, Field: name, Msg: fmt.Sprintf("unknown rule key %q", k.Key)}
+				return nil, &syntax.Error{Pos: k.KeyPos, Field: name, Msg: fmt.Sprintf("unknown rule key %q", k.Key)}
 			}
 		}
 		r.Required = spec.Get("required").IsTrue()
 		r.Nullable = spec.Get("nullable").IsTrue()
 		r.Type = spec.Get("type").String()
 		if r.Type != "" && !ruleTypes[r.Type] {
-			return nil, &Error{Pos: spec.Get("type").Pos, Field: name, Msg: fmt.Sprintf("unknown rule type %q (known: %s)", r.Type, strings.Join(sortedKeys(ruleTypes), ", "))}
+			return nil, &syntax.Error{Pos: spec.Get("type").Pos, Field: name, Msg: fmt.Sprintf("unknown rule type %q (known: %s)", r.Type, strings.Join(slices.Sorted(maps.Keys(ruleTypes)), ", "))}
 		}
 		r.Format = spec.Get("format").String()
 		if r.Format != "" && r.Format != "snake_case" {
-			return nil, &Error{Pos: spec.Get("format").Pos, Field: name, Msg: fmt.Sprintf("unknown format %q (known: snake_case)", r.Format)}
+			return nil, &syntax.Error{Pos: spec.Get("format").Pos, Field: name, Msg: fmt.Sprintf("unknown format %q (known: snake_case)", r.Format)}
 		}
 		for _, v := range spec.Get("values").ListItems() {
 			r.Values = append(r.Values, scalarText(v))
 		}
-		if v, ok := spec.Get("minimum").number(); ok {
+		if v, ok := numberOf(spec.Get("minimum")); ok {
 			r.Minimum = &v
 		}
-		if v, ok := spec.Get("maximum").number(); ok {
+		if v, ok := numberOf(spec.Get("maximum")); ok {
 			r.Maximum = &v
 		}
 		r.ItemType = spec.Get("item_type").String()
 		if r.ItemType != "" && !ruleTypes[r.ItemType] {
-			return nil, &Error{Pos: spec.Get("item_type").Pos, Field: name, Msg: fmt.Sprintf("unknown item_type %q", r.ItemType)}
+			return nil, &syntax.Error{Pos: spec.Get("item_type").Pos, Field: name, Msg: fmt.Sprintf("unknown item_type %q", r.ItemType)}
 		}
 		for _, v := range spec.Get("item_required").ListItems() {
 			r.ItemRequired = append(r.ItemRequired, v.String())
@@ -164,14 +168,14 @@ func parseFieldRules(fields *Node, prefix string) ([]*FieldRule, error) {
 // Fields returns an item's metadata fields as the extractor sees them: the
 // reader's fields plus those the extraction rules derive (a tool's name is
 // its file name).
-func (x *Extractor) Fields(md *Metadata, id ID) *Node {
-	out := NewMap(md.Fields.Pos)
+func (x *Extractor) Fields(md *Metadata, id ID) *syntax.Node {
+	out := syntax.NewMap(md.Fields.Pos)
 	out.Fields = append(out.Fields, md.Fields.Fields...)
-	for _, name := range sortedKeys(x.Extraction) {
+	for _, name := range slices.Sorted(maps.Keys(x.Extraction)) {
 		r := x.Extraction[name]
 		switch r.Type {
 		case "filename":
-			out.Set(name, Pos{}, NewString(id.Name(), Pos{}))
+			out.Set(name, syntax.Pos{}, syntax.NewString(id.Name(), syntax.Pos{}))
 		case "path":
 			if r.Key != "" && r.Key != name {
 				if f := md.Fields.Field(r.Key); f != nil {
@@ -183,13 +187,14 @@ func (x *Extractor) Fields(md *Metadata, id ID) *Node {
 	return out
 }
 
-func (n *Node) number() (float64, bool) {
+// numberOf is the value of an integer or float node.
+func numberOf(n *syntax.Node) (float64, bool) {
 	switch {
 	case n == nil:
 		return 0, false
-	case n.Kind == IntNode:
+	case n.Kind == syntax.IntNode:
 		return float64(n.Int), true
-	case n.Kind == FloatNode:
+	case n.Kind == syntax.FloatNode:
 		return n.Float, true
 	}
 	return 0, false

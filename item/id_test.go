@@ -3,6 +3,8 @@ package item
 import (
 	"strings"
 	"testing"
+
+	"github.com/ryekit/rye/item/syntax"
 )
 
 func TestParseID(t *testing.T) {
@@ -95,7 +97,7 @@ func TestSignatureSlot(t *testing.T) {
 }
 
 func TestLineIndex(t *testing.T) {
-	x := NewLineIndex([]byte("ab\ncd\n\nx"))
+	x := syntax.NewLineIndex([]byte("ab\ncd\n\nx"))
 	for off, want := range map[int]string{0: "1:1", 1: "1:2", 3: "2:1", 6: "3:1", 7: "4:1", 8: "4:2", 99: "4:2", -5: "1:1"} {
 		if got := x.Pos(off).String(); got != want {
 			t.Errorf("Pos(%d) = %s, want %s", off, got, want)

@@ -3,6 +3,8 @@ package item
 import (
 	"path"
 	"sync"
+
+	"github.com/ryekit/rye/item/syntax"
 )
 
 // Item is one item file: what it is, where it was found and its bytes. The
@@ -34,7 +36,7 @@ func (it *Item) Ext() string { return path.Ext(it.Path) }
 func (it *Item) Metadata() (*Metadata, error) {
 	it.parse.once.Do(func() {
 		it.parse.md, it.parse.err = ReadMetadata(it.Kind, it.Path, it.Bytes)
-		if e, ok := it.parse.err.(*Error); ok && e.Path == "" {
+		if e, ok := it.parse.err.(*syntax.Error); ok && e.Path == "" {
 			e.Path = it.Path
 		}
 	})

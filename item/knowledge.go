@@ -1,10 +1,12 @@
 package item
 
+import "github.com/ryekit/rye/item/syntax"
+
 // readKnowledge reads the three knowledge forms of spec 1.6: front matter
 // (the first line after the signature line is "---"), a ```yaml block, or a
 // whole .yaml/.yml file.
 func readKnowledge(src []byte, ext string) (*Metadata, error) {
-	idx := NewLineIndex(src)
+	idx := syntax.NewLineIndex(src)
 	if ext == ".yaml" || ext == ".yml" {
 		fields, err := sliceYAML(src, idx, 0, len(src)).parse("the knowledge file")
 		if err != nil {
@@ -18,10 +20,10 @@ func readKnowledge(src []byte, ext string) (*Metadata, error) {
 	}
 	f, ok := findFence(src, start, "yaml")
 	if !ok {
-		return nil, &Error{Pos: idx.Pos(start), Msg: "no metadata found: a knowledge entry starts with a ```yaml block or --- front matter"}
+		return nil, &syntax.Error{Pos: idx.Pos(start), Msg: "no metadata found: a knowledge entry starts with a ```yaml block or --- front matter"}
 	}
 	if !f.closeFound {
-		return nil, &Error{Pos: idx.Pos(f.openStart), Msg: "the ```yaml block is never closed", Fix: "add a line ``` after the metadata"}
+		return nil, &syntax.Error{Pos: idx.Pos(f.openStart), Msg: "the ```yaml block is never closed", Fix: "add a line ``` after the metadata"}
 	}
 	fields, err := sliceYAML(src, idx, f.bodyStart, f.bodyEnd).parse("the ```yaml block")
 	if err != nil {
@@ -32,7 +34,7 @@ func readKnowledge(src []byte, ext string) (*Metadata, error) {
 
 // readFrontMatter reads "---" front matter whose opening line spans
 // [open, bodyStart).
-func readFrontMatter(src []byte, idx *LineIndex, open, bodyStart int) (*Metadata, error) {
+func readFrontMatter(src []byte, idx *syntax.LineIndex, open, bodyStart int) (*Metadata, error) {
 	for off := bodyStart; off < len(src); {
 		next := lineEnd(src, off)
 		if isDashes(src[off:next]) {
@@ -44,5 +46,5 @@ func readFrontMatter(src []byte, idx *LineIndex, open, bodyStart int) (*Metadata
 		}
 		off = next
 	}
-	return nil, &Error{Pos: idx.Pos(open), Msg: "the --- front matter is never closed", Fix: "add a line --- after the metadata"}
+	return nil, &syntax.Error{Pos: idx.Pos(open), Msg: "the --- front matter is never closed", Fix: "add a line --- after the metadata"}
 }

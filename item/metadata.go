@@ -3,6 +3,8 @@ package item
 import (
 	"fmt"
 	"path"
+
+	"github.com/ryekit/rye/item/syntax"
 )
 
 // Form says how an item file carries its metadata.
@@ -23,21 +25,21 @@ type Metadata struct {
 	Form Form
 	// Fields holds the metadata under rye's field names (spec 1.4-1.6):
 	// a map node whose values carry their positions in the file.
-	Fields *Node
+	Fields *syntax.Node
 	// Body is the Markdown after the metadata block (directives, knowledge).
 	Body    string
-	BodyPos Pos
+	BodyPos syntax.Pos
 	// Directive extras: the text before the ```xml fence and the XML itself.
 	Preamble string
 	Content  string
 	// Problems are things the reader could not read but that do not stop it,
 	// such as a Python metadata name bound to something that is not a
 	// literal. Lint reports them; signing refuses items that have any.
-	Problems []*Error
+	Problems []*syntax.Error
 }
 
 // Get returns a field's value, or nil.
-func (m *Metadata) Get(name string) *Node {
+func (m *Metadata) Get(name string) *syntax.Node {
 	if m == nil {
 		return nil
 	}
@@ -49,7 +51,7 @@ func (m *Metadata) Str(name string) string { return m.Get(name).String() }
 
 // Schema returns a tool's parameter schema: config_schema, or input_schema
 // (the name MCP tool definitions use).
-func (m *Metadata) Schema() *Node {
+func (m *Metadata) Schema() *syntax.Node {
 	if s := m.Get("config_schema"); !s.IsNull() {
 		return s
 	}
@@ -62,7 +64,7 @@ func (m *Metadata) Schema() *Node {
 func ReadMetadata(k Kind, name string, src []byte) (*Metadata, error) {
 	ext := path.Ext(name)
 	if !k.HasExtension(ext) {
-		return nil, &Error{Msg: fmt.Sprintf("%q is not a %s file form (expected one of %v)", ext, k, k.Extensions())}
+		return nil, &syntax.Error{Msg: fmt.Sprintf("%q is not a %s file form (expected one of %v)", ext, k, k.Extensions())}
 	}
 	switch k {
 	case Directive:
@@ -72,5 +74,5 @@ func ReadMetadata(k Kind, name string, src []byte) (*Metadata, error) {
 	case Tool:
 		return readTool(src, ext)
 	}
-	return nil, &Error{Msg: fmt.Sprintf("unknown kind %q", k)}
+	return nil, &syntax.Error{Msg: fmt.Sprintf("unknown kind %q", k)}
 }

@@ -4,20 +4,22 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/ryekit/rye/item/syntax"
 )
 
 // checkPositions fails when a node's position lies outside the source or
 // disagrees with the line index: every position a reader reports must be
 // usable as-is by an editor or a fix.
-func checkPositions(t *testing.T, src []byte, n *Node) {
+func checkPositions(t *testing.T, src []byte, n *syntax.Node) {
 	t.Helper()
-	idx := NewLineIndex(src)
-	var walk func(n *Node, depth int)
-	walk = func(n *Node, depth int) {
+	idx := syntax.NewLineIndex(src)
+	var walk func(n *syntax.Node, depth int)
+	walk = func(n *syntax.Node, depth int) {
 		if n == nil || depth > 1000 {
 			return
 		}
-		for _, p := range []Pos{n.Pos, n.End} {
+		for _, p := range []syntax.Pos{n.Pos, n.End} {
 			if !p.IsValid() {
 				continue
 			}
@@ -54,7 +56,7 @@ func addSamples(f *testing.F, k Kind, pattern string) {
 func fuzzRead(t *testing.T, k Kind, name string, src []byte) {
 	md, err := ReadMetadata(k, name, src)
 	if err != nil {
-		if _, ok := err.(*Error); !ok {
+		if _, ok := err.(*syntax.Error); !ok {
 			t.Fatalf("error of type %T: %v", err, err)
 		}
 		return
@@ -85,7 +87,10 @@ func FuzzReadToolConfig(f *testing.F) {
 }
 
 func FuzzParseExtractor(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("..", "bundle", "system", ".ai", "tools", "rye", "core", "extractors", "*", "*.yaml"))
+	files, _ := filepath.Glob(filepath.Join("..", "space", "system", ".ai", "tools", "rye", "core", "extractors", "*", "*.yaml"))
+	if len(files) == 0 {
+		f.Fatal("no extractor files to seed the corpus with: has the system bundle moved?")
+	}
 	for _, p := range files {
 		if src, err := os.ReadFile(p); err == nil {
 			f.Add(src)

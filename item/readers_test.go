@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/ryekit/rye/item/syntax"
 )
 
 func readSample(t *testing.T, k Kind, name string) (*Metadata, error) {
@@ -29,7 +31,7 @@ func mustSample(t *testing.T, k Kind, name string) *Metadata {
 	return md
 }
 
-func plainJSON(t *testing.T, n *Node) string {
+func plainJSON(t *testing.T, n *syntax.Node) string {
 	t.Helper()
 	b, err := json.Marshal(n)
 	if err != nil {
@@ -39,7 +41,7 @@ func plainJSON(t *testing.T, n *Node) string {
 }
 
 // wantPos asserts that a node (or field key) sits at line:col.
-func wantPos(t *testing.T, what string, got Pos, line, col int) {
+func wantPos(t *testing.T, what string, got syntax.Pos, line, col int) {
 	t.Helper()
 	if got.Line != line || got.Col != col {
 		t.Errorf("%s at %s, want %d:%d", what, got, line, col)
@@ -48,7 +50,7 @@ func wantPos(t *testing.T, what string, got Pos, line, col int) {
 
 func wantErrAt(t *testing.T, err error, line, col int, contains string) {
 	t.Helper()
-	var e *Error
+	var e *syntax.Error
 	if !errors.As(err, &e) {
 		t.Fatalf("got %v, want *Error", err)
 	}
@@ -156,7 +158,7 @@ func TestKnowledgeForms(t *testing.T) {
 
 	md = mustSample(t, Knowledge, "whole.yaml")
 	v := md.Get("version")
-	if md.Form != FormYAMLFile || v.Kind != FloatNode || v.Raw != "1.0" || md.Str("created_at") != "2026-02-18T00:00:00Z" {
+	if md.Form != FormYAMLFile || v.Kind != syntax.FloatNode || v.Raw != "1.0" || md.Str("created_at") != "2026-02-18T00:00:00Z" {
 		t.Errorf("whole: %s %s", md.Form, plainJSON(t, md.Fields))
 	}
 	wantPos(t, "version", v.Pos, 5, 10)

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/ryekit/rye/item/syntax"
 )
 
 var (
@@ -20,7 +22,7 @@ func IsSemver(s string) bool { return semverRE.MatchString(s) }
 // *Error per broken rule, in rule order. Fields that the reader could not
 // read (md.Problems, which name fields as the file spells them) are not
 // reported again as missing.
-func (x *Extractor) Check(md *Metadata, id ID) []*Error {
+func (x *Extractor) Check(md *Metadata, id ID) []*syntax.Error {
 	fields := x.Fields(md, id)
 	unreadable := map[string]bool{}
 	for _, p := range md.Problems {
@@ -37,14 +39,14 @@ type checker struct {
 	id         ID
 	form       Form
 	unreadable map[string]bool
-	errs       []*Error
+	errs       []*syntax.Error
 }
 
-func (c *checker) add(r *FieldRule, name string, v *Node, pos Pos, rule, msg, fix, want string) {
-	c.errs = append(c.errs, &Error{Pos: pos, Field: Spelling(c.form, name), Msg: msg, Fix: fix, Rule: rule, Value: v, Want: want})
+func (c *checker) add(r *FieldRule, name string, v *syntax.Node, pos syntax.Pos, rule, msg, fix, want string) {
+	c.errs = append(c.errs, &syntax.Error{Pos: pos, Field: Spelling(c.form, name), Msg: msg, Fix: fix, Rule: rule, Value: v, Want: want})
 }
 
-func (c *checker) fields(rules []*FieldRule, m *Node, prefix string) {
+func (c *checker) fields(rules []*FieldRule, m *syntax.Node, prefix string) {
 	for _, r := range rules {
 		name := prefix + r.Field
 		f := m.Field(r.Field)
@@ -70,8 +72,8 @@ func (c *checker) missingFix(r *FieldRule, name string) string {
 	return ""
 }
 
-func (c *checker) value(r *FieldRule, name string, v *Node) {
-	if v.Kind == NullNode {
+func (c *checker) value(r *FieldRule, name string, v *syntax.Node) {
+	if v.Kind == syntax.NullNode {
 		if !r.Nullable {
 			c.add(r, name, v, v.Pos, "type", "found null, expected "+expectation(r), "", "")
 		}
@@ -80,19 +82,19 @@ func (c *checker) value(r *FieldRule, name string, v *Node) {
 	if !c.typeOK(r, name, v) {
 		return
 	}
-	if r.Format == "snake_case" && v.Kind == StringNode && !snakeCaseRE.MatchString(v.Str) {
+	if r.Format == "snake_case" && v.Kind == syntax.StringNode && !snakeCaseRE.MatchString(v.Str) {
 		want := toSnakeCase(v.Str)
 		c.add(r, name, v, v.Pos, "format", fmt.Sprintf("found %q, expected snake_case (lower-case letters, digits and '_', starting with a letter)", v.Str), "", want)
 	}
-	if r.MatchFilename && v.Kind == StringNode && v.Str != c.id.Name() {
+	if r.MatchFilename && v.Kind == syntax.StringNode && v.Str != c.id.Name() {
 		c.add(r, name, v, v.Pos, "match_filename", fmt.Sprintf("found %q, expected the file name %q", v.Str, c.id.Name()),
 			"write "+Assignment(c.form, name, c.id.Name())+", or rename the file", c.id.Name())
 	}
-	if r.MatchPath && v.Kind == StringNode && v.Str != c.id.Dir() {
+	if r.MatchPath && v.Kind == syntax.StringNode && v.Str != c.id.Dir() {
 		c.add(r, name, v, v.Pos, "match_path", fmt.Sprintf("found %q, expected the folder path %q", v.Str, c.id.Dir()),
 			"write "+Assignment(c.form, name, c.id.Dir())+", or move the file", c.id.Dir())
 	}
-	if n, ok := v.number(); ok {
+	if n, ok := numberOf(v); ok {
 		if r.Minimum != nil && n < *r.Minimum {
 			c.add(r, name, v, v.Pos, "range", fmt.Sprintf("found %s, expected at least %s", scalarText(v), fmtNum(*r.Minimum)), "", "")
 		}
@@ -111,7 +113,7 @@ func (c *checker) value(r *FieldRule, name string, v *Node) {
 				continue
 			}
 			for _, req := range r.ItemRequired {
-				if it.Kind == MapNode && it.Field(req) == nil {
+				if it.Kind == syntax.MapNode && it.Field(req) == nil {
 					c.add(r, itemName, it, it.Pos, "item_required", fmt.Sprintf("missing %q", req), "", "")
 				}
 			}
@@ -120,16 +122,16 @@ func (c *checker) value(r *FieldRule, name string, v *Node) {
 }
 
 // typeOK checks the rule's type and reports a mismatch.
-func (c *checker) typeOK(r *FieldRule, name string, v *Node) bool {
+func (c *checker) typeOK(r *FieldRule, name string, v *syntax.Node) bool {
 	switch r.Type {
 	case "":
 		return true
 	case "semver":
-		if v.Kind == StringNode && IsSemver(v.Str) {
+		if v.Kind == syntax.StringNode && IsSemver(v.Str) {
 			return true
 		}
 		fix, want := "", ""
-		if v.Kind == IntNode || v.Kind == FloatNode {
+		if v.Kind == syntax.IntNode || v.Kind == syntax.FloatNode {
 			want = semverOf(v)
 			fix = "quote it: " + Assignment(c.form, name, want)
 		}
@@ -152,20 +154,20 @@ func (c *checker) typeOK(r *FieldRule, name string, v *Node) bool {
 	return false
 }
 
-func kindMatches(typ string, v *Node) bool {
+func kindMatches(typ string, v *syntax.Node) bool {
 	switch typ {
 	case "string", "semver":
-		return v.Kind == StringNode
+		return v.Kind == syntax.StringNode
 	case "integer":
-		return v.Kind == IntNode
+		return v.Kind == syntax.IntNode
 	case "number":
-		return v.Kind == IntNode || v.Kind == FloatNode
+		return v.Kind == syntax.IntNode || v.Kind == syntax.FloatNode
 	case "boolean":
-		return v.Kind == BoolNode
+		return v.Kind == syntax.BoolNode
 	case "object":
-		return v.Kind == MapNode
+		return v.Kind == syntax.MapNode
 	case "array":
-		return v.Kind == ListNode
+		return v.Kind == syntax.ListNode
 	}
 	return true
 }
@@ -193,20 +195,20 @@ func article(typ string) string {
 }
 
 // scalarText is a scalar's text as a user would write it.
-func scalarText(v *Node) string {
+func scalarText(v *syntax.Node) string {
 	switch v.Kind {
-	case StringNode:
+	case syntax.StringNode:
 		return v.Str
-	case BoolNode:
+	case syntax.BoolNode:
 		return strconv.FormatBool(v.Bool)
-	case IntNode:
+	case syntax.IntNode:
 		return strconv.FormatInt(v.Int, 10)
-	case FloatNode:
+	case syntax.FloatNode:
 		if v.Raw != "" {
 			return v.Raw
 		}
 		return strconv.FormatFloat(v.Float, 'g', -1, 64)
-	case NullNode:
+	case syntax.NullNode:
 		return "null"
 	}
 	return describeKind(v)
@@ -214,7 +216,7 @@ func scalarText(v *Node) string {
 
 // semverOf turns a number written as a version (1, 1.0, 1.2) into the
 // version it was meant to be ("1.0.0", "1.0.0", "1.2.0").
-func semverOf(v *Node) string {
+func semverOf(v *syntax.Node) string {
 	raw := v.Raw
 	if raw == "" {
 		raw = scalarText(v)

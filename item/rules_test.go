@@ -5,11 +5,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ryekit/rye/item/syntax"
 )
 
 func shippedExtractor(t *testing.T, k Kind) *Extractor {
 	t.Helper()
-	p := filepath.Join("..", "bundle", "system", ".ai", "tools", "rye", "core", "extractors", string(k), string(k)+"_extractor.yaml")
+	p := filepath.Join("..", "space", "system", ".ai", "tools", "rye", "core", "extractors", string(k), string(k)+"_extractor.yaml")
 	src, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
@@ -22,7 +24,7 @@ func shippedExtractor(t *testing.T, k Kind) *Extractor {
 }
 
 // ruleErrs renders rule errors as "field rule line:col: msg | fix".
-func ruleErrs(errs []*Error) []string {
+func ruleErrs(errs []*syntax.Error) []string {
 	var out []string
 	for _, e := range errs {
 		out = append(out, e.Field+" "+e.Rule+" "+e.Pos.String()+": "+e.Msg+" | "+e.Fix)

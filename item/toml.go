@@ -9,36 +9,38 @@ import (
 
 	toml "github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
+
+	"github.com/ryekit/rye/item/syntax"
 )
 
 // readTOML reads a whole-file TOML document. Values are decoded by the TOML
 // library; a second pass over its syntax tree finds where each key and value
 // was written, so that messages can point at them.
-func readTOML(src []byte) (*Node, error) {
-	idx := NewLineIndex(src)
+func readTOML(src []byte) (*syntax.Node, error) {
+	idx := syntax.NewLineIndex(src)
 	var doc map[string]any
 	if err := toml.Unmarshal(src, &doc); err != nil {
 		var de *toml.DecodeError
 		if errors.As(err, &de) {
 			row, col := de.Position()
-			pos := Pos{}
+			pos := syntax.Pos{}
 			if off := idx.LineStart(row); off >= 0 {
 				pos = idx.Pos(off + col - 1)
 			}
-			return nil, &Error{Pos: pos, Msg: "invalid TOML: " + strings.TrimPrefix(de.Error(), "toml: ")}
+			return nil, &syntax.Error{Pos: pos, Msg: "invalid TOML: " + strings.TrimPrefix(de.Error(), "toml: ")}
 		}
-		return nil, &Error{Msg: "invalid TOML: " + strings.TrimPrefix(err.Error(), "toml: ")}
+		return nil, &syntax.Error{Msg: "invalid TOML: " + strings.TrimPrefix(err.Error(), "toml: ")}
 	}
 	places := tomlPlaces(src, idx)
 	return tomlNode(doc, "", places, idx.Pos(0)), nil
 }
 
 // tomlPlace is where a key (and its value) was written.
-type tomlPlace struct{ key, value Pos }
+type tomlPlace struct{ key, value syntax.Pos }
 
 // tomlPlaces maps dotted key paths ("config.args") to their positions.
 // Array-of-table elements share the path of the array.
-func tomlPlaces(src []byte, idx *LineIndex) map[string]tomlPlace {
+func tomlPlaces(src []byte, idx *syntax.LineIndex) map[string]tomlPlace {
 	places := map[string]tomlPlace{}
 	var p unstable.Parser
 	p.Reset(src)
@@ -88,10 +90,10 @@ func tomlKey(e *unstable.Node) (path string, first, last int) {
 	return strings.Join(parts, "."), first, last
 }
 
-func tomlNode(v any, path string, places map[string]tomlPlace, pos Pos) *Node {
+func tomlNode(v any, path string, places map[string]tomlPlace, pos syntax.Pos) *syntax.Node {
 	switch x := v.(type) {
 	case map[string]any:
-		n := NewMap(pos)
+		n := syntax.NewMap(pos)
 		keys := make([]string, 0, len(x))
 		for k := range x {
 			keys = append(keys, k)
@@ -116,31 +118,31 @@ func tomlNode(v any, path string, places map[string]tomlPlace, pos Pos) *Node {
 		}
 		return n
 	case []any:
-		n := NewList(pos)
+		n := syntax.NewList(pos)
 		for _, it := range x {
 			n.Append(tomlNode(it, path, places, pos))
 		}
 		return n
 	case []map[string]any:
-		n := NewList(pos)
+		n := syntax.NewList(pos)
 		for _, it := range x {
 			n.Append(tomlNode(it, path, places, pos))
 		}
 		return n
 	case string:
-		return NewString(x, pos)
+		return syntax.NewString(x, pos)
 	case bool:
-		return NewBool(x, pos)
+		return syntax.NewBool(x, pos)
 	case int64:
-		return NewInt(x, pos)
+		return syntax.NewInt(x, pos)
 	case float64:
-		return NewFloat(x, pos)
+		return syntax.NewFloat(x, pos)
 	case time.Time:
-		return NewString(x.Format(time.RFC3339Nano), pos)
+		return syntax.NewString(x.Format(time.RFC3339Nano), pos)
 	case fmt.Stringer: // LocalDate, LocalTime, LocalDateTime
-		return NewString(x.String(), pos)
+		return syntax.NewString(x.String(), pos)
 	}
-	return NewNull(pos)
+	return syntax.NewNull(pos)
 }
 
 func join(path, key string) string {

@@ -1,6 +1,11 @@
 package item
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/ryekit/rye/item/python"
+	"github.com/ryekit/rye/item/syntax"
+)
 
 // readTool reads a tool's metadata according to its file form (spec 1.5).
 func readTool(src []byte, ext string) (*Metadata, error) {
@@ -8,7 +13,7 @@ func readTool(src []byte, ext string) (*Metadata, error) {
 	case ".py":
 		return readPythonTool(src)
 	case ".yaml", ".yml":
-		fields, err := sliceYAML(src, NewLineIndex(src), 0, len(src)).parse("the tool file")
+		fields, err := sliceYAML(src, syntax.NewLineIndex(src), 0, len(src)).parse("the tool file")
 		if err != nil {
 			return nil, err
 		}
@@ -24,7 +29,7 @@ func readTool(src []byte, ext string) (*Metadata, error) {
 	case ".sh":
 		return readCommentHeader(src, ext, "#")
 	}
-	return nil, &Error{Msg: "tools cannot be written as " + ext + " files"}
+	return nil, &syntax.Error{Msg: "tools cannot be written as " + ext + " files"}
 }
 
 // pythonFields maps the well-known module-level names of a Python tool to
@@ -44,18 +49,18 @@ var pythonFields = []struct{ py, field string }{
 // bound to something that is not a literal becomes a problem that names it,
 // never a silently missing field.
 func readPythonTool(src []byte) (*Metadata, error) {
-	mod, err := ReadPython(src)
+	mod, err := python.Read(src)
 	if err != nil {
 		return nil, err
 	}
-	md := &Metadata{Form: FormPython, Fields: NewMap(Pos{Line: 1, Col: 1})}
+	md := &Metadata{Form: FormPython, Fields: syntax.NewMap(syntax.Pos{Line: 1, Col: 1})}
 	for _, w := range pythonFields {
 		a := mod.Lookup(w.py)
 		if a == nil {
 			continue
 		}
 		if a.Value == nil {
-			md.Problems = append(md.Problems, &Error{Pos: a.ExprPos, Field: w.py, Msg: a.Reason})
+			md.Problems = append(md.Problems, &syntax.Error{Pos: a.ExprPos, Field: w.py, Msg: a.Reason})
 			continue
 		}
 		md.Fields.Set(w.field, a.NamePos, a.Value)
@@ -74,18 +79,18 @@ func readPythonTool(src []byte) (*Metadata, error) {
 //	# version: "1.0.0"
 //	# ---
 func readCommentHeader(src []byte, ext, prefix string) (*Metadata, error) {
-	idx := NewLineIndex(src)
+	idx := syntax.NewLineIndex(src)
 	off := AfterSignature(src, ext)
 	// Find the opening "---" in the leading block of comments and blank lines.
 	open := off
 	for {
 		if off >= len(src) {
-			return nil, &Error{Pos: idx.Pos(off), Msg: "no metadata header: expected a comment block starting with `" + prefix + " ---`"}
+			return nil, &syntax.Error{Pos: idx.Pos(off), Msg: "no metadata header: expected a comment block starting with `" + prefix + " ---`"}
 		}
 		next := lineEnd(src, off)
 		line := trimRightBlank(src[off:next])
 		if len(line) > 0 && !bytes.HasPrefix(line, []byte(prefix)) {
-			return nil, &Error{Pos: idx.Pos(off), Msg: "no metadata header before the code: expected `" + prefix + " ---` followed by YAML comment lines and a closing `" + prefix + " ---`"}
+			return nil, &syntax.Error{Pos: idx.Pos(off), Msg: "no metadata header before the code: expected `" + prefix + " ---` followed by YAML comment lines and a closing `" + prefix + " ---`"}
 		}
 		open, off = off, next
 		if isDashes(bytes.TrimLeft(bytes.TrimPrefix(line, []byte(prefix)), " ")) {
@@ -118,7 +123,7 @@ func readCommentHeader(src []byte, ext, prefix string) (*Metadata, error) {
 		}
 		off = next
 	}
-	return nil, &Error{Pos: idx.Pos(open), Msg: "the metadata header is never closed", Fix: "end it with a line `" + prefix + " ---`"}
+	return nil, &syntax.Error{Pos: idx.Pos(open), Msg: "the metadata header is never closed", Fix: "end it with a line `" + prefix + " ---`"}
 }
 
 func (y *yamlText) withText(text []byte) *yamlText {

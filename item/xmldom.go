@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"strings"
+
+	"github.com/ryekit/rye/item/syntax"
 )
 
 // xmlElem is an element of a directive's XML block with the positions rye
@@ -15,18 +17,18 @@ type xmlElem struct {
 	Name     string
 	Attrs    []xmlAttr
 	Children []*xmlElem
-	Text     string // character data directly inside the element, concatenated
-	TextPos  Pos    // where the first non-blank character of Text is
-	TextEnd  Pos    // just past the last non-blank character of Text
-	Start    Pos    // the '<' of the start tag
+	Text     string     // character data directly inside the element, concatenated
+	TextPos  syntax.Pos // where the first non-blank character of Text is
+	TextEnd  syntax.Pos // just past the last non-blank character of Text
+	Start    syntax.Pos // the '<' of the start tag
 	Parent   *xmlElem
 }
 
 type xmlAttr struct {
 	Name  string
 	Value string
-	Pos   Pos // the first byte of the value (after the quote)
-	End   Pos // the closing quote
+	Pos   syntax.Pos // the first byte of the value (after the quote)
+	End   syntax.Pos // the closing quote
 }
 
 // Attr returns the attribute named name.
@@ -104,7 +106,7 @@ const maxXMLDepth = 100
 
 // parseXML parses the XML in src[from:to] into elements. Text of opaque
 // elements is taken from the unmasked source.
-func parseXML(src []byte, idx *LineIndex, from, to int) (*xmlElem, error) {
+func parseXML(src []byte, idx *syntax.LineIndex, from, to int) (*xmlElem, error) {
 	masked := maskOpaque(src[from:to])
 	dec := xml.NewDecoder(bytes.NewReader(masked))
 	dec.Strict = true
@@ -123,14 +125,14 @@ func parseXML(src []byte, idx *LineIndex, from, to int) (*xmlElem, error) {
 		case xml.StartElement:
 			depth++
 			if depth > maxXMLDepth {
-				return nil, &Error{Pos: idx.Pos(from + start), Msg: "XML nested too deeply"}
+				return nil, &syntax.Error{Pos: idx.Pos(from + start), Msg: "XML nested too deeply"}
 			}
 			end := int(dec.InputOffset())
 			e := &xmlElem{Name: t.Name.Local, Start: idx.Pos(from + start), Parent: cur}
 			e.Attrs = locateAttrs(t.Attr, masked[start:end], idx, from+start)
 			if cur == nil {
 				if root != nil {
-					return nil, &Error{Pos: e.Start, Msg: "the ```xml block holds more than one top-level element"}
+					return nil, &syntax.Error{Pos: e.Start, Msg: "the ```xml block holds more than one top-level element"}
 				}
 				root = e
 			} else {
@@ -148,7 +150,7 @@ func parseXML(src []byte, idx *LineIndex, from, to int) (*xmlElem, error) {
 		case xml.CharData:
 			if cur == nil {
 				if len(bytes.TrimSpace(t)) > 0 {
-					return nil, &Error{Pos: idx.Pos(from + start), Msg: "text outside the <directive> element"}
+					return nil, &syntax.Error{Pos: idx.Pos(from + start), Msg: "text outside the <directive> element"}
 				}
 				continue
 			}
@@ -171,7 +173,7 @@ func parseXML(src []byte, idx *LineIndex, from, to int) (*xmlElem, error) {
 		}
 	}
 	if root == nil {
-		return nil, &Error{Pos: idx.Pos(from), Msg: "the ```xml block is empty", Fix: "write <directive name=\"...\" version=\"...\"> ... </directive> inside it"}
+		return nil, &syntax.Error{Pos: idx.Pos(from), Msg: "the ```xml block is empty", Fix: "write <directive name=\"...\" version=\"...\"> ... </directive> inside it"}
 	}
 	return root, nil
 }
@@ -189,7 +191,7 @@ func isOpaque(name string) bool {
 
 // opaqueText returns the original text of an opaque element named name
 // whose content starts at offset from.
-func opaqueText(src []byte, idx *LineIndex, name string, from, limit int) (string, Pos) {
+func opaqueText(src []byte, idx *syntax.LineIndex, name string, from, limit int) (string, syntax.Pos) {
 	rest := src[from:limit]
 	if j := bytes.Index(rest, []byte("</"+name+">")); j >= 0 {
 		rest = rest[:j]
@@ -198,7 +200,7 @@ func opaqueText(src []byte, idx *LineIndex, name string, from, limit int) (strin
 }
 
 // locateAttrs finds each attribute's value in the raw start tag text.
-func locateAttrs(attrs []xml.Attr, tag []byte, idx *LineIndex, base int) []xmlAttr {
+func locateAttrs(attrs []xml.Attr, tag []byte, idx *syntax.LineIndex, base int) []xmlAttr {
 	out := make([]xmlAttr, 0, len(attrs))
 	search := 0
 	for _, a := range attrs {
@@ -250,7 +252,7 @@ func findAttrValue(tag []byte, from int, name string) int {
 
 // xmlError turns an encoding/xml error into a positioned *Error. Syntax
 // errors carry a line number relative to the block.
-func xmlError(err error, idx *LineIndex, from, tokenStart int) *Error {
+func xmlError(err error, idx *syntax.LineIndex, from, tokenStart int) *syntax.Error {
 	var syn *xml.SyntaxError
 	if errors.As(err, &syn) {
 		first := idx.Pos(from)
@@ -261,7 +263,7 @@ func xmlError(err error, idx *LineIndex, from, tokenStart int) *Error {
 				pos = idx.Pos(off)
 			}
 		}
-		return &Error{Pos: pos, Msg: "invalid XML: " + syn.Msg}
+		return &syntax.Error{Pos: pos, Msg: "invalid XML: " + syn.Msg}
 	}
-	return &Error{Pos: idx.Pos(from + tokenStart), Msg: "invalid XML: " + strings.TrimPrefix(err.Error(), "xml: ")}
+	return &syntax.Error{Pos: idx.Pos(from + tokenStart), Msg: "invalid XML: " + strings.TrimPrefix(err.Error(), "xml: ")}
 }

@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/ryekit/rye/item/syntax"
 )
 
 // yamlText is YAML embedded in an item file: a fenced block, front matter,
@@ -20,11 +22,11 @@ type yamlText struct {
 	text      []byte
 	lineStart []int // per YAML line (0-based): the file offset of its first byte
 	src       []byte
-	idx       *LineIndex
+	idx       *syntax.LineIndex
 }
 
 // sliceYAML is YAML that is a contiguous range of the file.
-func sliceYAML(src []byte, idx *LineIndex, from, to int) *yamlText {
+func sliceYAML(src []byte, idx *syntax.LineIndex, from, to int) *yamlText {
 	y := &yamlText{text: src[from:to], src: src, idx: idx}
 	y.lineStart = append(y.lineStart, from)
 	for i := from; i < to; i++ {
@@ -37,7 +39,7 @@ func sliceYAML(src []byte, idx *LineIndex, from, to int) *yamlText {
 
 // pos maps a yaml.v3 mark (1-based line, 1-based column counted in runes) to
 // a file position.
-func (y *yamlText) pos(line, col int) Pos {
+func (y *yamlText) pos(line, col int) syntax.Pos {
 	if line < 1 || line > len(y.lineStart) {
 		return y.idx.Pos(y.lineStart[len(y.lineStart)-1])
 	}
@@ -56,25 +58,25 @@ var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): `)
 
 // parse decodes one YAML document into a Node tree. An empty document is an
 // empty map; a document whose top level is not a mapping is an error.
-func (y *yamlText) parse(what string) (*Node, error) {
+func (y *yamlText) parse(what string) (*syntax.Node, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(y.text))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			return NewMap(y.pos(1, 1)), nil
+			return syntax.NewMap(y.pos(1, 1)), nil
 		}
 		return nil, y.syntaxError(what, err)
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
-		return nil, &Error{Pos: y.pos(extra.Line, extra.Column), Msg: what + " holds more than one YAML document", Fix: "remove the `---` separator or move the rest into the body"}
+		return nil, &syntax.Error{Pos: y.pos(extra.Line, extra.Column), Msg: what + " holds more than one YAML document", Fix: "remove the `---` separator or move the rest into the body"}
 	} else if !errors.Is(err, io.EOF) {
 		return nil, y.syntaxError(what, err)
 	}
 	root := &doc
 	if root.Kind == yaml.DocumentNode {
 		if len(root.Content) == 0 {
-			return NewMap(y.pos(1, 1)), nil
+			return syntax.NewMap(y.pos(1, 1)), nil
 		}
 		root = root.Content[0]
 	}
@@ -83,18 +85,18 @@ func (y *yamlText) parse(what string) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	if n.Kind == NullNode {
-		return NewMap(n.Pos), nil
+	if n.Kind == syntax.NullNode {
+		return syntax.NewMap(n.Pos), nil
 	}
-	if n.Kind != MapNode {
-		return nil, &Error{Pos: n.Pos, Msg: what + " must be a YAML mapping of keys to values, found " + describeKind(n)}
+	if n.Kind != syntax.MapNode {
+		return nil, &syntax.Error{Pos: n.Pos, Msg: what + " must be a YAML mapping of keys to values, found " + describeKind(n)}
 	}
 	return n, nil
 }
 
-func (y *yamlText) syntaxError(what string, err error) *Error {
+func (y *yamlText) syntaxError(what string, err error) *syntax.Error {
 	msg := err.Error()
-	pos := Pos{}
+	pos := syntax.Pos{}
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		pos = y.pos(line, 1)
@@ -102,7 +104,7 @@ func (y *yamlText) syntaxError(what string, err error) *Error {
 	} else {
 		msg = strings.TrimPrefix(msg, "yaml: ")
 	}
-	return &Error{Pos: pos, Msg: "invalid YAML in " + what + ": " + msg}
+	return &syntax.Error{Pos: pos, Msg: "invalid YAML in " + what + ": " + msg}
 }
 
 type yamlConverter struct {
@@ -110,16 +112,16 @@ type yamlConverter struct {
 	count int
 }
 
-func (c *yamlConverter) node(n *yaml.Node, flow bool) (*Node, error) {
+func (c *yamlConverter) node(n *yaml.Node, flow bool) (*syntax.Node, error) {
 	c.count++
 	if c.count > maxYAMLNodes {
-		return nil, &Error{Pos: c.y.pos(n.Line, n.Column), Msg: "YAML document too large (more than 100000 values after expanding aliases)"}
+		return nil, &syntax.Error{Pos: c.y.pos(n.Line, n.Column), Msg: "YAML document too large (more than 100000 values after expanding aliases)"}
 	}
 	pos := c.y.pos(n.Line, n.Column)
 	switch n.Kind {
 	case yaml.AliasNode:
 		if n.Alias == nil {
-			return nil, &Error{Pos: pos, Msg: "YAML alias refers to nothing"}
+			return nil, &syntax.Error{Pos: pos, Msg: "YAML alias refers to nothing"}
 		}
 		return c.node(n.Alias, flow)
 	case yaml.ScalarNode:
@@ -130,7 +132,7 @@ func (c *yamlConverter) node(n *yaml.Node, flow bool) (*Node, error) {
 		}
 		return out, nil
 	case yaml.SequenceNode:
-		out := NewList(pos)
+		out := syntax.NewList(pos)
 		for _, child := range n.Content {
 			v, err := c.node(child, flow || n.Style&yaml.FlowStyle != 0)
 			if err != nil {
@@ -140,7 +142,7 @@ func (c *yamlConverter) node(n *yaml.Node, flow bool) (*Node, error) {
 		}
 		return out, nil
 	case yaml.MappingNode:
-		out := NewMap(pos)
+		out := syntax.NewMap(pos)
 		inFlow := flow || n.Style&yaml.FlowStyle != 0
 		// at indexes out.Fields by key, so that a mapping with many keys
 		// is read in linear time (Node.Set searches).
@@ -157,31 +159,31 @@ func (c *yamlConverter) node(n *yaml.Node, flow bool) (*Node, error) {
 				continue
 			}
 			if k.Kind != yaml.ScalarNode {
-				return nil, &Error{Pos: c.y.pos(k.Line, k.Column), Msg: "YAML mapping key must be a plain value, not a list or mapping"}
+				return nil, &syntax.Error{Pos: c.y.pos(k.Line, k.Column), Msg: "YAML mapping key must be a plain value, not a list or mapping"}
 			}
 			keyPos := c.y.pos(k.Line, k.Column)
 			j, seen := at[k.Value]
 			if seen && out.Fields[j].KeyPos.IsValid() {
-				return nil, &Error{Pos: keyPos, Field: k.Value, Msg: "duplicate key (first at " + out.Fields[j].KeyPos.String() + ")", Fix: "remove one of them"}
+				return nil, &syntax.Error{Pos: keyPos, Field: k.Value, Msg: "duplicate key (first at " + out.Fields[j].KeyPos.String() + ")", Fix: "remove one of them"}
 			}
 			val, err := c.node(v, inFlow)
 			if err != nil {
 				return nil, err
 			}
 			if seen { // a key that a merge (<<) brought in: the explicit one wins
-				out.Fields[j] = &Field{Key: k.Value, KeyPos: keyPos, Value: val}
+				out.Fields[j] = &syntax.Field{Key: k.Value, KeyPos: keyPos, Value: val}
 				continue
 			}
 			at[k.Value] = len(out.Fields)
-			out.Fields = append(out.Fields, &Field{Key: k.Value, KeyPos: keyPos, Value: val})
+			out.Fields = append(out.Fields, &syntax.Field{Key: k.Value, KeyPos: keyPos, Value: val})
 		}
 		return out, nil
 	}
-	return NewNull(pos), nil
+	return syntax.NewNull(pos), nil
 }
 
 // merge applies a YAML merge key (<<): fields not already present are copied.
-func (c *yamlConverter) merge(out *Node, v *yaml.Node, flow bool) error {
+func (c *yamlConverter) merge(out *syntax.Node, v *yaml.Node, flow bool) error {
 	sources := []*yaml.Node{v}
 	if v.Kind == yaml.SequenceNode {
 		sources = v.Content
@@ -191,49 +193,49 @@ func (c *yamlConverter) merge(out *Node, v *yaml.Node, flow bool) error {
 		if err != nil {
 			return err
 		}
-		if m.Kind != MapNode {
-			return &Error{Pos: m.Pos, Msg: "YAML merge key (<<) needs a mapping"}
+		if m.Kind != syntax.MapNode {
+			return &syntax.Error{Pos: m.Pos, Msg: "YAML merge key (<<) needs a mapping"}
 		}
 		for _, f := range m.Fields {
 			if out.Field(f.Key) == nil {
-				out.Fields = append(out.Fields, &Field{Key: f.Key, Value: f.Value})
+				out.Fields = append(out.Fields, &syntax.Field{Key: f.Key, Value: f.Value})
 			}
 		}
 	}
 	return nil
 }
 
-func (c *yamlConverter) scalar(n *yaml.Node, pos Pos) *Node {
+func (c *yamlConverter) scalar(n *yaml.Node, pos syntax.Pos) *syntax.Node {
 	switch n.ShortTag() {
 	case "!!null":
-		return NewNull(pos)
+		return syntax.NewNull(pos)
 	case "!!bool":
 		var b bool
 		if n.Decode(&b) == nil {
-			return NewBool(b, pos)
+			return syntax.NewBool(b, pos)
 		}
 	case "!!int":
 		var i int64
 		if n.Decode(&i) == nil {
-			return NewInt(i, pos)
+			return syntax.NewInt(i, pos)
 		}
 		var f float64
 		if n.Decode(&f) == nil {
-			return NewFloat(f, pos)
+			return syntax.NewFloat(f, pos)
 		}
 	case "!!float":
 		var f float64
 		if n.Decode(&f) == nil {
-			return NewFloat(f, pos)
+			return syntax.NewFloat(f, pos)
 		}
 	}
 	// Strings, timestamps (kept as written), binary and custom tags.
-	return NewString(n.Value, pos)
+	return syntax.NewString(n.Value, pos)
 }
 
 // scalarEnd finds where a scalar ends in the file, so that fixes can replace
 // exactly the written value. Block scalars (| and >) get no end.
-func (c *yamlConverter) scalarEnd(n *yaml.Node, pos Pos, flow bool) Pos {
+func (c *yamlConverter) scalarEnd(n *yaml.Node, pos syntax.Pos, flow bool) syntax.Pos {
 	src, off := c.y.src, pos.Offset
 	switch {
 	case n.Style&yaml.DoubleQuotedStyle != 0:
@@ -256,7 +258,7 @@ func (c *yamlConverter) scalarEnd(n *yaml.Node, pos Pos, flow bool) Pos {
 			}
 		}
 	case n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
-		return Pos{}
+		return syntax.Pos{}
 	default:
 		// A plain scalar has no escapes, so its text is its value: it ends at
 		// a comment, a ": " indicator, a flow delimiter or the line end. When
@@ -289,35 +291,35 @@ func (c *yamlConverter) scalarEnd(n *yaml.Node, pos Pos, flow bool) Pos {
 			return c.y.idx.Pos(end)
 		}
 	}
-	return Pos{}
+	return syntax.Pos{}
 }
 
 // describeKind says what a value is, for messages: `a string ("x")`,
 // `a number (1.0)`.
-func describeKind(n *Node) string {
+func describeKind(n *syntax.Node) string {
 	if n == nil {
 		return "nothing"
 	}
 	switch n.Kind {
-	case NullNode:
+	case syntax.NullNode:
 		return "null"
-	case StringNode:
+	case syntax.StringNode:
 		return "a string (" + strconv.Quote(abbreviate(n.Str)) + ")"
-	case IntNode, FloatNode:
+	case syntax.IntNode, syntax.FloatNode:
 		raw := n.Raw
 		if raw == "" {
-			if n.Kind == IntNode {
+			if n.Kind == syntax.IntNode {
 				raw = strconv.FormatInt(n.Int, 10)
 			} else {
 				raw = strconv.FormatFloat(n.Float, 'g', -1, 64)
 			}
 		}
 		return "a number (" + raw + ")"
-	case BoolNode:
+	case syntax.BoolNode:
 		return "a boolean (" + strconv.FormatBool(n.Bool) + ")"
-	case ListNode:
+	case syntax.ListNode:
 		return "a list"
-	case MapNode:
+	case syntax.MapNode:
 		return "a mapping"
 	}
 	return "an unknown value"

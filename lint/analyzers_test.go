@@ -11,9 +11,9 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/ryekit/rye/bundle"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/report"
+	"github.com/ryekit/rye/space"
 )
 
 var update = flag.Bool("update", false, "rewrite the want.txt files of testdata/src")
@@ -22,9 +22,9 @@ var update = flag.Bool("update", false, "rewrite the want.txt files of testdata/
 // and the system space is the embedded bundle.
 func testEnv(t *testing.T, dir string) *Env {
 	t.Helper()
-	sp := bundle.NewDiskSpace(bundle.Project, dir, "")
+	sp := space.NewDiskSpace(space.Project, dir, "")
 	sp.Shown = "."
-	ss := &bundle.Spaces{Project: sp, System: []*bundle.Space{bundle.EmbeddedSpace()}}
+	ss := &space.Spaces{Project: sp, System: []*space.Space{space.EmbeddedSpace()}}
 	e, err := Load(ss, sp, item.Kinds, nil, dir)
 	if err != nil {
 		t.Fatal(err)
@@ -162,7 +162,7 @@ func TestUnreadable(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, ".ai", "tools", "t", "huge.yaml")
 	os.MkdirAll(filepath.Dir(p), 0o755)
-	if err := os.WriteFile(p, make([]byte, bundle.MaxItemSize+1), 0o644); err != nil {
+	if err := os.WriteFile(p, make([]byte, space.MaxItemSize+1), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	res, err := Lint(testEnv(t, dir), Options{Analyzers: []*analysis.Analyzer{Parse}})

@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ryekit/rye/bundle"
 	"github.com/ryekit/rye/internal/corpus"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/sign"
+	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
 )
 
@@ -23,7 +23,7 @@ func BenchmarkLint10k(b *testing.B) {
 		b.Fatal(err)
 	}
 	key := sign.NewKey(ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)))
-	sp := bundle.NewDiskSpace(bundle.Project, root, "")
+	sp := space.NewDiskSpace(space.Project, root, "")
 	found, _, _ := sp.Walk(item.Kinds)
 	var targets []sign.Target
 	for _, f := range found {
@@ -33,14 +33,14 @@ func BenchmarkLint10k(b *testing.B) {
 	(&sign.Batch{Key: key, Format: sign.V2, Time: now}).Run(targets)
 	os.MkdirAll(filepath.Join(root, ".ai", "trusted_keys"), 0o755)
 	os.WriteFile(filepath.Join(root, ".ai", "trusted_keys", key.Fingerprint+".toml"), verify.FormatTrustedKey(&verify.TrustedKey{Public: key.Public}), 0o644)
-	ss := &bundle.Spaces{Project: sp, System: []*bundle.Space{bundle.EmbeddedSpace()}}
+	ss := &space.Spaces{Project: sp, System: []*space.Space{space.EmbeddedSpace()}}
 	b.ResetTimer()
 	for b.Loop() {
 		e, err := Load(ss, sp, item.Kinds, nil, root)
 		if err != nil {
 			b.Fatal(err)
 		}
-		ts, err := verify.LoadTrustStore(verify.TrustSources([]*bundle.Space{sp}))
+		ts, err := verify.LoadTrustStore(verify.TrustSources([]*space.Space{sp}))
 		if err != nil {
 			b.Fatal(err)
 		}

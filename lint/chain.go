@@ -6,9 +6,10 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/ryekit/rye/bundle"
+	"github.com/ryekit/rye/chain"
 	"github.com/ryekit/rye/item"
-	"github.com/ryekit/rye/runtime"
+	"github.com/ryekit/rye/item/syntax"
+	"github.com/ryekit/rye/space"
 )
 
 // Chain builds and validates every tool's executor chain, offline.
@@ -41,13 +42,13 @@ func runChain(pass *analysis.Pass) (any, error) {
 			mine[f.Space.Label+"\x00"+f.Rel] = f
 		}
 	}
-	load := func(loc *bundle.Located) (*item.Item, error) {
+	load := func(loc *space.Located) (*item.Item, error) {
 		if f := mine[loc.Space.Label+"\x00"+loc.Rel]; f != nil {
 			return &item.Item{Kind: f.Kind, ID: f.ID, Space: string(loc.Space.Name), Path: f.Name, Bytes: f.Src}, nil
 		}
 		return loc.Load()
 	}
-	cache := &runtime.ElementCache{}
+	cache := &chain.ElementCache{}
 	each(e.Files, func(_ int, f *File) {
 		md := parsed[f]
 		if md == nil || f.Kind != item.Tool {
@@ -64,13 +65,13 @@ func runChain(pass *analysis.Pass) (any, error) {
 		if e.Spaces == nil {
 			return
 		}
-		c, err := runtime.BuildFrom(e.Spaces, &bundle.Located{Space: f.Space, Kind: f.Kind, ID: f.ID, Rel: f.Rel}, load, cache)
+		c, err := chain.BuildFrom(e.Spaces, &space.Located{Space: f.Space, Kind: f.Kind, ID: f.ID, Rel: f.Rel}, load, cache)
 		if err != nil {
 			r.at(sevError, "build", f.Pos(exec.Pos), endPos(f, exec), err.Error())
 			return
 		}
-		opts := runtime.Options{SkipIO: tt == "runtime" || tt == "primitive"}
-		for _, p := range runtime.Validate(c, opts) {
+		opts := chain.Options{SkipIO: tt == "runtime" || tt == "primitive"}
+		for _, p := range chain.Validate(c, opts) {
 			if p.Element == c.Tool() && p.Node != nil && p.Node.Pos.IsValid() {
 				r.at(sevError, "validate", f.Pos(p.Node.Pos), endPos(f, p.Node), p.Msg)
 				continue
@@ -82,14 +83,14 @@ func runChain(pass *analysis.Pass) (any, error) {
 }
 
 // nodePos is a field's position, or the metadata block's.
-func nodePos(n *item.Node, md *item.Metadata) item.Pos {
+func nodePos(n *syntax.Node, md *item.Metadata) syntax.Pos {
 	if n != nil && n.Pos.IsValid() {
 		return n.Pos
 	}
 	return md.Fields.Pos
 }
 
-func chainText(c *runtime.Chain) string {
+func chainText(c *chain.Chain) string {
 	var ids []string
 	for _, id := range c.IDs() {
 		ids = append(ids, string(id))

@@ -14,8 +14,9 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/ryekit/rye/bundle"
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/item/syntax"
+	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
 )
 
@@ -24,13 +25,13 @@ import (
 // trusted keys) that only the secrets analyzer reads.
 type File struct {
 	Name  string // as shown to the user; also its name in the FileSet
-	Space *bundle.Space
+	Space *space.Space
 	Rel   string // relative to .ai/
 	// Kind and ID are set for item files.
 	Kind item.Kind
 	ID   item.ID
 	// Oddity is set for files in item folders that are not items.
-	Oddity *bundle.Oddity
+	Oddity *space.Oddity
 	Src    []byte
 	// ReadErr is why Src could not be read (then Src is nil).
 	ReadErr error
@@ -42,7 +43,7 @@ type File struct {
 func (f *File) IsItem() bool { return f.Kind != "" && f.ID != "" && f.Oddity == nil }
 
 // Pos converts an item position to a token.Pos in the run's FileSet.
-func (f *File) Pos(p item.Pos) token.Pos {
+func (f *File) Pos(p syntax.Pos) token.Pos {
 	if f.tok == nil || !p.IsValid() || p.Offset > f.tok.Size() {
 		return f.start()
 	}
@@ -69,7 +70,7 @@ func (f *File) start() token.Pos {
 type Env struct {
 	Files      []*File // items and oddities, in walk order
 	Others     []*File // other files under .ai/ (secrets only)
-	Spaces     *bundle.Spaces
+	Spaces     *space.Spaces
 	Extractors map[item.Kind]*item.Extractor
 	// Verify gives an item's verdict, given its metadata when it parsed
 	// (nil otherwise). rye lint verifies against the working tree's trust

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ryekit/rye/bundle"
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/space"
 )
 
 // Load gathers the files of kinds in space sp that patterns select (all
@@ -17,8 +17,8 @@ import (
 // and, without patterns, the oddities of the item folders and every other
 // file under .ai/ (for the secrets analyzer). Files are read in parallel,
 // each once.
-func Load(ss *bundle.Spaces, sp *bundle.Space, kinds []item.Kind, patterns []string, cwd string) (*Env, error) {
-	sel, err := bundle.Select(sp, kinds, patterns, cwd)
+func Load(ss *space.Spaces, sp *space.Space, kinds []item.Kind, patterns []string, cwd string) (*Env, error) {
+	sel, err := space.Select(sp, kinds, patterns, cwd)
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +52,7 @@ func Load(ss *bundle.Spaces, sp *bundle.Space, kinds []item.Kind, patterns []str
 // when every kind is linted, every other file under .ai/ (for the secrets
 // analyzer). rye check uses it alone, since it already read the items for
 // verification.
-func LoadExtras(sp *bundle.Space, kinds []item.Kind) (oddities, others []*File, err error) {
+func LoadExtras(sp *space.Space, kinds []item.Kind) (oddities, others []*File, err error) {
 	_, odd, err := sp.Walk(kinds)
 	if err != nil {
 		return nil, nil, err
@@ -74,7 +74,7 @@ func LoadExtras(sp *bundle.Space, kinds []item.Kind) (oddities, others []*File, 
 }
 
 // otherFiles lists the regular files under .ai/ outside the item folders.
-func otherFiles(sp *bundle.Space) ([]*File, error) {
+func otherFiles(sp *space.Space) ([]*File, error) {
 	var out []*File
 	err := fs.WalkDir(sp.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {

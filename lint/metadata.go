@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/item/syntax"
 )
 
 // Metadata applies the extractor rules of spec 1.7 to every item.
@@ -65,7 +66,7 @@ func runMetadata(pass *analysis.Pass) (any, error) {
 
 // metadataFix offers the fixes of spec 1.7: a category or name that
 // disagrees with the file's place, and an unquoted version.
-func metadataFix(f *File, form item.Form, v *item.Error) (analysis.SuggestedFix, bool) {
+func metadataFix(f *File, form item.Form, v *syntax.Error) (analysis.SuggestedFix, bool) {
 	if v.Value == nil || !v.Value.End.IsValid() || v.Want == "" {
 		return analysis.SuggestedFix{}, false
 	}
@@ -74,7 +75,7 @@ func metadataFix(f *File, form item.Form, v *item.Error) (analysis.SuggestedFix,
 	case "match_path", "match_filename":
 		text, msg = literal(form, v.Want), "set "+v.Field+" to "+strconv.Quote(v.Want)
 	case "type":
-		if v.Value.Kind != item.IntNode && v.Value.Kind != item.FloatNode {
+		if v.Value.Kind != syntax.IntNode && v.Value.Kind != syntax.FloatNode {
 			return analysis.SuggestedFix{}, false
 		}
 		text, msg = literal(form, v.Want), "quote the version: "+strconv.Quote(v.Want)
@@ -96,7 +97,7 @@ func literal(form item.Form, s string) string {
 }
 
 // endPos is where a value ends, or NoPos when unknown.
-func endPos(f *File, n *item.Node) token.Pos {
+func endPos(f *File, n *syntax.Node) token.Pos {
 	if n == nil || !n.End.IsValid() {
 		return 0
 	}

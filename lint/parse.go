@@ -5,10 +5,12 @@ import (
 	"path"
 	"reflect"
 
+	"github.com/ryekit/rye/item/syntax"
+
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/ryekit/rye/bundle"
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/space"
 )
 
 // Parsed is the parse analyzer's result: each item's metadata (nil when it
@@ -45,7 +47,7 @@ func runParse(pass *analysis.Pass) (any, error) {
 			r.at(sevWarning, "not-an-item", f.start(), 0, f.Oddity.Reason)
 		case f.ReadErr != nil:
 			msg := f.ReadErr.Error()
-			var pe *bundle.PathError
+			var pe *space.PathError
 			if errors.As(f.ReadErr, &pe) {
 				msg = pe.Err.Error() // the position names the file already
 			}
@@ -54,9 +56,9 @@ func runParse(pass *analysis.Pass) (any, error) {
 			md, err := item.ReadMetadata(f.Kind, f.Name, f.Src)
 			if err != nil {
 				pos := f.start()
-				if ie, ok := err.(*item.Error); ok {
+				if ie, ok := err.(*syntax.Error); ok {
 					pos = f.Pos(ie.Pos)
-					err = &item.Error{Msg: ie.Msg, Fix: ie.Fix, Field: ie.Field}
+					err = &syntax.Error{Msg: ie.Msg, Fix: ie.Fix, Field: ie.Field}
 				}
 				r.at(sevError, "syntax", pos, 0, err.Error())
 				return

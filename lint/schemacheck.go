@@ -10,15 +10,16 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ryekit/rye/internal/paramschema"
-	"github.com/ryekit/rye/item"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/ryekit/rye/internal/paramschema"
+	"github.com/ryekit/rye/item/syntax"
 )
 
 // SchemaProblem is a problem found in a tool's parameter schema.
 type SchemaProblem struct {
-	Node *item.Node // the value the problem is about (its Pos/End locate it); never nil
-	Msg  string     // what is wrong and what is expected, one line, no trailing period
+	Node *syntax.Node // the value the problem is about (its Pos/End locate it); never nil
+	Msg  string       // what is wrong and what is expected, one line, no trailing period
 }
 
 // CheckParamSchema checks a tool's parameter schema (the config_schema
@@ -41,7 +42,7 @@ type SchemaProblem struct {
 // for a meta-validation error, the node at the error's instance location inside the schema
 // (walk the Node tree along the JSON pointer); for a bad default, the default's node; for an
 // unknown required name, the string node in the required list.
-func CheckParamSchema(schema *item.Node) []SchemaProblem {
+func CheckParamSchema(schema *syntax.Node) []SchemaProblem {
 	if schema.IsNull() {
 		return nil
 	}
@@ -64,13 +65,13 @@ func CheckParamSchema(schema *item.Node) []SchemaProblem {
 const maxSchemaProblems = 100
 
 type schemaChecker struct {
-	root     *item.Node
+	root     *syntax.Node
 	res      *paramschema.Resolver
 	problems []SchemaProblem
 	seen     map[SchemaProblem]bool
 }
 
-func (c *schemaChecker) add(n *item.Node, msg string) {
+func (c *schemaChecker) add(n *syntax.Node, msg string) {
 	if n == nil {
 		n = c.root
 	}
@@ -87,7 +88,7 @@ func (c *schemaChecker) add(n *item.Node, msg string) {
 
 func (c *schemaChecker) check() {
 	root := c.root
-	if root.Kind != item.MapNode {
+	if root.Kind != syntax.MapNode {
 		c.add(root, `a parameter schema must be an object ({"type": "object", "properties": ...}), found `+scDescribeNode(root))
 		return
 	}
@@ -120,7 +121,7 @@ func (c *schemaChecker) check() {
 }
 
 // scValue is a node's plain value, for showing.
-func scValue(n *item.Node) any {
+func scValue(n *syntax.Node) any {
 	v, _ := paramschema.Doc(n)
 	return v
 }
@@ -133,17 +134,17 @@ func (c *schemaChecker) checkTopLevel() {
 		return
 	}
 	switch t.Kind {
-	case item.StringNode:
+	case syntax.StringNode:
 		if t.Str == "object" || !scIsTypeName(t.Str) { // a bad name is a meta-validation problem
 			return
 		}
-	case item.ListNode:
+	case syntax.ListNode:
 		if len(t.Items) == 0 {
 			return // meta-validation reports it
 		}
 		ok := true
 		for _, it := range t.Items {
-			if it == nil || it.Kind != item.StringNode || !scIsTypeName(it.Str) {
+			if it == nil || it.Kind != syntax.StringNode || !scIsTypeName(it.Str) {
 				return // meta-validation reports it
 			}
 			ok = ok && it.Str == "object"
@@ -181,7 +182,7 @@ var schemaDrafts = []struct {
 // draft, and says whether the schema can be compiled.
 func (c *schemaChecker) checkSchemaURI() bool {
 	s := c.root.Get("$schema")
-	if s == nil || s.Kind != item.StringNode {
+	if s == nil || s.Kind != syntax.StringNode {
 		return true // absent: draft 2020-12; not a string: meta-validation says so
 	}
 	u := strings.TrimSuffix(s.Str, "#")
@@ -208,7 +209,7 @@ const maxSchemaDepth = 256
 
 // schemaAt is one schema object met while walking the tree.
 type schemaAt struct {
-	node   *item.Node
+	node   *syntax.Node
 	ptr    []string  // JSON pointer tokens from the root schema
 	via    string    // the keyword that led here ("" at the root)
 	parent *schemaAt // the schema holding that keyword
@@ -226,12 +227,12 @@ var sameInstance = map[string]bool{"allOf": true, "anyOf": true, "oneOf": true, 
 
 // walkSchemas calls fn for s and every schema object below it.
 func walkSchemas(s *schemaAt, fn func(*schemaAt)) {
-	if s.node == nil || s.node.Kind != item.MapNode || len(s.ptr) > maxSchemaDepth {
+	if s.node == nil || s.node.Kind != syntax.MapNode || len(s.ptr) > maxSchemaDepth {
 		return
 	}
 	fn(s)
-	child := func(n *item.Node, via string, toks ...string) {
-		if n == nil || n.Kind != item.MapNode {
+	child := func(n *syntax.Node, via string, toks ...string) {
+		if n == nil || n.Kind != syntax.MapNode {
 			return
 		}
 		ptr := make([]string, 0, len(s.ptr)+len(toks))
@@ -240,7 +241,7 @@ func walkSchemas(s *schemaAt, fn func(*schemaAt)) {
 	}
 	for _, kw := range schemaMapKeywords {
 		m := s.node.Get(kw)
-		if m == nil || m.Kind != item.MapNode {
+		if m == nil || m.Kind != syntax.MapNode {
 			continue
 		}
 		for _, f := range m.EffectiveFields() {
@@ -252,7 +253,7 @@ func walkSchemas(s *schemaAt, fn func(*schemaAt)) {
 	}
 	for _, kw := range schemaListKeywords {
 		l := s.node.Get(kw)
-		if l == nil || l.Kind != item.ListNode {
+		if l == nil || l.Kind != syntax.ListNode {
 			continue
 		}
 		for i, it := range l.Items {
@@ -267,15 +268,15 @@ func (c *schemaChecker) checkRequired() {
 	// The properties known for a value are gathered from the schema that
 	// first applies to it (the root, a property's schema, "items", ...)
 	// through all its alternatives, once per such schema.
-	known := map[*item.Node]*paramschema.Declared{}
+	known := map[*syntax.Node]*paramschema.Declared{}
 	walkSchemas(&schemaAt{node: c.root}, func(s *schemaAt) {
 		req := s.node.Get("required")
-		if req == nil || req.Kind != item.ListNode {
+		if req == nil || req.Kind != syntax.ListNode {
 			return // not a list: meta-validation reports it
 		}
-		var names []*item.Node
+		var names []*syntax.Node
 		for _, it := range req.Items {
-			if it != nil && it.Kind == item.StringNode {
+			if it != nil && it.Kind == syntax.StringNode {
 				names = append(names, it)
 			}
 		}
@@ -328,7 +329,7 @@ func scPropList(d *paramschema.Declared) string {
 
 // nodeAt walks the tree along ptr as far as it goes and returns the last
 // node reached (the root if none).
-func (c *schemaChecker) nodeAt(ptr []string) *item.Node {
+func (c *schemaChecker) nodeAt(ptr []string) *syntax.Node {
 	n := c.root
 	for _, t := range ptr {
 		next := c.res.Child(n, t)
@@ -344,7 +345,7 @@ func (c *schemaChecker) nodeAt(ptr []string) *item.Node {
 
 type defaultAt struct {
 	ptr   []string // of the schema holding "default"
-	value *item.Node
+	value *syntax.Node
 }
 
 func (c *schemaChecker) defaultLocations() []defaultAt {
@@ -579,9 +580,9 @@ func scLocationPrefix(ptr []string) string {
 }
 
 // scDescribeNode shows a node's value for a message: `"x" (a string)`, `true`.
-func scDescribeNode(n *item.Node) string {
+func scDescribeNode(n *syntax.Node) string {
 	v := scValue(n)
-	if n.Kind == item.BoolNode {
+	if n.Kind == syntax.BoolNode {
 		return paramschema.Describe(v)
 	}
 	return paramschema.Describe(v) + paramschema.TypeNote(v)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ryekit/rye/internal/paramschema"
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/item/syntax"
 )
 
 // FuzzCheckParamSchema checks that CheckParamSchema never panics on a
@@ -29,9 +30,9 @@ func FuzzCheckParamSchema(f *testing.F) {
 			return
 		}
 		schema := md.Schema()
-		nodes := map[*item.Node]bool{}
-		var collect func(n *item.Node, depth int)
-		collect = func(n *item.Node, depth int) {
+		nodes := map[*syntax.Node]bool{}
+		var collect func(n *syntax.Node, depth int)
+		collect = func(n *syntax.Node, depth int) {
 			if n == nil || nodes[n] || depth > 10000 {
 				return
 			}

@@ -9,7 +9,8 @@ import (
 
 	"github.com/ryekit/rye/internal/paramschema"
 	"github.com/ryekit/rye/item"
-	"github.com/ryekit/rye/runtime"
+	"github.com/ryekit/rye/item/syntax"
+	"github.com/ryekit/rye/params"
 )
 
 // bashToolSource is the bash tool of the authoring guide, in its Python form.
@@ -52,7 +53,7 @@ def execute(params: dict, project_path: str) -> dict:
 
 // schemaOf reads a tool file (YAML unless name says otherwise) and returns
 // its parameter schema.
-func toolSchemaOf(t testing.TB, name, src string) *item.Node {
+func toolSchemaOf(t testing.TB, name, src string) *syntax.Node {
 	t.Helper()
 	md, err := item.ReadMetadata(item.Tool, name, []byte(src))
 	if err != nil {
@@ -526,7 +527,7 @@ func TestCheckParamSchemaNil(t *testing.T) {
 	if ps := CheckParamSchema(nil); ps != nil {
 		t.Errorf("nil schema: %q", renderSchemaProblems(ps))
 	}
-	if ps := CheckParamSchema(item.NewNull(item.Pos{})); ps != nil {
+	if ps := CheckParamSchema(syntax.NewNull(syntax.Pos{})); ps != nil {
 		t.Errorf("null schema: %q", renderSchemaProblems(ps))
 	}
 }
@@ -544,7 +545,7 @@ func TestCheckParamSchemaCache(t *testing.T) {
     command: {description: Shell command to execute, type: string}
   type: object
 `)
-	for _, s := range []*item.Node{py, yml, py} {
+	for _, s := range []*syntax.Node{py, yml, py} {
 		if ps := CheckParamSchema(s); len(ps) != 0 {
 			t.Fatalf("problems: %q", renderSchemaProblems(ps))
 		}
@@ -658,17 +659,17 @@ func TestCheckParamSchemaAgreesWithExecute(t *testing.T) {
 			t.Errorf("%s: lint: %q", src, renderSchemaProblems(ps))
 			continue
 		}
-		params, err := runtime.ParseParams(schema, []string{"--a", "x"}, "", nil)
+		ps, err := params.Parse(schema, []string{"--a", "x"}, "", nil)
 		if err != nil {
 			t.Errorf("%s: ParseParams: %v", src, err)
 			continue
 		}
-		if got, err := runtime.PrepareParams(schema, params); err != nil || got["a"] != "x" {
+		if got, err := params.Prepare(schema, ps); err != nil || got["a"] != "x" {
 			t.Errorf("%s: PrepareParams: %v, %v", src, got, err)
 		}
 		// the same walk finds the required name
-		var pe *runtime.ParamError
-		if _, err := runtime.PrepareParams(schema, map[string]any{}); !errors.As(err, &pe) || pe.Msg != "missing required parameter --a" {
+		var pe *params.Error
+		if _, err := params.Prepare(schema, map[string]any{}); !errors.As(err, &pe) || pe.Msg != "missing required parameter --a" {
 			t.Errorf("%s: PrepareParams({}): %v", src, err)
 		}
 	}

@@ -9,9 +9,9 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/ryekit/rye/bundle"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/sign"
+	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
 )
 
@@ -50,7 +50,7 @@ func TestSignatureAnalyzer(t *testing.T) {
 	write("trusted_keys/"+key.Fingerprint+".toml", verify.FormatTrustedKey(&verify.TrustedKey{Owner: "t", Public: key.Public}))
 
 	e := testEnv(t, dir)
-	ts, err := verify.LoadTrustStore(verify.TrustSources([]*bundle.Space{e.Spaces.Project}))
+	ts, err := verify.LoadTrustStore(verify.TrustSources([]*space.Space{e.Spaces.Project}))
 	if err != nil {
 		t.Fatal(err)
 	}

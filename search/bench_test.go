@@ -3,18 +3,18 @@ package search
 import (
 	"testing"
 
-	"github.com/ryekit/rye/bundle"
 	"github.com/ryekit/rye/internal/corpus"
+	"github.com/ryekit/rye/space"
 )
 
 // benchSpaces generates a 10,000-item project once per benchmark.
-func benchSpaces(b *testing.B) []*bundle.Space {
+func benchSpaces(b *testing.B) []*space.Space {
 	b.Helper()
 	root := b.TempDir()
 	if err := corpus.Generate(root, 10000, 42); err != nil {
 		b.Fatal(err)
 	}
-	return []*bundle.Space{bundle.NewDiskSpace(bundle.Project, root, ""), bundle.EmbeddedSpace()}
+	return []*space.Space{space.NewDiskSpace(space.Project, root, ""), space.EmbeddedSpace()}
 }
 
 // BenchmarkSearch10kWarm is what `rye search` costs on a tree of 10,000

@@ -8,9 +8,9 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/ryekit/rye/bundle"
 	"github.com/ryekit/rye/internal/atomicfile"
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/space"
 )
 
 // Options control Open.
@@ -26,7 +26,7 @@ type Options struct {
 // than once (in several spaces, or in several file forms of one space) is
 // indexed once, from the file that resolution would pick. Items whose
 // metadata does not parse are still indexed by their id.
-func Open(spaces []*bundle.Space, o Options) (*Index, error) {
+func Open(spaces []*space.Space, o Options) (*Index, error) {
 	cachePath := ""
 	var cached *Index
 	if o.CacheDir != "" {
@@ -80,7 +80,7 @@ func Open(spaces []*bundle.Space, o Options) (*Index, error) {
 
 // file is an item found by walking, with its size and modification time.
 type file struct {
-	bundle.Found
+	space.Found
 	size, modTime int64
 }
 
@@ -90,7 +90,7 @@ type file struct {
 // space is left out; when one space holds an item in two file forms
 // (acme/x.py and acme/x.js), the one Space.Find picks (the kind's fixed
 // extension order) is kept, not the first the walk met.
-func walkAll(spaces []*bundle.Space) ([]file, error) {
+func walkAll(spaces []*space.Space) ([]file, error) {
 	var files []file
 	seen := map[string]bool{}
 	for _, sp := range spaces {
@@ -136,7 +136,7 @@ func walkAll(spaces []*bundle.Space) ([]file, error) {
 
 // fieldsOf reads an item for indexing; unreadable or unparsable items are
 // indexed by id alone.
-func fieldsOf(f bundle.Found) Fields {
+func fieldsOf(f space.Found) Fields {
 	it, err := f.Load()
 	if err != nil {
 		return Fields{Name: f.ID.Name(), Category: f.ID.Dir()}
@@ -149,12 +149,12 @@ func fieldsOf(f bundle.Found) Fields {
 }
 
 // cacheName names the cache file after the set of spaces it covers.
-func cacheName(spaces []*bundle.Space) string {
+func cacheName(spaces []*space.Space) string {
 	h := sha256.New()
 	for _, sp := range spaces {
 		h.Write([]byte(sp.Label + "\x00" + sp.Root + "\x00"))
 		if sp.Embedded() {
-			h.Write([]byte(bundle.EmbeddedDigest()))
+			h.Write([]byte(space.EmbeddedDigest()))
 		}
 	}
 	return "search-" + hex.EncodeToString(h.Sum(nil)[:12]) + ".idx"

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ryekit/rye/bundle"
 	"github.com/ryekit/rye/internal/corpus"
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/space"
 )
 
 func TestTokenize(t *testing.T) {
@@ -122,8 +122,8 @@ func TestCacheRoundTripAndRefresh(t *testing.T) {
 		t.Fatal(err)
 	}
 	cache := t.TempDir()
-	sp := bundle.NewDiskSpace(bundle.Project, root, "")
-	spaces := []*bundle.Space{sp, bundle.EmbeddedSpace()}
+	sp := space.NewDiskSpace(space.Project, root, "")
+	spaces := []*space.Space{sp, space.EmbeddedSpace()}
 	first, err := Open(spaces, Options{CacheDir: cache})
 	if err != nil {
 		t.Fatal(err)
@@ -183,7 +183,7 @@ func TestShadowedItemsIndexedOnce(t *testing.T) {
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		os.WriteFile(p, []byte("id: k\ntitle: from "+filepath.Base(root)+"\n"), 0o644)
 	}
-	ix, err := Open([]*bundle.Space{bundle.NewDiskSpace(bundle.Project, project, ""), bundle.NewDiskSpace(bundle.User, user, "")}, Options{})
+	ix, err := Open([]*space.Space{space.NewDiskSpace(space.Project, project, ""), space.NewDiskSpace(space.User, user, "")}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,9 +200,9 @@ func TestCachedPathFollowsShown(t *testing.T) {
 	writeItem(t, root, "tools/acme/x.js", "// A tool.\n")
 	open := func(shown string) *Index {
 		t.Helper()
-		sp := bundle.NewDiskSpace(bundle.Project, root, "")
+		sp := space.NewDiskSpace(space.Project, root, "")
 		sp.Shown = shown
-		ix, err := Open([]*bundle.Space{sp}, Options{CacheDir: cache})
+		ix, err := Open([]*space.Space{sp}, Options{CacheDir: cache})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -240,14 +240,14 @@ func TestTwoFormsIndexTheResolvedOne(t *testing.T) {
 	for _, rel := range []string{"tools/acme/x.js", "tools/acme/x.py", "tools/acme/x.sh"} {
 		writeItem(t, root, rel, "# "+rel+"\n")
 	}
-	sp := bundle.NewDiskSpace(bundle.Project, root, "")
+	sp := space.NewDiskSpace(space.Project, root, "")
 	rel, err := sp.Find(item.Tool, "acme/x")
 	if err != nil || rel != "tools/acme/x.py" {
 		t.Fatalf("resolution picks %s (%v)", rel, err)
 	}
 	cache := t.TempDir()
 	for _, o := range []Options{{}, {CacheDir: cache}, {CacheDir: cache}} {
-		ix, err := Open([]*bundle.Space{sp}, o)
+		ix, err := Open([]*space.Space{sp}, o)
 		if err != nil {
 			t.Fatal(err)
 		}

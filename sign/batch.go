@@ -10,9 +10,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/ryekit/rye/bundle"
 	"github.com/ryekit/rye/internal/atomicfile"
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/space"
 )
 
 // Target is one item file to sign: the file rel (relative to .ai/) of a
@@ -22,7 +22,7 @@ import (
 type Target struct {
 	Kind    item.Kind
 	ID      item.ID
-	Space   *bundle.Space
+	Space   *space.Space
 	Rel     string
 	File    string // path on disk, derived from Space and Rel
 	Display string // path as shown to the user
@@ -204,7 +204,7 @@ func readItem(t Target) ([]byte, error) {
 	if err != nil {
 		// The result names the file already: keep only the reason, unless
 		// it is about a folder above the file.
-		var pe *bundle.PathError
+		var pe *space.PathError
 		if errors.As(err, &pe) && pe.Path == t.Space.DisplayPath(t.Rel) {
 			err = pe.Err
 		}

@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ryekit/rye/bundle"
 	"github.com/ryekit/rye/internal/atomicfile"
 	"github.com/ryekit/rye/internal/corpus"
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/space"
 )
 
 // corpusTargets generates n items under root and returns them as targets.
@@ -23,7 +23,7 @@ func corpusTargets(t testing.TB, root string, n int) []Target {
 	if err := corpus.Generate(root, n, 7); err != nil {
 		t.Fatal(err)
 	}
-	sp := bundle.NewDiskSpace(bundle.Project, root, "")
+	sp := space.NewDiskSpace(space.Project, root, "")
 	found, _, err := sp.Walk(item.Kinds)
 	if err != nil {
 		t.Fatal(err)
@@ -37,7 +37,7 @@ func corpusTargets(t testing.TB, root string, n int) []Target {
 
 // shippedValidator checks metadata with the embedded extractor rules.
 func shippedValidator(t testing.TB) func(Target, []byte) error {
-	ss := &bundle.Spaces{System: []*bundle.Space{bundle.EmbeddedSpace()}}
+	ss := &space.Spaces{System: []*space.Space{space.EmbeddedSpace()}}
 	rules := map[item.Kind]*item.Extractor{}
 	for _, k := range item.Kinds {
 		x, err := ss.Extractor(k)
@@ -151,7 +151,7 @@ func TestBatchRun(t *testing.T) {
 // finds its space from the .ai folder above it.
 func TestBatchRefuses(t *testing.T) {
 	root := t.TempDir()
-	sp := bundle.NewDiskSpace(bundle.Project, root, "")
+	sp := space.NewDiskSpace(space.Project, root, "")
 	write := func(rel, text string) {
 		p := filepath.Join(root, ".ai", filepath.FromSlash(rel))
 		os.MkdirAll(filepath.Dir(p), 0o755)
@@ -160,7 +160,7 @@ func TestBatchRefuses(t *testing.T) {
 		}
 	}
 	write("tools/a/ok.py", "x = 1\n")
-	write("tools/a/big.py", strings.Repeat("#", bundle.MaxItemSize+1))
+	write("tools/a/big.py", strings.Repeat("#", space.MaxItemSize+1))
 	write("tools/real/x.py", "y = 2\n")
 	os.MkdirAll(filepath.Join(root, ".ai", "tools", "a", "dir.py"), 0o755)
 	os.Chmod(filepath.Join(root, ".ai", "tools", "a", "ok.py"), 0o750)
@@ -173,7 +173,7 @@ func TestBatchRefuses(t *testing.T) {
 		{Kind: item.Tool, ID: "a/big", Space: sp, Rel: "tools/a/big.py"},
 		{Kind: item.Tool, ID: "a/dir", Space: sp, Rel: "tools/a/dir.py"},
 		{Kind: item.Tool, ID: "x", Rel: "tools/x.py"},
-		{Kind: item.Tool, ID: "e", Space: bundle.EmbeddedSpace(), Rel: "tools/e.py"},
+		{Kind: item.Tool, ID: "e", Space: space.EmbeddedSpace(), Rel: "tools/e.py"},
 	}
 	want := []string{"", "tools/linked: is a symbolic link", "is larger than 1048576 bytes", "is not a regular file",
 		"no space", "compiled into rye"}
@@ -290,7 +290,7 @@ func TestCrashSafety(t *testing.T) {
 // crashChild is the process that gets killed: it signs the corpus in small
 // chunks so that renames happen all through the run.
 func crashChild(t *testing.T, root string) {
-	sp := bundle.NewDiskSpace(bundle.Project, root, "")
+	sp := space.NewDiskSpace(space.Project, root, "")
 	found, _, err := sp.Walk(item.Kinds)
 	if err != nil {
 		t.Fatal(err)

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ryekit/rye/bundle"
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/space"
 )
 
 // bench10k is a signed project of 10,000 generated items (2 KiB each),
@@ -23,11 +23,11 @@ import (
 var bench10k struct {
 	once sync.Once
 	root string
-	sp   *bundle.Space
+	sp   *space.Space
 	ts   *TrustStore
 }
 
-func benchProject(b *testing.B) (*bundle.Space, *TrustStore) {
+func benchProject(b *testing.B) (*space.Space, *TrustStore) {
 	bench10k.once.Do(func() {
 		root, err := os.MkdirTemp("", "rye-verify-bench")
 		if err != nil {
@@ -35,7 +35,7 @@ func benchProject(b *testing.B) (*bundle.Space, *TrustStore) {
 		}
 		bench10k.root = root
 		bench10k.sp = signedProject(b, root, 10000)
-		bench10k.ts, err = LoadTrustStore(TrustSources([]*bundle.Space{bench10k.sp}))
+		bench10k.ts, err = LoadTrustStore(TrustSources([]*space.Space{bench10k.sp}))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -146,7 +146,7 @@ func BenchmarkMinimalLoop10k(b *testing.B) {
 	for b.Loop() {
 		found, _, _ := sp.Walk(item.Kinds)
 		var wg sync.WaitGroup
-		next := make(chan bundle.Found)
+		next := make(chan space.Found)
 		for w := 0; w < runtime.GOMAXPROCS(0); w++ {
 			wg.Add(1)
 			go func() {

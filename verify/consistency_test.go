@@ -13,10 +13,10 @@ import (
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
-	"github.com/ryekit/rye/bundle"
 	"github.com/ryekit/rye/internal/corpus"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/sign"
+	"github.com/ryekit/rye/space"
 )
 
 func testKey() *sign.Key {
@@ -29,7 +29,7 @@ func testKey() *sign.Key {
 
 // signedProject generates n items under root, signs them all with the
 // test key and trusts the key in the project.
-func signedProject(t testing.TB, root string, n int) *bundle.Space {
+func signedProject(t testing.TB, root string, n int) *space.Space {
 	t.Helper()
 	if err := corpus.Generate(root, n, 3); err != nil {
 		t.Fatal(err)
@@ -41,7 +41,7 @@ func signedProject(t testing.TB, root string, n int) *bundle.Space {
 	if err := os.WriteFile(filepath.Join(dir, key.Fingerprint+".toml"), FormatTrustedKey(k), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	sp := bundle.NewDiskSpace(bundle.Project, root, "")
+	sp := space.NewDiskSpace(space.Project, root, "")
 	found, _, err := sp.Walk(item.Kinds)
 	if err != nil {
 		t.Fatal(err)
@@ -59,9 +59,9 @@ func signedProject(t testing.TB, root string, n int) *bundle.Space {
 	return sp
 }
 
-func allSources(t testing.TB, sp *bundle.Space) ([]Source, []string) {
+func allSources(t testing.TB, sp *space.Space) ([]Source, []string) {
 	t.Helper()
-	sel, err := bundle.Select(sp, item.Kinds, nil, sp.Root)
+	sel, err := space.Select(sp, item.Kinds, nil, sp.Root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func allSources(t testing.TB, sp *bundle.Space) ([]Source, []string) {
 // embeddedSources are a few items of the bundle compiled into rye.
 func embeddedSources(t testing.TB) []Source {
 	t.Helper()
-	sel, err := bundle.Select(bundle.EmbeddedSpace(), item.Kinds, nil, "")
+	sel, err := space.Select(space.EmbeddedSpace(), item.Kinds, nil, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestCacheAndChangedSinceAgreeWithFullRun(t *testing.T) {
 	if _, err := wt.Commit("base", &git.CommitOptions{Author: sig}); err != nil {
 		t.Fatal(err)
 	}
-	ts, err := LoadTrustStore(TrustSources([]*bundle.Space{sp}))
+	ts, err := LoadTrustStore(TrustSources([]*space.Space{sp}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +211,7 @@ func TestCacheAndChangedSinceAgreeWithFullRun(t *testing.T) {
 		gone := map[string]bool{}
 		for _, d := range deleted {
 			gone[d.Rel] = true
-			if k, id, _, _ := bundle.KindAndID(d.Rel); k != d.Kind || id != d.ID {
+			if k, id, _, _ := space.KindAndID(d.Rel); k != d.Kind || id != d.ID {
 				t.Errorf("round %d: deleted %s is %s %s", round, d.Rel, d.Kind, d.ID)
 			}
 		}
@@ -229,7 +229,7 @@ func TestCacheAndChangedSinceAgreeWithFullRun(t *testing.T) {
 func TestCacheKeyCoversTrustAndPolicy(t *testing.T) {
 	root := t.TempDir()
 	sp := signedProject(t, root, 6)
-	ts, _ := LoadTrustStore(TrustSources([]*bundle.Space{sp}))
+	ts, _ := LoadTrustStore(TrustSources([]*space.Space{sp}))
 	empty, _ := LoadTrustStore(nil)
 	c := OpenCache(filepath.Join(t.TempDir(), "c"))
 	in := Input{Kind: item.Tool, ID: "a/b", Space: "project", Path: "x.py", Data: []byte("data")}

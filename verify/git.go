@@ -14,7 +14,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
-	"github.com/ryekit/rye/bundle"
+	"github.com/ryekit/rye/space"
 )
 
 // Repo is the git repository that holds a project. rye reads history with
@@ -72,7 +72,7 @@ func OpenSpaceRepo(root string) (*Repo, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	return repo, path.Join(prefix, bundle.AIDir), nil
+	return repo, path.Join(prefix, space.AIDir), nil
 }
 
 // GitFile is a file recorded in git: its blob id, whether it is a
@@ -97,7 +97,7 @@ func (r *Repo) gitFile(h plumbing.Hash, mode filemode.FileMode, data bool) (GitF
 	if err != nil {
 		return f, err
 	}
-	if b.Size > bundle.MaxItemSize {
+	if b.Size > space.MaxItemSize {
 		f.TooLarge = true
 		return f, nil
 	}
@@ -106,8 +106,8 @@ func (r *Repo) gitFile(h plumbing.Hash, mode filemode.FileMode, data bool) (GitF
 		return f, err
 	}
 	defer rd.Close()
-	f.Data, err = io.ReadAll(io.LimitReader(rd, bundle.MaxItemSize+1))
-	if err == nil && len(f.Data) > bundle.MaxItemSize {
+	f.Data, err = io.ReadAll(io.LimitReader(rd, space.MaxItemSize+1))
+	if err == nil && len(f.Data) > space.MaxItemSize {
 		f.Data, f.TooLarge = nil, true
 	}
 	return f, err
@@ -228,7 +228,7 @@ func flatTrustSource(label, shown string, files map[string]GitFile) TrustSource 
 		case f.Symlink:
 			src.Problems = append(src.Problems, TrustProblem{shown + "/" + name, "symbolic link: ignored"})
 		case f.TooLarge:
-			src.Problems = append(src.Problems, TrustProblem{shown + "/" + name, fmt.Sprintf("%v: ignored", bundle.ErrTooLarge)})
+			src.Problems = append(src.Problems, TrustProblem{shown + "/" + name, fmt.Sprintf("%v: ignored", space.ErrTooLarge)})
 		default:
 			m[name] = &fstest.MapFile{Data: f.Data, Mode: 0o444}
 		}

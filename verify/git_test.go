@@ -11,8 +11,8 @@ import (
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
-	"github.com/ryekit/rye/bundle"
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/space"
 )
 
 // TestOversizedGitFilesAreReportedNotFatal: a file over bundle.MaxItemSize
@@ -29,7 +29,7 @@ func TestOversizedGitFilesAreReportedNotFatal(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	big := []byte(strings.Repeat("#", bundle.MaxItemSize+1))
+	big := []byte(strings.Repeat("#", space.MaxItemSize+1))
 	write(".ai/trusted_keys/"+key.Fingerprint+".toml", FormatTrustedKey(&TrustedKey{Owner: "t", Public: key.Public}))
 	write(".ai/trusted_keys/big.toml", big)
 	write(".ai/tools/a/big.py", big)
@@ -78,7 +78,7 @@ func TestOversizedGitFilesAreReportedNotFatal(t *testing.T) {
 	if f := files["tools/a/big.py"]; err != nil || !f.TooLarge || f.Data != nil || string(files["tools/a/small.py"].Data) != "x = 1\n" {
 		t.Errorf("tree with data: %+v %v", f, err)
 	}
-	sp := bundle.NewDiskSpace(bundle.Project, root, "")
+	sp := space.NewDiskSpace(space.Project, root, "")
 	srcs, err := StagedSources(g, ".ai", sp, []item.Kind{item.Tool}, nil)
 	if err != nil || len(srcs) != 2 {
 		t.Fatalf("staged sources: %d %v", len(srcs), err)
@@ -87,7 +87,7 @@ func TestOversizedGitFilesAreReportedNotFatal(t *testing.T) {
 	if rs[0].ID != "a/big" || rs[0].Verdict != Unreadable || rs[0].Reason != "staged file is larger than 1048576 bytes" || rs[1].Verdict != Unsigned {
 		t.Errorf("staged: %+v", rs)
 	}
-	if _, err := srcs[0].Read(); !errors.Is(err, bundle.ErrTooLarge) {
+	if _, err := srcs[0].Read(); !errors.Is(err, space.ErrTooLarge) {
 		t.Errorf("staged read: %v", err)
 	}
 }

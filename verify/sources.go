@@ -5,14 +5,14 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ryekit/rye/bundle"
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/space"
 )
 
 // SelectionSources turns a selection of a space's files into sources:
 // symbolic links named like items become sources that fail to read, so
 // that they get the verdict "unreadable" instead of being left out.
-func SelectionSources(sel *bundle.Selection) []Source {
+func SelectionSources(sel *space.Selection) []Source {
 	out := make([]Source, 0, len(sel.Items)+len(sel.Links))
 	for _, f := range sel.Items {
 		f := f
@@ -21,7 +21,7 @@ func SelectionSources(sel *bundle.Selection) []Source {
 	}
 	for _, l := range sel.Links {
 		out = append(out, Source{Kind: l.Kind, ID: l.ID, Space: l.Space.Label, Path: l.Path(),
-			Read: func() ([]byte, error) { return nil, bundle.ErrSymlink }, In: l.Space, Rel: l.Rel})
+			Read: func() ([]byte, error) { return nil, space.ErrSymlink }, In: l.Space, Rel: l.Rel})
 	}
 	return out
 }
@@ -30,7 +30,7 @@ func SelectionSources(sel *bundle.Selection) []Source {
 // project's .ai/ folder (aiPrefix, relative to the repository root) that
 // match kinds and patterns: what a pre-commit hook must verify. sp is the
 // project space, for paths as shown.
-func StagedSources(repo *Repo, aiPrefix string, sp *bundle.Space, kinds []item.Kind, patterns []bundle.Pattern) ([]Source, error) {
+func StagedSources(repo *Repo, aiPrefix string, sp *space.Space, kinds []item.Kind, patterns []space.Pattern) ([]Source, error) {
 	files, err := repo.IndexFiles(aiPrefix)
 	if err != nil {
 		return nil, err
@@ -42,7 +42,7 @@ func StagedSources(repo *Repo, aiPrefix string, sp *bundle.Space, kinds []item.K
 	sort.Strings(names)
 	var out []Source
 	for _, rel := range names {
-		k, id, ext, err := bundle.KindAndID(rel)
+		k, id, ext, err := space.KindAndID(rel)
 		if err != nil || !k.HasExtension(ext) || !wanted(k, kinds) || hiddenPath(rel) || !matchAny(patterns, k, id, rel) {
 			continue
 		}
@@ -50,9 +50,9 @@ func StagedSources(repo *Repo, aiPrefix string, sp *bundle.Space, kinds []item.K
 		src := Source{Kind: k, ID: id, Space: sp.Label, Path: sp.DisplayPath(rel), In: sp, Rel: rel}
 		switch {
 		case f.Symlink:
-			src.Read = func() ([]byte, error) { return nil, bundle.ErrSymlink }
+			src.Read = func() ([]byte, error) { return nil, space.ErrSymlink }
 		case f.TooLarge:
-			src.Read = func() ([]byte, error) { return nil, fmt.Errorf("staged file %w", bundle.ErrTooLarge) }
+			src.Read = func() ([]byte, error) { return nil, fmt.Errorf("staged file %w", space.ErrTooLarge) }
 		default:
 			data := f.Data
 			src.Read = func() ([]byte, error) { return data, nil }
@@ -71,7 +71,7 @@ func wanted(k item.Kind, kinds []item.Kind) bool {
 	return false
 }
 
-func matchAny(patterns []bundle.Pattern, k item.Kind, id item.ID, rel string) bool {
+func matchAny(patterns []space.Pattern, k item.Kind, id item.ID, rel string) bool {
 	if len(patterns) == 0 {
 		return true
 	}
@@ -121,7 +121,7 @@ func ChangedSince(repo *Repo, ref, aiPrefix string, sources []Source, rels []str
 	}
 	var deleted []Deleted
 	for rel := range old {
-		k, id, ext, err := bundle.KindAndID(rel)
+		k, id, ext, err := space.KindAndID(rel)
 		if err != nil || !k.HasExtension(ext) || !wanted(k, kinds) || hiddenPath(rel) || exists(rel) {
 			continue
 		}

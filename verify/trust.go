@@ -18,9 +18,9 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	toml "github.com/pelletier/go-toml/v2"
 
-	"github.com/ryekit/rye/bundle"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/sign"
+	"github.com/ryekit/rye/space"
 )
 
 // ScopeBundle is the scope kind of release bundle manifests
@@ -312,7 +312,7 @@ func MemTrustSource(label, shown string, files map[string][]byte) TrustSource {
 }
 
 // TrustSources returns the trust tiers of the given spaces, in order.
-func TrustSources(spaces []*bundle.Space) []TrustSource {
+func TrustSources(spaces []*space.Space) []TrustSource {
 	var out []TrustSource
 	for _, sp := range spaces {
 		sub, err := fs.Sub(sp.FS(), TrustedKeysDir)
@@ -331,16 +331,16 @@ func TrustSources(spaces []*bundle.Space) []TrustSource {
 // The user's keys are left out when includeUser is false: under
 // --trust-ref, a change must not be verified by keys that only the
 // person running the check holds, unless they ask (--trust-user).
-func TrustTiers(ss *bundle.Spaces, project *TrustSource, includeUser bool) []TrustSource {
+func TrustTiers(ss *space.Spaces, project *TrustSource, includeUser bool) []TrustSource {
 	var out []TrustSource
 	switch {
 	case project != nil:
 		out = append(out, *project)
 	case ss.Project != nil:
-		out = append(out, TrustSources([]*bundle.Space{ss.Project})...)
+		out = append(out, TrustSources([]*space.Space{ss.Project})...)
 	}
 	if ss.User != nil && includeUser {
-		out = append(out, TrustSources([]*bundle.Space{ss.User})...)
+		out = append(out, TrustSources([]*space.Space{ss.User})...)
 	}
 	return append(out, TrustSources(ss.System)...)
 }

@@ -7,8 +7,8 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/ryekit/rye/bundle"
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/space"
 )
 
 const vectorTrust = `fingerprint = "f0ff50dacf109dea"
@@ -142,10 +142,10 @@ func TestLoadTrustStore(t *testing.T) {
 
 func TestTrustTiers(t *testing.T) {
 	dir := t.TempDir()
-	ss := &bundle.Spaces{
-		Project: bundle.NewDiskSpace(bundle.Project, filepath.Join(dir, "p"), ""),
-		User:    bundle.NewDiskSpace(bundle.User, filepath.Join(dir, "u"), ""),
-		System:  []*bundle.Space{bundle.EmbeddedSpace(), bundle.NewDiskSpace(bundle.System, filepath.Join(dir, "s"), "system:s")},
+	ss := &space.Spaces{
+		Project: space.NewDiskSpace(space.Project, filepath.Join(dir, "p"), ""),
+		User:    space.NewDiskSpace(space.User, filepath.Join(dir, "u"), ""),
+		System:  []*space.Space{space.EmbeddedSpace(), space.NewDiskSpace(space.System, filepath.Join(dir, "s"), "system:s")},
 	}
 	labels := func(ts []TrustSource) string {
 		var l []string

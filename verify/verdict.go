@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/item/syntax"
 	"github.com/ryekit/rye/sign"
 )
 
@@ -214,11 +215,11 @@ func locationMismatch(in Input, f sign.Format) (Verdict, string) {
 	}
 	nameField := map[item.Kind]string{item.Directive: "name", item.Knowledge: "id"}[in.Kind]
 	if nameField != "" {
-		if v := md.Get(nameField); v != nil && v.Kind == item.StringNode && v.Str != in.ID.Name() {
+		if v := md.Get(nameField); v != nil && v.Kind == syntax.StringNode && v.Str != in.ID.Name() {
 			return Moved, fmt.Sprintf("its %s is %q but the file is named %q", nameField, v.Str, in.ID.Name())
 		}
 	}
-	if v := md.Get("category"); v != nil && v.Kind == item.StringNode && v.Str != in.ID.Dir() {
+	if v := md.Get("category"); v != nil && v.Kind == syntax.StringNode && v.Str != in.ID.Dir() {
 		return Moved, fmt.Sprintf("its category is %q but it is in %q", v.Str, folderText(in.ID.Dir()))
 	}
 	return "", ""

@@ -4,8 +4,8 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/ryekit/rye/bundle"
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/space"
 )
 
 // Source is one item to verify, not yet read: the verifier calls Read
@@ -23,7 +23,7 @@ type Source struct {
 	Read     func() ([]byte, error)
 	// Where the item lives, for callers that look further (lint): its
 	// space and its path relative to .ai/.
-	In  *bundle.Space
+	In  *space.Space
 	Rel string
 }
 

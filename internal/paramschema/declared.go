@@ -3,7 +3,7 @@ package paramschema
 import (
 	"regexp"
 
-	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/item/syntax"
 )
 
 // maxWalkDepth bounds the recursion of Declare over hostile input.
@@ -12,7 +12,7 @@ const maxWalkDepth = 256
 // A Prop is a property a schema declares.
 type Prop struct {
 	Name   string
-	Schema *item.Node // of its first declaration where it always applies, else of its first
+	Schema *syntax.Node // of its first declaration where it always applies, else of its first
 	// Always: a schema that always applies (the schema itself, a $ref
 	// target, an allOf branch) declares it; a default of a property
 	// declared only in a branch that may not apply (anyOf, if, ...) is not
@@ -29,8 +29,8 @@ type Declared struct {
 	Open     bool             // the names cannot all be known: a reference leaves the document or is dynamic, a "properties" is not an object, a pattern does not compile
 
 	r        *Resolver
-	seen     map[*item.Node]bool // visited; true once visited as always applying
-	names    map[string]int      // index in Props
+	seen     map[*syntax.Node]bool // visited; true once visited as always applying
+	names    map[string]int        // index in Props
 	patterns map[string]bool
 	required map[string]bool
 }
@@ -42,8 +42,8 @@ type Declared struct {
 // dependentSchemas (or draft-07 "dependencies"). Lint takes these as the
 // names a "required" may list, and the executor as the parameters a tool
 // takes: the two agree.
-func (r *Resolver) Declare(n *item.Node) *Declared {
-	d := &Declared{r: r, seen: map[*item.Node]bool{}, names: map[string]int{}, patterns: map[string]bool{}, required: map[string]bool{}}
+func (r *Resolver) Declare(n *syntax.Node) *Declared {
+	d := &Declared{r: r, seen: map[*syntax.Node]bool{}, names: map[string]int{}, patterns: map[string]bool{}, required: map[string]bool{}}
 	d.collect(n, 0, true)
 	return d
 }
@@ -73,8 +73,8 @@ func (d *Declared) Has(name string) bool {
 // (the schema itself, a $ref target, an allOf branch), which is where a
 // "required" binds. A schema met first in a branch that may not apply and
 // then again where it always does is visited twice (for its "required").
-func (d *Declared) collect(n *item.Node, depth int, always bool) {
-	if n == nil || n.Kind != item.MapNode || depth > maxWalkDepth {
+func (d *Declared) collect(n *syntax.Node, depth int, always bool) {
+	if n == nil || n.Kind != syntax.MapNode || depth > maxWalkDepth {
 		return
 	}
 	if wasAlways, ok := d.seen[n]; ok && (wasAlways || !always) {
@@ -83,14 +83,14 @@ func (d *Declared) collect(n *item.Node, depth int, always bool) {
 	d.seen[n] = always
 	if always {
 		for _, it := range n.Get("required").ListItems() {
-			if it.Kind == item.StringNode && !d.required[it.Str] {
+			if it.Kind == syntax.StringNode && !d.required[it.Str] {
 				d.required[it.Str] = true
 				d.Required = append(d.Required, it.Str)
 			}
 		}
 	}
 	if p := n.Get("properties"); p != nil {
-		if p.Kind != item.MapNode {
+		if p.Kind != syntax.MapNode {
 			d.Open = true
 			return
 		}
@@ -107,7 +107,7 @@ func (d *Declared) collect(n *item.Node, depth int, always bool) {
 		}
 	}
 	if p := n.Get("patternProperties"); p != nil {
-		if p.Kind != item.MapNode {
+		if p.Kind != syntax.MapNode {
 			d.Open = true
 			return
 		}
@@ -130,8 +130,8 @@ func (d *Declared) collect(n *item.Node, depth int, always bool) {
 		}
 	}
 	if ref := n.Get("$ref"); ref != nil {
-		var target *item.Node
-		if ref.Kind == item.StringNode {
+		var target *syntax.Node
+		if ref.Kind == syntax.StringNode {
 			target = d.r.Resolve(ref.Str)
 		}
 		if target == nil {

@@ -28,7 +28,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/item/syntax"
 )
 
 // MaxDepth bounds the nesting of a schema given to the library, whose
@@ -42,10 +42,10 @@ const MaxValues = 20000
 
 // A DocProblem is a value of a schema that Doc cannot give the library.
 type DocProblem struct {
-	Node     *item.Node // the value (the root for a schema that is too large)
-	Ptr      []string   // its JSON pointer tokens from the root (nil for a schema that is too large)
-	Found    string     // without "found "
-	Expected string     // without "expected "
+	Node     *syntax.Node // the value (the root for a schema that is too large)
+	Ptr      []string     // its JSON pointer tokens from the root (nil for a schema that is too large)
+	Found    string       // without "found "
+	Expected string       // without "expected "
 }
 
 // Text is "found …, expected …".
@@ -61,26 +61,26 @@ func (p DocProblem) Text() string { return "found " + p.Found + ", expected " + 
 //
 // The limits are lint's: the executor's former copy allowed 512 levels and
 // any size, so it ran schemas lint refused.
-func Doc(n *item.Node) (any, []DocProblem) {
+func Doc(n *syntax.Node) (any, []DocProblem) {
 	w := &docWalk{root: n}
 	v, _ := w.value(n, nil)
 	return v, w.problems
 }
 
 type docWalk struct {
-	root     *item.Node
+	root     *syntax.Node
 	values   int
 	problems []DocProblem
 }
 
-func (w *docWalk) add(n *item.Node, ptr []string, found, expected string) {
+func (w *docWalk) add(n *syntax.Node, ptr []string, found, expected string) {
 	w.problems = append(w.problems, DocProblem{Node: n, Ptr: slices.Clone(ptr), Found: found, Expected: expected})
 }
 
 // value converts n and says whether n or something below it is refused.
 // After a refusal below a node at the depth limit its other values are not
 // looked at: one report of deep nesting is enough.
-func (w *docWalk) value(n *item.Node, ptr []string) (any, bool) {
+func (w *docWalk) value(n *syntax.Node, ptr []string) (any, bool) {
 	if n == nil {
 		return nil, false
 	}
@@ -95,11 +95,11 @@ func (w *docWalk) value(n *item.Node, ptr []string) (any, bool) {
 		return nil, true
 	}
 	switch n.Kind {
-	case item.StringNode:
+	case syntax.StringNode:
 		return n.Str, false
-	case item.IntNode:
+	case syntax.IntNode:
 		return json.Number(strconv.FormatInt(n.Int, 10)), false
-	case item.FloatNode:
+	case syntax.FloatNode:
 		text := strconv.FormatFloat(n.Float, 'g', -1, 64)
 		if math.IsInf(n.Float, 0) || math.IsNaN(n.Float) {
 			raw := n.Raw
@@ -110,9 +110,9 @@ func (w *docWalk) value(n *item.Node, ptr []string) (any, bool) {
 			return text, true
 		}
 		return json.Number(text), false
-	case item.BoolNode:
+	case syntax.BoolNode:
 		return n.Bool, false
-	case item.ListNode:
+	case syntax.ListNode:
 		out := make([]any, len(n.Items))
 		bad := false
 		for i, it := range n.Items {
@@ -126,7 +126,7 @@ func (w *docWalk) value(n *item.Node, ptr []string) (any, bool) {
 			}
 		}
 		return out, bad
-	case item.MapNode:
+	case syntax.MapNode:
 		fs := n.EffectiveFields()
 		out := make(map[string]any, len(fs))
 		bad := false

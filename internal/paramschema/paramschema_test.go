@@ -12,11 +12,12 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/item/syntax"
 )
 
 // node reads a schema written as JSON (which YAML reads too) the way the
 // metadata readers do: keys in order, 5 an integer and 5.5 a float.
-func node(t testing.TB, src string) *item.Node {
+func node(t testing.TB, src string) *syntax.Node {
 	t.Helper()
 	md, err := item.ReadMetadata(item.Tool, "t.yaml", []byte("config_schema: "+src+"\n"))
 	if err != nil {
@@ -27,7 +28,7 @@ func node(t testing.TB, src string) *item.Node {
 
 func TestDoc(t *testing.T) {
 	n := node(t, `{"a": 5, "b": 5.5, "c": [true, null, "x"]}`)
-	n.Fields = append(n.Fields, &item.Field{Key: "a", Value: item.NewInt(6, item.Pos{})}) // the later duplicate wins
+	n.Fields = append(n.Fields, &syntax.Field{Key: "a", Value: syntax.NewInt(6, syntax.Pos{})}) // the later duplicate wins
 	v, probs := Doc(n)
 	want := map[string]any{"a": json.Number("6"), "b": json.Number("5.5"), "c": []any{true, nil, "x"}}
 	if len(probs) != 0 || !reflect.DeepEqual(v, want) {
@@ -39,8 +40,8 @@ func TestDoc(t *testing.T) {
 
 	inf := node(t, `{"properties": {"a": {"maximum": 1, "minimum": 1}}}`)
 	a := inf.Get("properties").Get("a")
-	a.Fields[0].Value = item.NewFloat(math.Inf(1), item.Pos{})
-	a.Fields[1].Value = item.NewFloat(math.NaN(), item.Pos{})
+	a.Fields[0].Value = syntax.NewFloat(math.Inf(1), syntax.Pos{})
+	a.Fields[1].Value = syntax.NewFloat(math.NaN(), syntax.Pos{})
 	_, probs = Doc(inf)
 	if len(probs) != 2 || probs[0].Node != a.Fields[0].Value || !reflect.DeepEqual(probs[0].Ptr, []string{"properties", "a", "maximum"}) ||
 		probs[0].Text() != "found +Inf, expected a finite number (JSON has no infinity or NaN)" || probs[1].Found != "NaN" {
@@ -69,7 +70,7 @@ func TestDoc(t *testing.T) {
 
 func TestResolve(t *testing.T) {
 	root := node(t, `{"$defs": {"a b": {"type": "string"}, "x/y": {"type": "integer"}}, "items": [{"type": "null"}, {"type": "boolean"}]}`)
-	for ref, want := range map[string]*item.Node{
+	for ref, want := range map[string]*syntax.Node{
 		"#":                   root,
 		"#/$defs/a b":         root.Get("$defs").Get("a b"),
 		"#/%24defs/a%20b":     root.Get("$defs").Get("a b"),
@@ -90,9 +91,9 @@ func TestResolve(t *testing.T) {
 	}
 
 	// a large map is indexed; the last of duplicate keys wins, as in Get
-	big := item.NewMap(item.Pos{})
+	big := syntax.NewMap(syntax.Pos{})
 	for i := range 40 {
-		big.Fields = append(big.Fields, &item.Field{Key: fmt.Sprint("k", i%30), Value: item.NewInt(int64(i), item.Pos{})})
+		big.Fields = append(big.Fields, &syntax.Field{Key: fmt.Sprint("k", i%30), Value: syntax.NewInt(int64(i), syntax.Pos{})})
 	}
 	r := NewResolver(big)
 	for range 2 {

@@ -5,27 +5,27 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/item/syntax"
 )
 
 // A Resolver finds values inside one schema's node tree by JSON pointer.
 // It indexes the keys of large maps as it goes, so that many look-ups in
 // a large "$defs" stay cheap; it is not safe for concurrent use.
 type Resolver struct {
-	root  *item.Node
-	index map[*item.Node]map[string]*item.Node
+	root  *syntax.Node
+	index map[*syntax.Node]map[string]*syntax.Node
 }
 
 // NewResolver resolves inside root.
-func NewResolver(root *item.Node) *Resolver { return &Resolver{root: root} }
+func NewResolver(root *syntax.Node) *Resolver { return &Resolver{root: root} }
 
 // Resolve is the schema a local reference names ("#", "#/$defs/x",
 // percent-encoded or not), or nil for anything else: another document, an
 // anchor, a pointer to nothing.
-func Resolve(root *item.Node, ref string) *item.Node { return NewResolver(root).Resolve(ref) }
+func Resolve(root *syntax.Node, ref string) *syntax.Node { return NewResolver(root).Resolve(ref) }
 
 // Resolve is the schema a local reference names, as the function Resolve.
-func (r *Resolver) Resolve(ref string) *item.Node {
+func (r *Resolver) Resolve(ref string) *syntax.Node {
 	frag, ok := strings.CutPrefix(ref, "#")
 	if !ok {
 		return nil
@@ -46,28 +46,28 @@ func (r *Resolver) Resolve(ref string) *item.Node {
 // Child is the value under one JSON pointer token, or nil. A list index is
 // written in its canonical form ("1", never "01" or "+1"), as RFC 6901
 // says (lint's copy; the executor's took "01" for 1).
-func (r *Resolver) Child(n *item.Node, tok string) *item.Node {
+func (r *Resolver) Child(n *syntax.Node, tok string) *syntax.Node {
 	if n == nil {
 		return nil
 	}
 	switch n.Kind {
-	case item.MapNode:
+	case syntax.MapNode:
 		if len(n.Fields) <= 16 {
 			return n.Get(tok)
 		}
 		m := r.index[n]
 		if m == nil {
-			m = make(map[string]*item.Node, len(n.Fields))
+			m = make(map[string]*syntax.Node, len(n.Fields))
 			for _, f := range n.Fields {
 				m[f.Key] = f.Value // the last duplicate wins, as in Get
 			}
 			if r.index == nil {
-				r.index = map[*item.Node]map[string]*item.Node{}
+				r.index = map[*syntax.Node]map[string]*syntax.Node{}
 			}
 			r.index[n] = m
 		}
 		return m[tok]
-	case item.ListNode:
+	case syntax.ListNode:
 		if !IsIndex(tok) {
 			return nil
 		}

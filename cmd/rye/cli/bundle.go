@@ -11,12 +11,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ryekit/rye/bundle"
-	"github.com/ryekit/rye/bundle/release"
 	"github.com/ryekit/rye/internal/atomicfile"
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/release"
 	"github.com/ryekit/rye/report"
 	"github.com/ryekit/rye/sign"
+	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
 )
 
@@ -314,7 +314,7 @@ func (a *app) bundleListCommand() *cobra.Command {
 				return err
 			}
 			var all []*release.Installed
-			for _, sp := range []*bundle.Space{ss.Project, ss.User} {
+			for _, sp := range []*space.Space{ss.Project, ss.User} {
 				if sp == nil {
 					continue
 				}

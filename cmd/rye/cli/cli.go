@@ -15,7 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/ryekit/rye/bundle"
+	"github.com/ryekit/rye/space"
 )
 
 // Exit codes (spec 4.3): the same in every output format.
@@ -68,7 +68,7 @@ type app struct {
 	quiet      bool
 	verbose    bool
 
-	spaces *bundle.Spaces
+	spaces *space.Spaces
 }
 
 // Main runs rye with args and returns the exit code.
@@ -163,7 +163,7 @@ func (a *app) workDir() string {
 }
 
 // getSpaces discovers the spaces once per run.
-func (a *app) getSpaces() (*bundle.Spaces, error) {
+func (a *app) getSpaces() (*space.Spaces, error) {
 	if a.spaces != nil {
 		return a.spaces, nil
 	}
@@ -171,7 +171,7 @@ func (a *app) getSpaces() (*bundle.Spaces, error) {
 	if projectDir != "" && a.dir != "" && !filepath.IsAbs(projectDir) {
 		projectDir = filepath.Join(a.dir, projectDir)
 	}
-	ss, err := bundle.Discover(bundle.Options{WorkDir: a.workDir(), ProjectDir: projectDir, Getenv: os.Getenv})
+	ss, err := space.Discover(space.Options{WorkDir: a.workDir(), ProjectDir: projectDir, Getenv: os.Getenv})
 	if err != nil {
 		return nil, asUsage(err)
 	}
@@ -181,7 +181,7 @@ func (a *app) getSpaces() (*bundle.Spaces, error) {
 
 // project returns the project space, or a usage error that says how to
 // make one.
-func (a *app) project() (*bundle.Space, error) {
+func (a *app) project() (*space.Space, error) {
 	ss, err := a.getSpaces()
 	if err != nil {
 		return nil, err

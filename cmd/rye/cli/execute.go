@@ -14,10 +14,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ryekit/rye/bundle"
+	"github.com/ryekit/rye/executor"
 	"github.com/ryekit/rye/item"
-	"github.com/ryekit/rye/runtime"
+	"github.com/ryekit/rye/item/syntax"
+	"github.com/ryekit/rye/params"
 	"github.com/ryekit/rye/search"
+	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
 )
 
@@ -136,13 +138,13 @@ func (a *app) executeToolCommand() *cobra.Command {
 				return a.toolHelp(x, loc)
 			}
 			// The flags are typed by the tool's schema as it verified.
-			parse := func(schema *item.Node) (map[string]any, error) {
+			parse := func(schema *syntax.Node) (map[string]any, error) {
 				rest, err := splitRyeFlags(args[1:], &o, schema.Get("properties").Get("timeout") != nil)
 				if err != nil {
 					return nil, err
 				}
-				params, err := runtime.ParseParams(schema, rest, o.params, os.ReadFile)
-				return params, asUsage(err)
+				ps, err := params.Parse(schema, rest, o.params, os.ReadFile)
+				return ps, asUsage(err)
 			}
 			return a.runTool(cmd.Context(), x, id, parse, &o)
 		},
@@ -168,7 +170,7 @@ func wantsHelp(args []string) bool {
 // resolveError: an item that is nowhere is a usage error (exit 2); one
 // that is refused (a symbolic link, unreadable) is a finding (exit 1).
 func resolveError(err error) error {
-	var nf *bundle.NotFoundError
+	var nf *space.NotFoundError
 	if errors.As(err, &nf) {
 		return asUsage(err)
 	}
@@ -178,10 +180,10 @@ func resolveError(err error) error {
 // prepareUsage is the usage error (exit 2) that a failed Prepare is, or
 // nil when it is a finding (exit 1): bad flags or parameters, and a tool
 // that is nowhere (as opposed to a link of its chain that is missing).
-func prepareUsage(p *runtime.Plan, err error) error {
-	var pe *runtime.ParamError
+func prepareUsage(p *executor.Plan, err error) error {
+	var pe *params.Error
 	var ee *exitError
-	var nf *bundle.NotFoundError
+	var nf *space.NotFoundError
 	switch {
 	case errors.As(err, &ee):
 		return err
@@ -194,7 +196,7 @@ func prepareUsage(p *runtime.Plan, err error) error {
 // toolSchema reads a tool's parameter schema without verifying it, for
 // --help (labelled when the tool does not verify) and completion, which
 // run nothing.
-func toolSchema(loc *bundle.Located) (*item.Node, error) {
+func toolSchema(loc *space.Located) (*syntax.Node, error) {
 	it, err := loc.Load()
 	if err != nil {
 		return nil, err
@@ -207,7 +209,7 @@ func toolSchema(loc *bundle.Located) (*item.Node, error) {
 }
 
 // toolHelp prints a tool's parameters from its schema.
-func (a *app) toolHelp(x *runtime.Executor, loc *bundle.Located) error {
+func (a *app) toolHelp(x *executor.Executor, loc *space.Located) error {
 	it, err := loc.Load()
 	if err != nil {
 		return findings("%v", err)
@@ -225,13 +227,13 @@ func (a *app) toolHelp(x *runtime.Executor, loc *bundle.Located) error {
 	if d := md.Str("description"); d != "" {
 		fmt.Fprintf(w, "%s\n\n", d)
 	}
-	fmt.Fprintf(w, "%s (%s)\n\nparameters:\n%s", it.Path, loc.Space.Label, runtime.ParamUsage(md.Schema()))
+	fmt.Fprintf(w, "%s (%s)\n\nparameters:\n%s", it.Path, loc.Space.Label, params.Usage(md.Schema()))
 	return nil
 }
 
 // executor assembles an Executor over the discovered spaces, the trust
 // store of the working tree and the configured policy.
-func (a *app) executor() (*runtime.Executor, error) {
+func (a *app) executor() (*executor.Executor, error) {
 	ss, err := a.getSpaces()
 	if err != nil {
 		return nil, err
@@ -248,14 +250,14 @@ func (a *app) executor() (*runtime.Executor, error) {
 	// Run directories go in the user's cache, never in a shared /tmp.
 	runRoot := ""
 	if cache, err := search.DefaultCacheDir(); err == nil {
-		runRoot, err = runtime.RunRoot(filepath.Join(cache, "run"))
+		runRoot, err = executor.RunRoot(filepath.Join(cache, "run"))
 		if err != nil {
 			return nil, usageError("run directory: %v", err)
 		}
 	} else {
 		fmt.Fprintf(a.stderr, "rye: warning: no user cache folder (%v): run directories go in %s\n", err, os.TempDir())
 	}
-	return &runtime.Executor{
+	return &executor.Executor{
 		Spaces:      ss,
 		Trust:       v.trust,
 		Policy:      v.policy,
@@ -267,30 +269,30 @@ func (a *app) executor() (*runtime.Executor, error) {
 	}, nil
 }
 
-// runTool prepares and runs a tool and prints the result; params builds
+// runTool prepares and runs a tool and prints the result; given builds
 // the parameters from the verified schema. Usage mistakes (bad flags,
 // parameters) are exit 2; everything else that stops the tool, or a tool
 // that fails, is exit 1 with the result JSON on stdout.
-func (a *app) runTool(ctx context.Context, x *runtime.Executor, id item.ID, params func(*item.Node) (map[string]any, error), o *execFlags) error {
+func (a *app) runTool(ctx context.Context, x *executor.Executor, id item.ID, given func(*syntax.Node) (map[string]any, error), o *execFlags) error {
 	started := time.Now()
-	p, err := x.Prepare(id, runtime.PrepareOptions{Params: params})
+	p, err := x.Prepare(id, executor.PrepareOptions{Params: given})
 	if err != nil {
 		if uerr := prepareUsage(p, err); uerr != nil {
 			return uerr
 		}
-		return a.printResult(runtime.Failure("tool", string(id), p, err, started))
+		return a.printResult(executor.Failure("tool", string(id), p, err, started))
 	}
 	if o.dryRun {
 		return a.printResult(p.DryRun(started))
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return a.printResult(x.Run(ctx, p, runtime.RunOptions{Timeout: o.timeout}))
+	return a.printResult(x.Run(ctx, p, executor.RunOptions{Timeout: o.timeout}))
 }
 
 // printResult writes the result JSON on stdout, a one-line summary on a
 // terminal's stderr, and turns a failure into exit 1.
-func (a *app) printResult(r *runtime.Result) error {
+func (a *app) printResult(r *executor.Result) error {
 	if err := writeJSON(a.stdout, r); err != nil {
 		return err
 	}
@@ -339,21 +341,21 @@ func (a *app) executeItemCommand(k item.Kind) *cobra.Command {
 
 // itemInputs reads a directive's inputs from the command line, typed by
 // its declared inputs once it has verified (knowledge takes none).
-func (a *app) itemInputs(k item.Kind, rest []string, params string) func(*item.Metadata) (map[string]any, error) {
+func (a *app) itemInputs(k item.Kind, rest []string, paramsFlag string) func(*item.Metadata) (map[string]any, error) {
 	return func(md *item.Metadata) (map[string]any, error) {
 		if k != item.Directive {
-			if len(rest) > 0 || params != "" {
+			if len(rest) > 0 || paramsFlag != "" {
 				return nil, usageError("a knowledge entry takes no inputs, found %s", strings.Join(rest, " "))
 			}
 			return nil, nil
 		}
-		inputs, err := runtime.ParseParams(runtime.InputSchema(md), rest, params, os.ReadFile)
+		inputs, err := params.Parse(executor.InputSchema(md), rest, paramsFlag, os.ReadFile)
 		return inputs, asUsage(err)
 	}
 }
 
 // executeItem verifies and returns a directive or knowledge entry.
-func (a *app) executeItem(x *runtime.Executor, k item.Kind, id item.ID, inputs func(*item.Metadata) (map[string]any, error), dryRun bool) error {
+func (a *app) executeItem(x *executor.Executor, k item.Kind, id item.ID, inputs func(*item.Metadata) (map[string]any, error), dryRun bool) error {
 	started := time.Now()
 	r, err := x.ExecuteItem(k, id, inputs, dryRun)
 	if err != nil {
@@ -366,8 +368,8 @@ func (a *app) executeItem(x *runtime.Executor, k item.Kind, id item.ID, inputs f
 // mistakes and unknown items are exit 2, anything else a result with
 // exit 1.
 func (a *app) itemError(k item.Kind, id item.ID, err error, started time.Time) error {
-	var ie *runtime.InputError
-	var nf *bundle.NotFoundError
+	var ie *executor.InputError
+	var nf *space.NotFoundError
 	var ee *exitError
 	switch {
 	case errors.As(err, &ee):
@@ -375,7 +377,7 @@ func (a *app) itemError(k item.Kind, id item.ID, err error, started time.Time) e
 	case errors.As(err, &ie), errors.As(err, &nf):
 		return asUsage(err)
 	}
-	return a.printResult(runtime.Failure(string(k), string(id), nil, err, started))
+	return a.printResult(executor.Failure(string(k), string(id), nil, err, started))
 }
 
 func (a *app) lockCommand() *cobra.Command {
@@ -412,7 +414,7 @@ changes, moves to another space or is shadowed, until the lock is refreshed.`,
 				_, err := a.project()
 				return err
 			}
-			p, err := x.Prepare(id, runtime.PrepareOptions{ForLock: true})
+			p, err := x.Prepare(id, executor.PrepareOptions{ForLock: true})
 			if err != nil {
 				if uerr := prepareUsage(p, err); uerr != nil {
 					return uerr
@@ -456,7 +458,7 @@ func (a *app) completeToolParams(cmd *cobra.Command, args []string, toComplete s
 	}
 	schema, _ := toolSchema(loc)
 	var out []string
-	for _, name := range append(runtime.ParamNames(schema), "--dry-run", "--params", "--timeout", "--help") {
+	for _, name := range append(params.Names(schema), "--dry-run", "--params", "--timeout", "--help") {
 		if strings.HasPrefix(name, toComplete) {
 			out = append(out, name)
 		}
@@ -478,7 +480,7 @@ func (a *app) completeFirstID(k item.Kind) cobra.CompletionFunc {
 // itemCall reads the arguments of a directive or knowledge call: the id,
 // then the caller's inputs with rye's own flags taken out, and the
 // executor.
-func (a *app) itemCall(args []string, o *execFlags) (item.ID, []string, *runtime.Executor, error) {
+func (a *app) itemCall(args []string, o *execFlags) (item.ID, []string, *executor.Executor, error) {
 	id, err := item.ParseID(args[0])
 	if err != nil {
 		return "", nil, nil, usageError("%v", err)

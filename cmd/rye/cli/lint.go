@@ -9,11 +9,11 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/ryekit/rye/bundle"
 	"github.com/ryekit/rye/internal/atomicfile"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/lint"
 	"github.com/ryekit/rye/report"
+	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
 )
 
@@ -205,8 +205,8 @@ func itemFiles(sources []verify.Source) []*lint.File {
 		}
 		f := &lint.File{Name: s.Path, Space: s.In, Rel: s.Rel, Kind: s.Kind, ID: s.ID}
 		f.Src, f.ReadErr = s.Read()
-		if errors.Is(f.ReadErr, bundle.ErrSymlink) {
-			f.Oddity = &bundle.Oddity{Space: s.In, Kind: s.Kind, Rel: s.Rel, Symlink: true, ID: s.ID, Reason: "symbolic link"}
+		if errors.Is(f.ReadErr, space.ErrSymlink) {
+			f.Oddity = &space.Oddity{Space: s.In, Kind: s.Kind, Rel: s.Rel, Symlink: true, ID: s.ID, Reason: "symbolic link"}
 		}
 		out = append(out, f)
 	}

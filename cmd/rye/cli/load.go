@@ -8,9 +8,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ryekit/rye/bundle"
 	"github.com/ryekit/rye/internal/atomicfile"
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/item/syntax"
+	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
 )
 
@@ -69,7 +70,7 @@ signed like any item of that space.`,
 
 // verifyItem verifies one loaded item against the trust store of the
 // working tree, under the configured policy.
-func (a *app) verifyItem(loc *bundle.Located, it *item.Item) (verify.Result, error) {
+func (a *app) verifyItem(loc *space.Located, it *item.Item) (verify.Result, error) {
 	v, err := a.verification(&verifyOptions{}, false)
 	if err != nil {
 		return verify.Result{}, err
@@ -81,7 +82,7 @@ func (a *app) verifyItem(loc *bundle.Located, it *item.Item) (verify.Result, err
 
 // resolveArgs turns "KIND ID" from the command line into a located item.
 // Bad kinds and ids and unknown items are usage errors (exit 2).
-func (a *app) resolveArgs(kindArg, idArg string) (*bundle.Located, error) {
+func (a *app) resolveArgs(kindArg, idArg string) (*space.Located, error) {
 	k, err := item.ParseKind(kindArg)
 	if err != nil {
 		return nil, usageError("%v", err)
@@ -103,15 +104,15 @@ func (a *app) resolveArgs(kindArg, idArg string) (*bundle.Located, error) {
 
 // loadOutput is the --json document of rye load (documented in docs/json.md).
 type loadOutput struct {
-	Kind     item.Kind   `json:"kind"`
-	ID       item.ID     `json:"id"`
-	Space    string      `json:"space"`
-	Path     string      `json:"path"`
-	Form     item.Form   `json:"form"`
-	Metadata *item.Node  `json:"metadata"`
-	Body     *string     `json:"body,omitempty"`
-	Preamble *string     `json:"preamble,omitempty"`
-	Problems []jsonError `json:"problems"`
+	Kind     item.Kind    `json:"kind"`
+	ID       item.ID      `json:"id"`
+	Space    string       `json:"space"`
+	Path     string       `json:"path"`
+	Form     item.Form    `json:"form"`
+	Metadata *syntax.Node `json:"metadata"`
+	Body     *string      `json:"body,omitempty"`
+	Preamble *string      `json:"preamble,omitempty"`
+	Problems []jsonError  `json:"problems"`
 }
 
 type jsonError struct {
@@ -143,7 +144,7 @@ func writeJSON(w interface{ Write([]byte) (int, error) }, v any) error {
 }
 
 // copyItem copies a located item into another space at the same path.
-func (a *app) copyItem(loc *bundle.Located, destination string, force bool) error {
+func (a *app) copyItem(loc *space.Located, destination string, force bool) error {
 	dest, err := a.writableSpace("--destination", destination)
 	if err != nil {
 		return err

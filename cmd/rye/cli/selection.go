@@ -1,8 +1,8 @@
 package cli
 
 import (
-	"github.com/ryekit/rye/bundle"
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/space"
 )
 
 // splitKind reads the optional leading KIND of "[KIND] PATTERN...".
@@ -16,8 +16,8 @@ func splitKind(args []string) ([]item.Kind, []string) {
 }
 
 // selectItems resolves patterns in a space; no match is a usage error.
-func (a *app) selectItems(sp *bundle.Space, kinds []item.Kind, patterns []string) (*bundle.Selection, error) {
-	sel, err := bundle.Select(sp, kinds, patterns, a.workDir())
+func (a *app) selectItems(sp *space.Space, kinds []item.Kind, patterns []string) (*space.Selection, error) {
+	sel, err := space.Select(sp, kinds, patterns, a.workDir())
 	if err != nil {
 		return nil, usageError("%v", err)
 	}

@@ -9,11 +9,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ryekit/rye/bundle"
 	"github.com/ryekit/rye/config"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/report"
 	"github.com/ryekit/rye/sign"
+	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
 )
 
@@ -66,9 +66,9 @@ main "**" signs what a branch changed and leaves the rest alone.`,
 			}
 			// Symbolic links named like items are refused by the signer, with
 			// the reason, rather than silently left out.
-			items := append([]bundle.Found(nil), sel.Items...)
+			items := append([]space.Found(nil), sel.Items...)
 			for _, l := range sel.Links {
-				items = append(items, bundle.Found{Space: l.Space, Kind: l.Kind, ID: l.ID, Rel: l.Rel})
+				items = append(items, space.Found{Space: l.Space, Kind: l.Kind, ID: l.ID, Rel: l.Rel})
 			}
 			if len(items) == 0 {
 				a.info("nothing to sign: no item among the %d paths given", len(sel.Skipped))
@@ -123,7 +123,7 @@ main "**" signs what a branch changed and leaves the rest alone.`,
 // differ from those of git commit ref: new and edited ones, and any that
 // cannot be read, so that the signer still refuses a link with its reason.
 // The comparison is by git blob id, as for rye verify --changed-since.
-func changedItems(sp *bundle.Space, sel *bundle.Selection, items []bundle.Found, kinds []item.Kind, ref string) ([]bundle.Found, error) {
+func changedItems(sp *space.Space, sel *space.Selection, items []space.Found, kinds []item.Kind, ref string) ([]space.Found, error) {
 	repo, aiPrefix, err := verify.OpenSpaceRepo(sp.Root)
 	if err != nil {
 		return nil, usageError("--changed-since: %v", err)
@@ -143,7 +143,7 @@ func changedItems(sp *bundle.Space, sel *bundle.Selection, items []bundle.Found,
 	for _, s := range changed {
 		keep[s.Rel] = true
 	}
-	var out []bundle.Found
+	var out []space.Found
 	for _, f := range items {
 		if keep[f.Rel] {
 			out = append(out, f)
@@ -195,7 +195,7 @@ func signingTime() (time.Time, error) {
 }
 
 // writableSpace is the project or the user space, for verbs that write.
-func (a *app) writableSpace(flag, name string) (*bundle.Space, error) {
+func (a *app) writableSpace(flag, name string) (*space.Space, error) {
 	switch name {
 	case "", "project":
 		return a.project()

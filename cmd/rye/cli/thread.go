@@ -8,9 +8,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ryekit/rye/bundle"
+	"github.com/ryekit/rye/executor"
 	"github.com/ryekit/rye/item"
-	"github.com/ryekit/rye/runtime"
+	"github.com/ryekit/rye/item/syntax"
+	"github.com/ryekit/rye/params"
+	"github.com/ryekit/rye/space"
 )
 
 func (a *app) threadCommand() *cobra.Command {
@@ -33,33 +35,33 @@ must be installed, or rye thread fails saying so.`,
 			if err != nil {
 				return err
 			}
-			if _, err := x.Spaces.Resolve(item.Tool, runtime.ThreadRunner, nil); err != nil {
-				var nf *bundle.NotFoundError
+			if _, err := x.Spaces.Resolve(item.Tool, executor.ThreadRunner, nil); err != nil {
+				var nf *space.NotFoundError
 				if errors.As(err, &nf) {
 					return usageError("no thread runner is installed: rye thread runs the tool %s, which is in no space (searched %s); install a bundle that provides it, or follow the directive yourself: rye execute directive %s",
-						runtime.ThreadRunner, strings.Join(nf.Searched, ", "), id)
+						executor.ThreadRunner, strings.Join(nf.Searched, ", "), id)
 				}
 				return findings("%v", err)
 			}
 			// The directive must verify and take these inputs before any
 			// thread starts; the flags are read against its verified
 			// declarations.
-			var params map[string]any
+			var runnerParams map[string]any
 			inputsOf := func(md *item.Metadata) (map[string]any, error) {
-				parsed, err := runtime.ParseParams(runtime.ThreadSchema(md), rest, o.params, os.ReadFile)
+				parsed, err := params.Parse(executor.ThreadSchema(md), rest, o.params, os.ReadFile)
 				if err != nil {
 					return nil, asUsage(err)
 				}
-				inputs, runner, err := runtime.SplitThreadArgs(md, id, parsed)
-				params = runner
+				inputs, runner, err := executor.SplitThreadArgs(md, id, parsed)
+				runnerParams = runner
 				return inputs, asUsage(err)
 			}
 			started := time.Now()
 			if _, err := x.ExecuteItem(item.Directive, id, inputsOf, true); err != nil {
 				return a.itemError(item.Directive, id, err, started)
 			}
-			runner := func(*item.Node) (map[string]any, error) { return params, nil }
-			return a.runTool(cmd.Context(), x, runtime.ThreadRunner, runner, &o)
+			runner := func(*syntax.Node) (map[string]any, error) { return runnerParams, nil }
+			return a.runTool(cmd.Context(), x, executor.ThreadRunner, runner, &o)
 		},
 	}
 	addExecFlags(cmd, &o)

@@ -10,9 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ryekit/rye/bundle"
 	"github.com/ryekit/rye/report"
 	"github.com/ryekit/rye/search"
+	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
 )
 
@@ -122,7 +122,7 @@ func (a *app) verifyAll(o *verifyOptions, args []string) (*verifyRun, error) {
 	switch {
 	case o.staged:
 		p, _ := a.project()
-		pats, err := bundle.ParsePatterns(p, patterns, a.workDir())
+		pats, err := space.ParsePatterns(p, patterns, a.workDir())
 		if err != nil {
 			return nil, usageError("%v", err)
 		}
@@ -131,14 +131,14 @@ func (a *app) verifyAll(o *verifyOptions, args []string) (*verifyRun, error) {
 		}
 	default:
 		// A pattern need only match in one of the spaces.
-		sels, err := bundle.SelectAll(spaces, kinds, patterns, a.workDir())
+		sels, err := space.SelectAll(spaces, kinds, patterns, a.workDir())
 		if err != nil {
 			return nil, usageError("%v", err)
 		}
 		for _, sel := range sels {
 			sp := sel.Space
 			srcs := verify.SelectionSources(sel)
-			if o.changedSince != "" && sp.Name == bundle.Project {
+			if o.changedSince != "" && sp.Name == space.Project {
 				rels := make([]string, 0, len(srcs))
 				for _, f := range sel.Items {
 					rels = append(rels, f.Rel)

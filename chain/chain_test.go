@@ -1,0 +1,297 @@
+package chain
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/space"
+)
+
+// spaces writes files into project, user and system roots (keys are
+// "project:tools/a.yaml") and returns the spaces over them.
+func spaces(t *testing.T, files map[string]string) *space.Spaces {
+	t.Helper()
+	dir := t.TempDir()
+	roots := map[string]string{}
+	for _, name := range []string{"project", "user", "system"} {
+		roots[name] = filepath.Join(dir, name)
+		os.MkdirAll(filepath.Join(roots[name], ".ai"), 0o755)
+	}
+	for key, content := range files {
+		space, rel, _ := strings.Cut(key, ":")
+		p := filepath.Join(roots[space], ".ai", filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &space.Spaces{
+		Project: space.NewDiskSpace(space.Project, roots["project"], ""),
+		User:    space.NewDiskSpace(space.User, roots["user"], ""),
+		System:  []*space.Space{space.NewDiskSpace(space.System, roots["system"], "system")},
+	}
+}
+
+const subprocess = `version: "1.0.0"
+tool_type: primitive
+executor_id: null
+config_schema:
+  type: object
+  properties: {command: {type: string}, args: {type: array}}
+  required: [command]
+`
+
+const httpClient = `version: "1.0.0"
+tool_type: primitive
+executor_id: null
+config_schema:
+  type: object
+  properties: {url: {type: string}}
+  required: [url]
+`
+
+func runtimeYAML(executor, extra string) string {
+	return fmt.Sprintf("version: \"1.0.0\"\ntool_type: runtime\nexecutor_id: %s\nconfig:\n  command: python3\n  args: [\"{tool_path}\", \"{params_json}\"]\n%s", executor, extra)
+}
+
+func toolYAML(executor, extra string) string {
+	return fmt.Sprintf("version: \"1.0.0\"\ntool_type: yaml\nexecutor_id: %s\n%s", executor, extra)
+}
+
+const prim = "tools/rye/core/primitives/subprocess.yaml"
+
+func problems(ps []Problem) string {
+	var s []string
+	for _, p := range ps {
+		s = append(s, p.String())
+	}
+	return strings.Join(s, "\n")
+}
+
+func TestGoodChainsInEverySpaceCombination(t *testing.T) {
+	for _, c := range []struct{ tool, runtime, primitive string }{
+		{"project", "project", "project"}, {"project", "user", "system"}, {"project", "system", "system"},
+		{"project", "project", "user"}, {"user", "user", "system"}, {"user", "system", "system"},
+		{"system", "system", "system"},
+	} {
+		ss := spaces(t, map[string]string{
+			c.tool + ":tools/my/tool.yaml":       toolYAML("my/runtime", ""),
+			c.runtime + ":tools/my/runtime.yaml": runtimeYAML("rye/core/primitives/subprocess", ""),
+			c.primitive + ":" + prim:             subprocess,
+		})
+		ch, err := Build(ss, "my/tool", nil, nil)
+		if err != nil {
+			t.Errorf("%v: %v", c, err)
+			continue
+		}
+		got := fmt.Sprint(ch.IDs(), ch.Elements[0].Space(), ch.Elements[1].Space(), ch.Elements[2].Space())
+		want := fmt.Sprint([]item.ID{"my/tool", "my/runtime", "rye/core/primitives/subprocess"}, c.tool, c.runtime, c.primitive)
+		if got != want {
+			t.Errorf("chain %s, want %s", got, want)
+		}
+		if ps := Validate(ch, Options{}); len(ps) != 0 {
+			t.Errorf("%v: %s", c, problems(ps))
+		}
+	}
+}
+
+func TestBuildErrors(t *testing.T) {
+	cases := []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"missing executor at depth 1", map[string]string{"project:tools/my/tool.yaml": toolYAML("my/nope", "")},
+			`my/tool → ?: executor "my/nope" not found (searched project, user, system)`},
+		{"missing executor at depth 2", map[string]string{
+			"user:tools/my/tool.yaml":    toolYAML("my/runtime", ""),
+			"user:tools/my/runtime.yaml": runtimeYAML("my/nope", "")},
+			`my/tool → my/runtime → ?: executor "my/nope" not found (searched user, system)`},
+		{"narrowing: system cannot see project", map[string]string{
+			"project:tools/my/tool.yaml":        toolYAML("my/runtime", ""),
+			"system:tools/my/runtime.yaml":      runtimeYAML("my/projectonly", ""),
+			"project:tools/my/projectonly.yaml": runtimeYAML("rye/core/primitives/subprocess", "")},
+			`my/tool → my/runtime → ?: executor "my/projectonly" not found (searched system)`},
+		{"cycle", map[string]string{
+			"project:tools/my/a.yaml": toolYAML("my/b", ""),
+			"project:tools/my/b.yaml": runtimeYAML("my/a", "")},
+			`my/a → my/b → ?: cycle: my/a is already in the chain`},
+		{"tool not found", map[string]string{}, `? : tool "my/tool" not found`},
+		{"bad executor id", map[string]string{"project:tools/my/tool.yaml": toolYAML("'../x'", "")},
+			`my/tool → ?: executor_id: invalid item id "../x"`},
+		{"unparsable element", map[string]string{
+			"project:tools/my/tool.yaml":    toolYAML("my/runtime", ""),
+			"project:tools/my/runtime.yaml": "a: [\n"},
+			`my/tool → my/runtime → ?: its metadata does not parse`},
+	}
+	for _, c := range cases {
+		ss := spaces(t, c.files)
+		_, err := Build(ss, "my/tool", nil, nil)
+		if c.name == "cycle" {
+			_, err = Build(ss, "my/a", nil, nil)
+		}
+		if err == nil || !strings.Contains(strings.Replace(err.Error(), "? → ", "? : ", 1), strings.Replace(c.want, "? : ", "", 1)) {
+			t.Errorf("%s: %v\nwant %s", c.name, err, c.want)
+		}
+	}
+	// Depth: 10 elements are fine, 11 are not.
+	files := map[string]string{"project:" + prim: subprocess}
+	for i := 0; i < 10; i++ {
+		next := fmt.Sprintf("my/r%d", i+1)
+		if i == 8 {
+			next = "rye/core/primitives/subprocess"
+		}
+		files[fmt.Sprintf("project:tools/my/r%d.yaml", i)] = runtimeYAML(next, "")
+	}
+	ch, err := Build(spaces(t, files), "my/r0", nil, nil)
+	if err != nil || len(ch.Elements) != 10 {
+		t.Fatalf("10 elements: %v", err)
+	}
+	files["project:tools/my/r8.yaml"] = runtimeYAML("my/r9", "")
+	files["project:tools/my/r9.yaml"] = runtimeYAML("rye/core/primitives/subprocess", "")
+	if _, err := Build(spaces(t, files), "my/r0", nil, nil); err == nil || !strings.Contains(err.Error(), "longer than 10 elements") {
+		t.Errorf("11 elements: %v", err)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	base := map[string]string{"system:" + prim: subprocess, "system:tools/rye/core/primitives/http_client.yaml": httpClient}
+	with := func(extra map[string]string) map[string]string {
+		m := map[string]string{}
+		for k, v := range base {
+			m[k] = v
+		}
+		for k, v := range extra {
+			m[k] = v
+		}
+		return m
+	}
+	cases := []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"middle element not a runtime", with(map[string]string{
+			"project:tools/my/tool.yaml":    toolYAML("my/runtime", ""),
+			"project:tools/my/runtime.yaml": strings.Replace(runtimeYAML("rye/core/primitives/subprocess", ""), "tool_type: runtime", "tool_type: python", 1)}),
+			`my/runtime: my/runtime sits between the tool and the primitive, so its tool_type must be "runtime", found "python"`},
+		{"root not a primitive", with(map[string]string{
+			"project:tools/my/tool.yaml":    toolYAML("my/runtime", ""),
+			"project:tools/my/runtime.yaml": "version: \"1.0.0\"\ntool_type: runtime\nexecutor_id: null\n"}),
+			`my/runtime: the chain ends at my/runtime, whose tool_type is "runtime": a chain ends at a primitive`},
+		{"unknown primitive", with(map[string]string{
+			"project:tools/my/tool.yaml": toolYAML("my/prim", ""),
+			"project:tools/my/prim.yaml": "version: \"1.0.0\"\ntool_type: primitive\nexecutor_id: null\n"}),
+			`my/prim: unknown primitive my/prim: rye runs rye/core/primitives/subprocess and rye/core/primitives/http_client`},
+		{"not executable", with(map[string]string{"project:tools/my/tool.yaml": toolYAML("null", "")}),
+			`my/tool: my/tool has no executor_id: it is not executable`},
+		{"runtime needs {script}", with(map[string]string{
+			"project:tools/my/tool.yaml":    toolYAML("my/runtime", "config_schema: {type: object, properties: {cmd: {type: string}}}\n"),
+			"project:tools/my/runtime.yaml": runtimeYAML("rye/core/primitives/subprocess", "  input_data: \"{script}\"\n")}),
+			`my/runtime: runtime my/runtime needs {script} but tool my/tool declares no parameter "script" (declared: cmd)`},
+		{"primitive missing url", with(map[string]string{
+			"project:tools/my/tool.yaml": toolYAML("rye/core/primitives/http_client", "config: {method: GET}\n")}),
+			`my/tool: primitive rye/core/primitives/http_client needs config "url", and no element of the chain sets it`},
+		{"version below minimum", with(map[string]string{
+			"project:tools/my/tool.yaml":    toolYAML("my/runtime", ""),
+			"project:tools/my/runtime.yaml": runtimeYAML("rye/core/primitives/subprocess", "child_constraints:\n  \"my/*\": {min_version: \"1.2.0\"}\n")}),
+			`my/tool: my/runtime requires my/tool version at least 1.2.0, found 1.0.0`},
+		{"version above maximum (pre-release)", with(map[string]string{
+			"project:tools/my/tool.yaml":    strings.Replace(toolYAML("my/runtime", ""), "1.0.0", "2.0.0-rc.1", 1),
+			"project:tools/my/runtime.yaml": runtimeYAML("rye/core/primitives/subprocess", "child_constraints:\n  my/tool: {max_version: \"1.9.9\"}\n")}),
+			`my/tool: my/runtime requires my/tool version at most 1.9.9, found 2.0.0-rc.1`},
+		{"bad constraint", with(map[string]string{
+			"project:tools/my/tool.yaml":    toolYAML("my/runtime", ""),
+			"project:tools/my/runtime.yaml": runtimeYAML("rye/core/primitives/subprocess", "child_constraints:\n  my/tool: {min_version: \"1\"}\n")}),
+			`my/runtime: child_constraints my/tool.min_version: "1" is not a semantic version`},
+		{"unversioned child", with(map[string]string{
+			"project:tools/my/tool.yaml":    strings.Replace(toolYAML("my/runtime", ""), "version: \"1.0.0\"\n", "", 1),
+			"project:tools/my/runtime.yaml": runtimeYAML("rye/core/primitives/subprocess", "child_constraints:\n  my/tool: {min_version: \"1.0.0\"}\n")}),
+			`my/tool: my/runtime constrains the version of my/tool, whose version "" is not a semantic version`},
+		{"inputs not among outputs", with(map[string]string{
+			"project:tools/my/tool.yaml":    toolYAML("my/runtime", "outputs: [a]\n"),
+			"project:tools/my/runtime.yaml": runtimeYAML("rye/core/primitives/subprocess", "inputs: [a, b]\n")}),
+			`my/tool: my/runtime needs input "b", which my/tool does not list in its outputs`},
+		{"runtime_lib undeclared", with(map[string]string{
+			"project:tools/my/tool.yaml":    toolYAML("my/runtime", ""),
+			"project:tools/my/runtime.yaml": runtimeYAML("rye/core/primitives/subprocess", "  input_data: \"{runtime_lib}/loader.py\"\n")}),
+			`my/runtime: my/runtime uses {runtime_lib} but no element of the chain declares runtime_lib`},
+	}
+	for _, c := range cases {
+		ch, err := Build(spaces(t, c.files), "my/tool", nil, nil)
+		if err != nil {
+			t.Errorf("%s: build: %v", c.name, err)
+			continue
+		}
+		if got := problems(Validate(ch, Options{})); got != c.want && !strings.HasPrefix(got, c.want) {
+			t.Errorf("%s:\n got %s\nwant %s", c.name, got, c.want)
+		}
+	}
+	// Satisfied constraints, declared parameters, context names and literal
+	// braces give no problems.
+	ok := with(map[string]string{
+		"project:tools/my/tool.yaml": toolYAML("my/runtime", "version: \"1.5.0\"\nconfig_schema: {type: object, properties: {script: {type: string}}}\n"),
+		"project:tools/my/runtime.yaml": runtimeYAML("rye/core/primitives/subprocess",
+			"  input_data: \"{script} {{literal}} {} ${HOME} {project_path} {runtime_lib}\"\nruntime_lib: [my/lib]\nchild_constraints:\n  my/tool: {min_version: \"1.5.0-rc.1\", max_version: \"1.5.0\"}\n"),
+	})
+	ok["project:tools/my/tool.yaml"] = strings.Replace(ok["project:tools/my/tool.yaml"], "version: \"1.0.0\"\n", "", 1)
+	ch, err := Build(spaces(t, ok), "my/tool", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps := Validate(ch, Options{}); len(ps) != 0 {
+		t.Errorf("good chain: %s", problems(ps))
+	}
+}
+
+func TestSpaceViolationInAHandWrittenChain(t *testing.T) {
+	ss := spaces(t, map[string]string{
+		"user:tools/my/tool.yaml":       toolYAML("my/runtime", ""),
+		"project:tools/my/runtime.yaml": runtimeYAML("rye/core/primitives/subprocess", ""),
+		"system:" + prim:                subprocess,
+	})
+	var els []*Element
+	for _, loc := range []struct {
+		sp *space.Space
+		id item.ID
+	}{{ss.User, "my/tool"}, {ss.Project, "my/runtime"}, {ss.System[0], "rye/core/primitives/subprocess"}} {
+		l, err := ss.Resolve(item.Tool, loc.id, []*space.Space{loc.sp})
+		if err != nil {
+			t.Fatal(err)
+		}
+		el, err := readElement(l, func(l *space.Located) (*item.Item, error) { return l.Load() })
+		if err != nil {
+			t.Fatal(err)
+		}
+		els = append(els, el)
+	}
+	got := problems(Validate(&Chain{Elements: els}, Options{}))
+	if got != "my/tool: my/tool (user space) depends on my/runtime in the project space: an item may only depend on its own space or a lower one (project > user > system)" {
+		t.Errorf("got %s", got)
+	}
+}
+
+func TestPlaceholders(t *testing.T) {
+	cases := map[string]string{
+		"{a} and {b_2}":       "a@0 b_2@8",
+		"{{a}} {}{ 1} {-x}":   "",
+		"${HOME}/{tool_path}": "tool_path@8",
+		"{\"a\": 1} {x":       "",
+		"${UNTERMINATED {a}":  "",
+		"{a}}{b}":             "a@0 b@4",
+		"{{{a}}}":             "a@2",
+	}
+	for in, want := range cases {
+		var got []string
+		for _, p := range Placeholders(in) {
+			got = append(got, fmt.Sprintf("%s@%d", p.Name, p.Off))
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("%q: %v, want %s", in, got, want)
+		}
+	}
+}

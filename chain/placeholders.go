@@ -1,0 +1,66 @@
+package chain
+
+import (
+	"strings"
+
+	"github.com/ryekit/rye/item/syntax"
+)
+
+// Placeholder is a {name} in a config string.
+type Placeholder struct {
+	Name string
+	Off  int // byte offset of '{' in the string
+}
+
+// Placeholders finds the {name} placeholders of s (spec 3.6): '{', an
+// identifier [A-Za-z_][A-Za-z0-9_]*, '}'. "{{" and "}}" are literal braces,
+// ${...} is an environment variable, and any other brace text ("{}",
+// `{"a": 1}`) is literal.
+func Placeholders(s string) []Placeholder {
+	var out []Placeholder
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '$' && i+1 < len(s) && s[i+1] == '{':
+			if j := strings.IndexByte(s[i+2:], '}'); j >= 0 {
+				i += 2 + j
+			} else {
+				i = len(s)
+			}
+		case s[i] == '{' && i+1 < len(s) && s[i+1] == '{', s[i] == '}' && i+1 < len(s) && s[i+1] == '}':
+			i++
+		case s[i] == '{':
+			j := i + 1
+			for j < len(s) && isIdent(s[j], j == i+1) {
+				j++
+			}
+			if j > i+1 && j < len(s) && s[j] == '}' {
+				out = append(out, Placeholder{Name: s[i+1 : j], Off: i})
+				i = j
+			}
+		}
+	}
+	return out
+}
+
+func isIdent(c byte, first bool) bool {
+	return c == '_' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || (!first && '0' <= c && c <= '9')
+}
+
+// walkStrings calls fn for every string in a config tree.
+func walkStrings(n *syntax.Node, fn func(*syntax.Node)) {
+	if n == nil {
+		return
+	}
+	switch n.Kind {
+	case syntax.StringNode:
+		fn(n)
+	case syntax.ListNode:
+		for _, it := range n.Items {
+			walkStrings(it, fn)
+		}
+	case syntax.MapNode:
+		for _, f := range n.Fields {
+			walkStrings(f.Value, fn)
+		}
+	}
+}

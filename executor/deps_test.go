@@ -1,0 +1,158 @@
+package executor
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ryekit/rye/chain"
+	"github.com/ryekit/rye/space"
+)
+
+// depsChain builds and reads the chain of t/hello (a signed shell tool
+// with the given verify_deps block) over the fixture's spaces.
+func depsChain(t *testing.T, f *fixture, block string) *chain.Chain {
+	t.Helper()
+	tool := strings.Replace(shellTool("t/sub", shellRuntimeID, ""), "#     count: {type: integer}\n", "#     count: {type: integer}\n"+block, 1)
+	f.write("project", "tools/t/sub/hello.sh", tool, f.key)
+	c, err := chain.Build(f.ss, "t/sub/hello", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func helperFile(category string) string {
+	return "#!/usr/bin/env bash\n# ---\n# version: \"1.0.0\"\n# tool_type: library\n# executor_id: null\n# category: " + category + "\n# description: helper\n# ---\nexport H=1\n"
+}
+
+// Every rule of a verify_deps block, and each refusal.
+func TestVerifyDepsRules(t *testing.T) {
+	collect := func(t *testing.T, f *fixture, block string) ([]string, string, error) {
+		t.Helper()
+		c := depsChain(t, f, block)
+		spec, err := depsSpecOf(c)
+		if err != nil || spec == nil {
+			return nil, "", err
+		}
+		v := &verifier{trust: f.executor().Trust}
+		files, root, err := spec.collect(v, c.Tool())
+		var rels []string
+		for _, fl := range files {
+			rels = append(rels, fl.Loc.Rel)
+		}
+		return rels, root, err
+	}
+	layout := func(f *fixture) {
+		f.write("project", "tools/t/sub/a.sh", helperFile("t/sub"), f.key)
+		f.write("project", "tools/t/sub/deep/b.sh", helperFile("t/sub/deep"), f.key)
+		f.write("project", "tools/t/sub/tests/c.sh", helperFile("t/sub/tests"), f.key)
+		f.write("project", "tools/t/sub/d.py", "__version__ = \"1.0.0\"\n", nil) // another extension: not selected
+		f.write("project", "tools/t/top.sh", helperFile("t"), f.key)
+	}
+	cases := []struct {
+		name, block string
+		want        string // selected files, or the error
+		root        string
+	}{
+		{"tool_dir, recursive by default", "# verify_deps: {}\n", "tools/t/sub/a.sh tools/t/sub/deep/b.sh tools/t/sub/tests/c.sh", "tools/t/sub"},
+		{"not recursive", "# verify_deps: {recursive: false}\n", "tools/t/sub/a.sh", "tools/t/sub"},
+		{"exclude_dirs", "# verify_deps: {exclude_dirs: [tests]}\n", "tools/t/sub/a.sh tools/t/sub/deep/b.sh", "tools/t/sub"},
+		{"tool_parent", "# verify_deps: {scope: tool_parent, exclude_dirs: [deep, tests]}\n", "tools/t/sub/a.sh tools/t/top.sh", "tools/t"},
+		{"disabled", "# verify_deps: {enabled: false}\n", "", ""},
+		{"bad scope", "# verify_deps: {scope: everywhere}\n", `verify_deps scope "everywhere": use tool_dir or tool_parent`, ""},
+		{"not an item extension", "# verify_deps: {extensions: [.json]}\n", `verify_deps extension ".json" is not a tool file extension`, ""},
+		{"not a mapping", "# verify_deps: [a]\n", "verify_deps must be a mapping", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(t)
+			layout(f)
+			got, root, err := collect(t, f, c.block)
+			if err != nil {
+				if !strings.Contains(err.Error(), c.want) {
+					t.Errorf("error %v, want %q", err, c.want)
+				}
+				return
+			}
+			if strings.Join(got, " ") != c.want || root != c.root {
+				t.Errorf("selected %v under %q, want %q under %q", got, root, c.want, c.root)
+			}
+		})
+	}
+}
+
+func TestVerifyDepsRefusals(t *testing.T) {
+	t.Run("the whole tools folder", func(t *testing.T) {
+		f := newFixture(t)
+		tool := strings.Replace(shellTool("t", shellRuntimeID, ""), "#     count: {type: integer}\n", "#     count: {type: integer}\n# verify_deps: {scope: tool_parent}\n", 1)
+		f.write("project", "tools/t/hello.sh", tool, f.key)
+		c, err := chain.Build(f.ss, "t/hello", nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec, _ := depsSpecOf(c)
+		if _, _, err := spec.collect(&verifier{trust: f.executor().Trust}, c.Tool()); err == nil || !strings.Contains(err.Error(), "whole tools folder") {
+			t.Errorf("got %v", err)
+		}
+	})
+	t.Run("a symbolic link under the scope", func(t *testing.T) {
+		f := newFixture(t)
+		c := depsChain(t, f, "# verify_deps: {}\n")
+		if err := os.Symlink("/etc", filepath.Join(f.project, ".ai/tools/t/sub/link.sh")); err != nil {
+			t.Skip(err)
+		}
+		spec, _ := depsSpecOf(c)
+		if _, _, err := spec.collect(&verifier{trust: f.executor().Trust}, c.Tool()); !errors.Is(err, space.ErrSymlink) {
+			t.Errorf("got %v", err)
+		}
+	})
+	t.Run("limits", func(t *testing.T) {
+		f := newFixture(t)
+		c := depsChain(t, f, "# verify_deps: {}\n")
+		f.write("project", "tools/t/sub/a.sh", helperFile("t/sub"), f.key)
+		f.write("project", "tools/t/sub/b.sh", helperFile("t/sub"), f.key)
+		spec, _ := depsSpecOf(c)
+		v := &verifier{trust: f.executor().Trust}
+		defer func(n, b int) { maxDeps, maxDepBytes = n, b }(maxDeps, maxDepBytes)
+		maxDeps = 1
+		if _, _, err := spec.collect(v, c.Tool()); err == nil || !strings.Contains(err.Error(), "more than 1 files") {
+			t.Errorf("file limit: %v", err)
+		}
+		maxDeps, maxDepBytes = 10, 100
+		if _, _, err := spec.collect(v, c.Tool()); err == nil || !strings.Contains(err.Error(), "more than 100 bytes") {
+			t.Errorf("size limit: %v", err)
+		}
+	})
+}
+
+// Two runtime_lib items with the same file name would overwrite each
+// other in {runtime_lib}: refused.
+func TestRuntimeLibNameClash(t *testing.T) {
+	f := newFixture(t)
+	f.write("project", "tools/t/a/loader.py", "__version__ = \"1.0.0\"\n__tool_type__ = \"library\"\n__executor_id__ = None\n__category__ = \"t/a\"\n__tool_description__ = \"l\"\n", f.key)
+	f.write("project", "tools/t/b/loader.py", "__version__ = \"1.0.0\"\n__tool_type__ = \"library\"\n__executor_id__ = None\n__category__ = \"t/b\"\n__tool_description__ = \"l\"\n", f.key)
+	f.write("project", "tools/t/runtime.yaml", "version: \"1.0.0\"\ntool_type: runtime\nexecutor_id: rye/core/primitives/subprocess\ncategory: t\ndescription: r\nruntime_lib: [t/a/loader, t/b/loader]\nconfig:\n  command: python3\n  args: [\"{runtime_lib}/loader.py\", \"{tool_path}\"]\n", f.key)
+	f.write("project", "tools/t/hello.sh", shellTool("t", "t/runtime", ""), f.key)
+	_, err := f.executor().Prepare("t/hello", PrepareOptions{})
+	if err == nil || !strings.Contains(err.Error(), "share the file name loader.py") {
+		t.Errorf("got %v", err)
+	}
+}
+
+// A dependency that does not verify ends the reported chain with its verdict.
+func TestFailingDependencyIsReported(t *testing.T) {
+	f := newFixture(t)
+	depsChain(t, f, "# verify_deps: {}\n")
+	f.write("project", "tools/t/sub/a.sh", helperFile("t/sub"), nil)
+	p, err := f.executor().Prepare("t/sub/hello", PrepareOptions{})
+	var ve *VerifyError
+	if !errors.As(err, &ve) || ve.Role != "dependency" {
+		t.Fatalf("got %v", err)
+	}
+	if last := p.Links[len(p.Links)-1]; last.ItemID != "t/sub/a" || last.Verdict != "unsigned" {
+		t.Errorf("links %+v", p.Links)
+	}
+}

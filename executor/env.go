@@ -1,0 +1,235 @@
+package executor
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+
+	"github.com/ryekit/rye/chain"
+	"github.com/ryekit/rye/item/syntax"
+)
+
+// Env is an environment being built: names to values, and the order in
+// which names were first set (so that Environ is stable).
+type Env struct {
+	vals  map[string]string
+	order []string
+}
+
+// NewEnv starts from KEY=VALUE pairs (the process environment).
+func NewEnv(kv []string) *Env {
+	e := &Env{vals: map[string]string{}}
+	for _, s := range kv {
+		if k, v, ok := strings.Cut(s, "="); ok && k != "" {
+			e.Set(k, v)
+		}
+	}
+	return e
+}
+
+// Set sets a variable.
+func (e *Env) Set(k, v string) {
+	if _, ok := e.vals[k]; !ok {
+		e.order = append(e.order, k)
+	}
+	e.vals[k] = v
+}
+
+// Get returns a variable and whether it is set.
+func (e *Env) Get(k string) (string, bool) {
+	v, ok := e.vals[k]
+	return v, ok
+}
+
+// Environ returns KEY=VALUE pairs in first-set order.
+func (e *Env) Environ() []string {
+	out := make([]string, 0, len(e.order))
+	for _, k := range e.order {
+		out = append(out, k+"="+e.vals[k])
+	}
+	return out
+}
+
+// envVarRE matches ${NAME} and ${NAME:-default}.
+var envVarRE = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}`)
+
+// Expand replaces ${NAME} and ${NAME:-default} with values from the
+// environment; a missing variable without a default becomes "", as in a
+// shell. Nothing else is interpreted.
+func (e *Env) Expand(s string) string {
+	if !strings.Contains(s, "${") {
+		return s
+	}
+	return envVarRE.ReplaceAllStringFunc(s, func(m string) string {
+		sub := envVarRE.FindStringSubmatch(m)
+		if v, ok := e.vals[sub[1]]; ok && (v != "" || !strings.Contains(m, ":-")) {
+			return v
+		}
+		return sub[2]
+	})
+}
+
+// EnvOptions say where the project is and how to find programs.
+type EnvOptions struct {
+	ProjectPath string
+	// LookPath finds a program on PATH (exec.LookPath in the binary).
+	LookPath func(string) (string, error)
+	// Exists reports whether a file exists (os.Stat in the binary).
+	Exists func(string) bool
+}
+
+// ResolveEnv builds the environment of a run (spec 3.5): the process
+// environment, then the env_config of the primitive, then of each runtime,
+// then of the tool, each later one overriding the earlier ones (the tool is
+// the most specific and wins; the reference had this backwards). Within one
+// env_config: dotenv (the project's .env), then the interpreter, then env
+// in order, each value expanded against what is built so far.
+func ResolveEnv(c *chain.Chain, base *Env, o EnvOptions) (*Env, error) {
+	env := base
+	for i := len(c.Elements) - 1; i >= 0; i-- {
+		el := c.Elements[i]
+		cfg := el.Meta.Get("env_config")
+		if cfg.IsNull() {
+			continue
+		}
+		if cfg.Kind != syntax.MapNode {
+			return nil, fmt.Errorf("%s: env_config must be a mapping", el.ID())
+		}
+		if cfg.Get("dotenv").IsTrue() {
+			if err := loadDotenv(env, filepath.Join(o.ProjectPath, ".env")); err != nil {
+				return nil, fmt.Errorf("%s: %v", el.ID(), err)
+			}
+		}
+		if in := cfg.Get("interpreter"); !in.IsNull() {
+			if err := resolveInterpreter(env, in, o); err != nil {
+				return nil, fmt.Errorf("%s: interpreter: %v", el.ID(), err)
+			}
+		}
+		for _, f := range cfg.Get("env").MapFields() {
+			env.Set(f.Key, env.Expand(text(f.Value.Plain())))
+		}
+	}
+	return env, nil
+}
+
+// resolveInterpreter sets the interpreter's variable to the program found,
+// or to its fallback. A variable the caller already set (RYE_PYTHON=...
+// rye execute ...) is kept: it is the user's explicit choice.
+func resolveInterpreter(env *Env, in *syntax.Node, o EnvOptions) error {
+	name := in.Get("var").String()
+	if name == "" {
+		return fmt.Errorf("no var: say which variable receives the interpreter's path")
+	}
+	if v, ok := env.Get(name); ok && v != "" {
+		return nil
+	}
+	var candidates []string
+	switch t := in.Get("type").String(); t {
+	case "venv_python":
+		venv := in.Get("venv_path").String()
+		if venv == "" {
+			venv = ".venv"
+		}
+		root := filepath.Join(o.ProjectPath, venv)
+		if runtime.GOOS == "windows" {
+			candidates = []string{filepath.Join(root, "Scripts", "python.exe")}
+		} else {
+			candidates = []string{filepath.Join(root, "bin", "python"), filepath.Join(root, "bin", "python3")}
+		}
+	case "node_modules":
+		node := "node"
+		if runtime.GOOS == "windows" {
+			node = "node.exe"
+		}
+		candidates = []string{filepath.Join(o.ProjectPath, "node_modules", ".bin", node)}
+	case "system_binary":
+		if bin := in.Get("binary").String(); bin != "" && o.LookPath != nil {
+			if p, err := o.LookPath(bin); err == nil {
+				candidates = []string{p}
+			}
+		}
+	default:
+		return fmt.Errorf("unknown type %q (venv_python, node_modules or system_binary)", t)
+	}
+	for _, c := range candidates {
+		if o.Exists != nil && o.Exists(c) {
+			env.Set(name, c)
+			return nil
+		}
+	}
+	env.Set(name, in.Get("fallback").String())
+	return nil
+}
+
+// loadDotenv applies the project's .env file. A missing file is fine.
+// It must be a regular file of at most 1 MiB: a FIFO or a device there
+// must not hang rye or fill its memory.
+func loadDotenv(env *Env, path string) error {
+	info, err := os.Stat(path) // before opening: opening a FIFO blocks
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !info.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, 1<<20+1))
+	if err != nil {
+		return err
+	}
+	if len(data) > 1<<20 {
+		return fmt.Errorf("%s is larger than 1 MiB", path)
+	}
+	pairs, err := parseDotenv(data)
+	if err != nil {
+		return fmt.Errorf("%s:%v", path, err)
+	}
+	for _, kv := range pairs {
+		env.Set(kv[0], kv[1])
+	}
+	return nil
+}
+
+// parseDotenv reads KEY=VALUE lines: # comments and blank lines skipped,
+// an optional "export ", surrounding quotes removed. Anything else is an
+// error naming the line ("3: expected KEY=VALUE"): a .env that is half
+// understood must not half apply.
+func parseDotenv(data []byte) ([][2]string, error) {
+	var out [][2]string
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		line = strings.TrimPrefix(line, "export ")
+		k, v, ok := strings.Cut(line, "=")
+		k = strings.TrimSpace(k)
+		if !ok || k == "" || strings.ContainsAny(k, " \t") {
+			return nil, fmt.Errorf("%d: expected KEY=VALUE", n)
+		}
+		v = strings.TrimSpace(v)
+		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+			v = v[1 : len(v)-1]
+		}
+		out = append(out, [2]string{k, v})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%v", err)
+	}
+	return out, nil
+}

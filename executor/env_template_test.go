@@ -1,0 +1,327 @@
+package executor
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ryekit/rye/chain"
+	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/item/syntax"
+	"github.com/ryekit/rye/params"
+	"github.com/ryekit/rye/space"
+)
+
+func yamlNode(t *testing.T, src string) *syntax.Node {
+	t.Helper()
+	md, err := item.ReadMetadata(item.Tool, "x.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return md.Fields
+}
+
+// chainOf builds an in-memory chain (tool first) from YAML metadata.
+func chainOf(t *testing.T, yamls ...string) *chain.Chain {
+	t.Helper()
+	c := &chain.Chain{}
+	for i, y := range yamls {
+		md, err := item.ReadMetadata(item.Tool, "x.yaml", []byte(y))
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := item.MustID(fmt.Sprintf("test/element_%d", i))
+		c.Elements = append(c.Elements, &chain.Element{Loc: &space.Located{ID: id}, Meta: md})
+	}
+	return c
+}
+
+func TestResolveEnvPrecedenceAndExpansion(t *testing.T) {
+	project := t.TempDir()
+	os.MkdirAll(filepath.Join(project, ".venv", "bin"), 0o755)
+	os.WriteFile(filepath.Join(project, ".venv", "bin", "python3"), nil, 0o755)
+	os.WriteFile(filepath.Join(project, ".env"), []byte("# a comment\nFROM_DOTENV=dot\nexport QUOTED=\"q v\"\n\nLEVEL=dotenv\n"), 0o644)
+	tool := "env_config:\n  env:\n    TOOL_ONLY: \"${LEVEL}-${MISSING:-fallback}-${HOME_SET}\"\n    LEVEL: tool\n    AFTER: \"${LEVEL}\"\n    NUMBER: 42\n    FLAG: true\n"
+	runtimeYAML := "env_config:\n  dotenv: true\n  interpreter: {type: venv_python, var: RYE_PYTHON, fallback: python3}\n  env:\n    LEVEL: runtime\n    PY: \"${RYE_PYTHON}\"\n    EMPTY_DEFAULT: \"${EMPTY:-was empty}\"\n"
+	prim := "env_config:\n  env:\n    LEVEL: primitive\n    PRIM_ONLY: \"p\"\n"
+	c := chainOf(t, tool, runtimeYAML, prim)
+	base := NewEnv([]string{"HOME_SET=h", "LEVEL=process", "EMPTY="})
+	env, err := ResolveEnv(c, base, EnvOptions{ProjectPath: project, Exists: func(p string) bool { _, err := os.Stat(p); return err == nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"LEVEL":         "tool", // the tool wins over runtime, primitive, .env and the process
+		"PRIM_ONLY":     "p",
+		"FROM_DOTENV":   "dot",
+		"QUOTED":        "q v",
+		"RYE_PYTHON":    filepath.Join(project, ".venv", "bin", "python3"), // bin/python is absent
+		"PY":            filepath.Join(project, ".venv", "bin", "python3"),
+		"TOOL_ONLY":     "runtime-fallback-h", // expanded against what was built before it
+		"AFTER":         "tool",               // ... in order, so a later value sees an earlier one
+		"EMPTY_DEFAULT": "was empty",
+		"NUMBER":        "42",
+		"FLAG":          "true",
+		"HOME_SET":      "h",
+	}
+	for k, v := range want {
+		if got, _ := env.Get(k); got != v {
+			t.Errorf("%s = %q, want %q", k, got, v)
+		}
+	}
+}
+
+func TestInterpreters(t *testing.T) {
+	project := t.TempDir()
+	exists := func(p string) bool { _, err := os.Stat(p); return err == nil }
+	look := func(name string) (string, error) {
+		if name == "bash" {
+			return "/usr/bin/bash", nil
+		}
+		return "", errors.New("not found")
+	}
+	cases := []struct {
+		cfg, want string
+		base      []string
+	}{
+		{"{type: venv_python, var: P, fallback: python3}", "python3", nil},
+		{"{type: venv_python, venv_path: env, var: P, fallback: python3}", "python3", nil},
+		{"{type: node_modules, var: P, fallback: node}", "node", nil},
+		{"{type: system_binary, binary: bash, var: P, fallback: sh}", "/usr/bin/bash", nil},
+		{"{type: system_binary, binary: zsh, var: P, fallback: sh}", "sh", nil},
+		{"{type: venv_python, var: P, fallback: python3}", "/opt/py", []string{"P=/opt/py"}}, // the user's choice is kept
+	}
+	for _, c := range cases {
+		ch := chainOf(t, "env_config:\n  interpreter: "+c.cfg+"\n")
+		env, err := ResolveEnv(ch, NewEnv(c.base), EnvOptions{ProjectPath: project, LookPath: look, Exists: func(p string) bool {
+			return exists(p) || p == "/usr/bin/bash"
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := env.Get("P"); got != c.want {
+			t.Errorf("%s: %q, want %q", c.cfg, got, c.want)
+		}
+	}
+	os.MkdirAll(filepath.Join(project, "node_modules", ".bin"), 0o755)
+	os.WriteFile(filepath.Join(project, "node_modules", ".bin", "node"), nil, 0o755)
+	env, _ := ResolveEnv(chainOf(t, "env_config:\n  interpreter: {type: node_modules, var: N, fallback: node}\n"), NewEnv(nil), EnvOptions{ProjectPath: project, Exists: exists})
+	if got, _ := env.Get("N"); got != filepath.Join(project, "node_modules", ".bin", "node") {
+		t.Errorf("node_modules: %q", got)
+	}
+	for _, bad := range []string{"env_config:\n  interpreter: {type: conda, var: P}\n", "env_config:\n  interpreter: {type: venv_python}\n", "env_config: [a]\n"} {
+		if _, err := ResolveEnv(chainOf(t, bad), NewEnv(nil), EnvOptions{ProjectPath: project}); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	os.WriteFile(filepath.Join(project, ".env"), []byte("NOT A PAIR\n"), 0o644)
+	if _, err := ResolveEnv(chainOf(t, "env_config: {dotenv: true}\n"), NewEnv(nil), EnvOptions{ProjectPath: project}); err == nil || !strings.Contains(err.Error(), ".env:1: expected KEY=VALUE") {
+		t.Errorf("bad .env: %v", err)
+	}
+}
+
+func TestRender(t *testing.T) {
+	env := NewEnv([]string{"RYE_PYTHON=/usr/bin/python3", "EMPTY="})
+	ctx := map[string]any{"tool_path": "/t/tool.py", "project_path": "/p", "params_json": `{"n":1}`}
+	params := map[string]any{"count": int64(3), "names": []any{"a", "b"}, "flag": true}
+	cfg := yamlNode(t, `command: "${RYE_PYTHON}"
+args: ["{tool_path}", "--n={count}", "{names}", "{{literal}}", "{}", "{\"a\": 1}", "${UNSET:-dflt}", "${UNSET}x", "{greeting} {count}"]
+timeout: 300
+greeting: "hello from {project_path}"
+typed: "{count}"
+list: "{names}"
+nested: {inner: "{flag}", deeper: ["{tool_path}"]}
+`)
+	out, err := Render(cfg, env, ctx, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{
+		"command":  "/usr/bin/python3",
+		"args":     []any{"/t/tool.py", "--n=3", []any{"a", "b"}, "{literal}", "{}", `{"a": 1}`, "dflt", "x", "hello from /p 3"},
+		"timeout":  int64(300),
+		"greeting": "hello from /p",
+		"typed":    int64(3),
+		"list":     []any{"a", "b"},
+		"nested":   map[string]any{"inner": true, "deeper": []any{"/t/tool.py"}},
+	}
+	if !reflect.DeepEqual(out, want) {
+		t.Errorf("got  %#v\nwant %#v", out, want)
+	}
+	// Context first, then config, then parameters.
+	out, err = Render(yamlNode(t, "a: \"{tool_path}\"\nb: \"{count}\"\ncount: from-config\n"), env, ctx, map[string]any{"tool_path": "param", "count": "param"})
+	if err != nil || out["a"] != "/t/tool.py" || out["b"] != "from-config" {
+		t.Errorf("precedence: %v %v", out, err)
+	}
+	_, err = Render(yamlNode(t, "args: [\"{nope}\"]\n"), env, ctx, params)
+	var te *TemplateError
+	if !errors.As(err, &te) || te.Name != "nope" || te.Field != "args" || !strings.Contains(err.Error(), "known: args, count, flag, names, params_json, project_path, tool_path") {
+		t.Errorf("unresolved: %v", err)
+	}
+	// Structured values inside a string are JSON as everywhere else: no
+	// HTML escaping.
+	out, err = Render(yamlNode(t, "a: \"x{tags}\"\n"), env, nil, map[string]any{"tags": []any{"<a>&"}})
+	if err != nil || out["a"] != `x["<a>&"]` {
+		t.Errorf("structured value in a string: %q %v", out["a"], err)
+	}
+	if _, err := Render(yamlNode(t, "a: \"{b}\"\nb: \"{a}\"\n"), env, nil, nil); err == nil || !strings.Contains(err.Error(), "refers to itself") {
+		t.Errorf("cycle: %v", err)
+	}
+}
+
+func TestInterpolateInputs(t *testing.T) {
+	inputs := map[string]any{"name": "Ada", "count": int64(2), "flag": false}
+	cases := map[string]string{
+		"Hello {input:name}":                 "Hello Ada",
+		"{input:missing}":                    "{input:missing}",
+		"[{input:missing?}]":                 "[]",
+		"{input:missing:World}":              "World",
+		"{input:missing|World}":              "World",
+		"{input:name:World}":                 "Ada",
+		"{input:count} {input:flag}":         "2 false",
+		"{input:name?} and {input:nope|x y}": "Ada and x y",
+		"{input:}":                           "{input:}",
+		"no placeholders":                    "no placeholders",
+	}
+	for in, want := range cases {
+		if got := Interpolate(in, inputs); got != want {
+			t.Errorf("%q: %q, want %q", in, got, want)
+		}
+	}
+	got := InterpolateAll([]any{map[string]any{"item_id": "a/{input:name}", "params": map[string]any{"n": "{input:count}"}}}, inputs)
+	if !reflect.DeepEqual(got, []any{map[string]any{"item_id": "a/Ada", "params": map[string]any{"n": "2"}}}) {
+		t.Errorf("actions: %#v", got)
+	}
+}
+
+func TestDirectiveInputs(t *testing.T) {
+	md, err := item.ReadMetadata(item.Directive, "d.md", []byte("```xml\n<directive name=\"d\" version=\"1.0.0\"><inputs>\n<input name=\"who\" type=\"string\" required=\"true\"/>\n<input name=\"style\" type=\"string\" default=\"plain\"/>\n<input name=\"opt\" type=\"string\"/>\n</inputs></directive>\n```\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := DirectiveInputs(md, map[string]any{"who": "Ada"})
+	if err != nil || !reflect.DeepEqual(got, map[string]any{"who": "Ada", "style": "plain"}) {
+		t.Errorf("defaults: %v %v", got, err)
+	}
+	_, err = DirectiveInputs(md, map[string]any{"style": "x"})
+	var ie *InputError
+	if !errors.As(err, &ie) || ie.Msg != "missing required input who: the directive declares who, style, opt" {
+		t.Errorf("missing: %v", err)
+	}
+	if _, err := DirectiveInputs(md, map[string]any{"who": "a", "colour": "red"}); err == nil || err.Error() != "unknown input colour: the directive declares who, style, opt" {
+		t.Errorf("unknown: %v", err)
+	}
+}
+
+func TestVenvPrefersPython(t *testing.T) {
+	project := t.TempDir()
+	bin := filepath.Join(project, ".venv", "bin")
+	os.MkdirAll(bin, 0o755)
+	for _, n := range []string{"python", "python3"} {
+		os.WriteFile(filepath.Join(bin, n), nil, 0o755)
+	}
+	exists := func(p string) bool { _, err := os.Stat(p); return err == nil }
+	env, err := ResolveEnv(chainOf(t, "env_config:\n  interpreter: {type: venv_python, var: P, fallback: python3}\n"), NewEnv(nil), EnvOptions{ProjectPath: project, Exists: exists})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := env.Get("P"); got != filepath.Join(bin, "python") {
+		t.Errorf("P = %q, want bin/python before bin/python3", got)
+	}
+}
+
+// The merged config takes the primitive's keys first, then each runtime's,
+// then the tool's: the nearer element wins, key by key.
+func TestMergedConfigPrecedence(t *testing.T) {
+	c := chainOf(t,
+		"config:\n  timeout: 5\n  extra: tool\n",
+		"config:\n  command: bash\n  args: [\"{tool_path}\"]\n  timeout: 60\n",
+		"config:\n  command: none\n  timeout: 300\n  cwd: /prim\n",
+	)
+	got := chain.MergedConfig(c).Plain()
+	want := map[string]any{"command": "bash", "args": []any{"{tool_path}"}, "timeout": int64(5), "extra": "tool", "cwd": "/prim"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("merged %#v\nwant %#v", got, want)
+	}
+}
+
+func TestInputSchema(t *testing.T) {
+	md, err := item.ReadMetadata(item.Directive, "d.md", []byte("```xml\n<directive name=\"d\" version=\"1.0.0\"><inputs>\n<input name=\"who\" type=\"string\" required=\"true\">Who</input>\n<input name=\"n\" type=\"integer\"/>\n<input name=\"odd\" type=\"weird\"/>\n</inputs></directive>\n```\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := params.Parse(InputSchema(md), []string{"Ada", "--n", "3", "--odd", "[1]"}, "", nil)
+	if err == nil {
+		t.Fatalf("a positional without a primary was accepted: %v", got)
+	}
+	got, err = params.Parse(InputSchema(md), []string{"--who", "Ada", "--n", "3", "--odd", "x"}, "", nil)
+	if err != nil || !reflect.DeepEqual(got, map[string]any{"who": "Ada", "n": int64(3), "odd": "x"}) {
+		t.Errorf("%#v %v", got, err)
+	}
+	if _, err := params.Parse(InputSchema(md), []string{"--n", "three"}, "", nil); err == nil {
+		t.Error("an integer input took text")
+	}
+}
+
+func TestThreadArgs(t *testing.T) {
+	md, err := item.ReadMetadata(item.Directive, "d.md", []byte("```xml\n<directive name=\"d\" version=\"1.0.0\"><inputs>\n<input name=\"who\" type=\"string\"/>\n<input name=\"model\" type=\"string\"/>\n</inputs></directive>\n```\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := params.Parse(ThreadSchema(md), []string{"--who", "Ada", "--model", "m1", "--max-turns", "3", "--async"}, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs, runner, err := SplitThreadArgs(md, "t/d", parsed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The directive declares "model": it is an input, not the thread's.
+	if !reflect.DeepEqual(inputs, map[string]any{"who": "Ada", "model": "m1"}) {
+		t.Errorf("inputs %#v", inputs)
+	}
+	want := map[string]any{"directive_id": "t/d", "inputs": inputs, "max_turns": int64(3), "async": true}
+	if !reflect.DeepEqual(runner, want) {
+		t.Errorf("runner %#v", runner)
+	}
+	if _, err := params.Parse(ThreadSchema(md), []string{"--colour", "red"}, "", nil); err == nil || !strings.Contains(err.Error(), "--max_spend") {
+		t.Errorf("unknown flag: %v", err)
+	}
+	// --params cannot smuggle in another directive for the runner.
+	parsed, err = params.Parse(ThreadSchema(md), []string{"--who", "Ada"}, `{"directive_id": "evil/other"}`, nil)
+	if err == nil {
+		_, runner, err = SplitThreadArgs(md, "t/d", parsed)
+	}
+	var pe *params.Error
+	if !errors.As(err, &pe) || runner["directive_id"] == "evil/other" {
+		t.Errorf("smuggled directive_id: %v %v", err, runner)
+	}
+}
+
+func TestParseDotenv(t *testing.T) {
+	pairs, err := parseDotenv([]byte("# comment\nA=1\nexport B = \"two words\"\nC='q'\nD=\nE=a=b\n"))
+	want := [][2]string{{"A", "1"}, {"B", "two words"}, {"C", "q"}, {"D", ""}, {"E", "a=b"}}
+	if err != nil || !reflect.DeepEqual(pairs, want) {
+		t.Errorf("%q %v", pairs, err)
+	}
+	for _, bad := range []string{"NOPE\n", "=x\n", "A B=1\n"} {
+		if _, err := parseDotenv([]byte("OK=1\n" + bad)); err == nil || !strings.HasPrefix(err.Error(), "2: ") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}
+
+func TestDotenvMustBeARegularFile(t *testing.T) {
+	project := t.TempDir()
+	if err := os.Mkdir(filepath.Join(project, ".env"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ResolveEnv(chainOf(t, "env_config: {dotenv: true}\n"), NewEnv(nil), EnvOptions{ProjectPath: project})
+	if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("a folder named .env: %v", err)
+	}
+}

@@ -1,0 +1,196 @@
+package executor
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/ryekit/rye/chain"
+	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/item/syntax"
+	"github.com/ryekit/rye/params"
+	"github.com/ryekit/rye/space"
+	"github.com/ryekit/rye/verify"
+)
+
+// Executor runs tools (spec 3.4): build the chain, read and verify every
+// element once, validate, check the lockfile, prepare the parameters, then
+// resolve the environment and templates and run the primitive on the
+// verified bytes. There is no way to skip verification.
+type Executor struct {
+	Spaces *space.Spaces
+	Trust  *verify.TrustStore
+	Policy verify.Policy
+	// ProjectPath is {project_path} and the default working directory: the
+	// project root, or the working directory when there is no project.
+	ProjectPath string
+	// Environ is the process environment the run starts from.
+	Environ []string
+	// LookPath finds interpreters on PATH (system_binary).
+	LookPath func(string) (string, error)
+	// Exists reports whether an interpreter file exists.
+	Exists func(string) bool
+	// HTTPClient is used by the http_client primitive (nil: a default).
+	HTTPClient *http.Client
+	// TempDir is where run directories are made ("": the system's).
+	TempDir string
+	// Now stamps lockfiles.
+	Now func() time.Time
+
+	// beforeStart, when set (tests), runs after verification and
+	// materialisation and just before the primitive starts.
+	beforeStart func(*Plan)
+}
+
+// Link is one chain element as the result reports it (spec 3.8).
+type Link struct {
+	ItemID     string  `json:"item_id"`
+	Space      string  `json:"space"`
+	ToolType   string  `json:"tool_type,omitempty"`
+	ExecutorID *string `json:"executor_id"`
+	Integrity  string  `json:"integrity,omitempty"` // empty for an element that did not verify
+	Verdict    string  `json:"verdict"`
+	Path       string  `json:"path"`
+}
+
+// Plan is a tool ready to run: its chain verified and validated, its
+// lockfile checked, its parameters prepared.
+type Plan struct {
+	Chain     *chain.Chain
+	Links     []Link
+	Params    map[string]any
+	Lockfile  *FoundLockfile // nil when the tool has none
+	integrity []string
+	deps      []*verifiedFile
+	anchorRel string
+	libs      []*verifiedFile
+}
+
+// PrepareOptions vary Prepare.
+type PrepareOptions struct {
+	// ForLock prepares for rye lock: the existing lockfile (which is being
+	// replaced) and the parameters are not checked.
+	ForLock bool
+	// Params builds the parameters from the tool's schema once the tool has
+	// verified (the command line's flags are typed by it); nil means none.
+	// Its errors are returned as they are.
+	Params func(schema *syntax.Node) (map[string]any, error)
+}
+
+// ChainInvalidError is a chain that was built and verified but does not
+// hold together (spec 3.3).
+type ChainInvalidError struct {
+	Problems []chain.Problem
+}
+
+func (e *ChainInvalidError) Error() string {
+	msgs := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		msgs[i] = p.String()
+	}
+	return "the chain is not valid: " + strings.Join(msgs, "; ")
+}
+
+// Prepare does steps 1–5 of spec 3.4 for tool id, with the parameters that
+// o.Params builds (before defaults). Errors: *chain.Error (the chain cannot be built),
+// *VerifyError (an element, dependency or library file is not verified),
+// *ChainInvalidError, *LockMismatchError, *params.Error (bad parameters), or
+// a plain error for unreadable files. The partial chain read so far is
+// returned with the error when there is one, for the report.
+func (x *Executor) Prepare(id item.ID, o PrepareOptions) (*Plan, error) {
+	v := &verifier{trust: x.Trust, policy: x.Policy}
+	files := map[*space.Located]*verifiedFile{}
+	c, err := chain.Build(x.Spaces, id, func(loc *space.Located) (*item.Item, error) {
+		role := "executor"
+		if len(files) == 0 {
+			role = "tool"
+		}
+		f, err := v.load(loc, role)
+		if err != nil {
+			return nil, err
+		}
+		files[loc] = f
+		return f.Item, nil
+	}, nil)
+	p := &Plan{Chain: c}
+	if c != nil {
+		for _, el := range c.Elements {
+			f := files[el.Loc]
+			p.integrity = append(p.integrity, f.Integrity)
+			p.Links = append(p.Links, linkOf(el, f))
+		}
+	}
+	if err != nil {
+		return p, p.refuse(err)
+	}
+	if probs := chain.Validate(c, chain.Options{}); len(probs) > 0 {
+		return p, &ChainInvalidError{Problems: probs}
+	}
+	spec, err := depsSpecOf(c)
+	if err != nil {
+		return p, err
+	}
+	if spec != nil {
+		if p.deps, p.anchorRel, err = spec.collect(v, c.Tool()); err != nil {
+			return p, p.refuse(err)
+		}
+	}
+	if p.libs, err = collectLibs(v, x.Spaces, c); err != nil {
+		return p, p.refuse(err)
+	}
+	if o.ForLock {
+		return p, nil
+	}
+	if p.Lockfile, err = FindLockfile(x.Spaces, c.Tool().ID(), c.Tool().Version()); err != nil {
+		return p, err
+	}
+	if p.Lockfile != nil {
+		if err := p.Lockfile.Check(c, p.integrity); err != nil {
+			return p, err
+		}
+	}
+	var given map[string]any
+	if o.Params != nil {
+		// The caller's parameters are read against the verified schema.
+		if given, err = o.Params(c.Tool().Meta.Schema()); err != nil {
+			return p, err
+		}
+	}
+	p.Params, err = params.Prepare(c.Tool().Meta.Schema(), given)
+	return p, err
+}
+
+// refuse returns err; when it is a file that did not verify (an element,
+// a dependency or a library file), the report's chain ends with that file
+// and its verdict.
+func (p *Plan) refuse(err error) error {
+	var ve *VerifyError
+	if errors.As(err, &ve) {
+		r := ve.Result
+		p.Links = append(p.Links, Link{ItemID: string(r.ID), Space: r.Space, Verdict: string(r.Verdict), Path: r.Path})
+		return ve
+	}
+	return err
+}
+
+func linkOf(el *chain.Element, f *verifiedFile) Link {
+	l := Link{ItemID: string(el.ID()), Space: string(el.Space()), ToolType: el.ToolType(), Integrity: f.Integrity, Verdict: string(f.Result.Verdict), Path: el.Loc.Path()}
+	if x := el.Executor(); x != "" {
+		l.ExecutorID = &x
+	}
+	return l
+}
+
+// Lock writes the plan's chain as the tool's lockfile in the project
+// space (rye lock tool ID), replacing any there, and returns its path.
+func (x *Executor) Lock(p *Plan) (string, error) {
+	return WriteLockfile(x.Spaces.Project, NewLockfile(p.Chain, p.integrity, x.now()))
+}
+
+func (x *Executor) now() time.Time {
+	if x.Now != nil {
+		return x.Now()
+	}
+	return time.Now()
+}

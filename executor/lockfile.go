@@ -1,0 +1,225 @@
+package executor
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"time"
+
+	"github.com/ryekit/rye/chain"
+	"github.com/ryekit/rye/internal/atomicfile"
+	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/space"
+)
+
+// LockfileVersion is the lockfile format rye reads and writes (the
+// reference's version 1).
+const LockfileVersion = 1
+
+// Lockfile pins the chain of one tool version (spec 3.7), in the
+// reference's format. Integrity is each element's content hash: the hash
+// its signature covers (for a v1 signature the reference's own content
+// hash, so that lockfiles written by the reference keep matching), or for
+// an element of the embedded bundle the SHA-256 of its bytes from the
+// generated manifest.
+type Lockfile struct {
+	LockfileVersion int         `json:"lockfile_version"`
+	GeneratedAt     string      `json:"generated_at"`
+	Root            LockRoot    `json:"root"`
+	ResolvedChain   []LockEntry `json:"resolved_chain"`
+}
+
+// LockRoot is the locked tool.
+type LockRoot struct {
+	ToolID    string `json:"tool_id"`
+	Version   string `json:"version"`
+	Integrity string `json:"integrity"`
+}
+
+// LockEntry is one pinned chain element. ExecutorID is null for the
+// primitive, as in the item itself.
+type LockEntry struct {
+	ItemID     string  `json:"item_id"`
+	Space      string  `json:"space"`
+	ToolType   string  `json:"tool_type"`
+	ExecutorID *string `json:"executor_id"`
+	Integrity  string  `json:"integrity"`
+}
+
+// LockfileRel is where a tool version's lockfile lives, relative to .ai/.
+// The id's folders become folders, so `my/tool` 1.0.0 is
+// lockfiles/my/tool@1.0.0.lock.json.
+func LockfileRel(id item.ID, version string) string {
+	return "lockfiles/" + string(id) + "@" + version + ".lock.json"
+}
+
+// FoundLockfile is a lockfile and where it was read.
+type FoundLockfile struct {
+	Lock  *Lockfile
+	Space *space.Space
+	Path  string // as shown to users
+}
+
+// FindLockfile reads the lockfile of a tool version from the first space
+// that has one (project → user → system). None anywhere is (nil, nil). A
+// lockfile that is unreadable, a symbolic link, or does not parse is an
+// error: a broken pin must never silently stop pinning.
+func FindLockfile(ss *space.Spaces, id item.ID, version string) (*FoundLockfile, error) {
+	if _, err := item.ParseSemver(version); err != nil {
+		return nil, nil // only semantic versions are locked (and name files)
+	}
+	rel := LockfileRel(id, version)
+	for _, sp := range ss.All() {
+		data, err := sp.ReadFile(rel)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		shown := sp.DisplayPath(rel)
+		if err != nil {
+			return nil, fmt.Errorf("lockfile %s: %v", shown, err)
+		}
+		lock, err := ParseLockfile(data)
+		if err != nil {
+			return nil, fmt.Errorf("lockfile %s: %v; refresh it: rye lock tool %s", shown, err, id)
+		}
+		if lock.Root.ToolID != string(id) || lock.Root.Version != version {
+			return nil, fmt.Errorf("lockfile %s pins %s@%s, not %s@%s; refresh it: rye lock tool %s", shown, lock.Root.ToolID, lock.Root.Version, id, version, id)
+		}
+		return &FoundLockfile{Lock: lock, Space: sp, Path: shown}, nil
+	}
+	return nil, nil
+}
+
+// ParseLockfile decodes a lockfile and checks that it is complete: the
+// version rye knows, a root, and a non-empty chain whose every element has
+// an id and an integrity. Unknown fields are allowed (a newer reference
+// may add some); missing ones are not.
+func ParseLockfile(data []byte) (*Lockfile, error) {
+	var l Lockfile
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&l); err != nil {
+		return nil, fmt.Errorf("not valid lockfile JSON: %v", err)
+	}
+	if dec.More() {
+		return nil, errors.New("text after the JSON object")
+	}
+	switch {
+	case l.LockfileVersion != LockfileVersion:
+		return nil, fmt.Errorf("lockfile_version %d, rye reads version %d", l.LockfileVersion, LockfileVersion)
+	case l.Root.ToolID == "" || l.Root.Integrity == "":
+		return nil, errors.New("root needs tool_id and integrity")
+	case len(l.ResolvedChain) == 0:
+		return nil, errors.New("resolved_chain is empty")
+	}
+	for i, e := range l.ResolvedChain {
+		if e.ItemID == "" || e.Integrity == "" {
+			return nil, fmt.Errorf("resolved_chain[%d] needs item_id and integrity", i)
+		}
+	}
+	return &l, nil
+}
+
+// LockMismatchError stops an execution whose chain no longer matches its
+// lockfile: the element, the pinned and the current hash, and the command
+// that refreshes the lock.
+type LockMismatchError struct {
+	Tool     item.ID
+	Lockfile string // path as shown
+	Element  string // item id
+	What     string // what differs
+	Pinned   string
+	Current  string
+}
+
+func (e *LockMismatchError) Error() string {
+	return fmt.Sprintf("lockfile %s: %s %s: pinned %s, now %s; if the change is intended, refresh the lock: rye lock tool %s",
+		e.Lockfile, e.Element, e.What, e.Pinned, e.Current, e.Tool)
+}
+
+// NewLockfile pins a chain whose elements have the given integrities (in
+// chain order).
+func NewLockfile(c *chain.Chain, integrity []string, now time.Time) *Lockfile {
+	l := &Lockfile{
+		LockfileVersion: LockfileVersion,
+		GeneratedAt:     now.UTC().Format(time.RFC3339),
+		Root:            LockRoot{ToolID: string(c.Tool().ID()), Version: c.Tool().Version(), Integrity: integrity[0]},
+	}
+	for i, el := range c.Elements {
+		e := LockEntry{ItemID: string(el.ID()), Space: string(el.Space()), ToolType: el.ToolType(), Integrity: integrity[i]}
+		if x := el.Executor(); x != "" {
+			e.ExecutorID = &x
+		}
+		l.ResolvedChain = append(l.ResolvedChain, e)
+	}
+	return l
+}
+
+// Check compares the lockfile with a chain and its current integrities.
+// The resolution must be the same (same elements, in the same spaces, in
+// the same order: a project runtime that starts shadowing a system one is
+// a change) and every hash must match.
+func (f *FoundLockfile) Check(c *chain.Chain, integrity []string) error {
+	l := f.Lock
+	mismatch := func(el, what, pinned, current string) error {
+		return &LockMismatchError{Tool: c.Tool().ID(), Lockfile: f.Path, Element: el, What: what, Pinned: pinned, Current: current}
+	}
+	if l.Root.Integrity != integrity[0] {
+		return mismatch(string(c.Tool().ID()), "integrity", l.Root.Integrity, integrity[0])
+	}
+	for i, el := range c.Elements {
+		if i >= len(l.ResolvedChain) {
+			return mismatch(string(el.ID()), "is not in the pinned chain", "(nothing)", string(el.ID()))
+		}
+		e := l.ResolvedChain[i]
+		switch {
+		case e.ItemID != string(el.ID()):
+			return mismatch(e.ItemID, fmt.Sprintf("at position %d of the chain", i+1), e.ItemID, string(el.ID()))
+		case e.Space != string(el.Space()):
+			return mismatch(e.ItemID, "space", e.Space, string(el.Space()))
+		case e.Integrity != integrity[i]:
+			return mismatch(e.ItemID, "integrity", e.Integrity, integrity[i])
+		}
+	}
+	if len(l.ResolvedChain) > len(c.Elements) {
+		extra := l.ResolvedChain[len(c.Elements)]
+		return mismatch(extra.ItemID, "is pinned but no longer in the chain", extra.ItemID, "(nothing)")
+	}
+	return nil
+}
+
+// Marshal writes the lockfile as indented JSON with a final newline.
+func (l *Lockfile) Marshal() []byte {
+	data, err := json.MarshalIndent(l, "", "  ")
+	if err != nil {
+		panic(err) // only strings and ints: cannot fail
+	}
+	return append(data, '\n')
+}
+
+// WriteLockfile writes the lockfile into the project space atomically and
+// returns its path.
+func WriteLockfile(project *space.Space, l *Lockfile) (string, error) {
+	if project == nil || project.Embedded() {
+		return "", errors.New("no project space to write the lockfile into (run rye init, or pass -C DIR)")
+	}
+	id, err := item.ParseID(l.Root.ToolID)
+	if err != nil {
+		return "", err
+	}
+	if _, err := item.ParseSemver(l.Root.Version); err != nil {
+		return "", fmt.Errorf("%s has version %q, not a semantic version: a lockfile pins one semantic version of a tool", id, l.Root.Version)
+	}
+	rel := LockfileRel(id, l.Root.Version)
+	target := filepath.Join(project.AI(), filepath.FromSlash(rel))
+	if _, err := space.MkdirNoSymlinks(project.AI(), path.Dir(rel)); err != nil {
+		return "", err
+	}
+	if err := atomicfile.WriteFile(target, l.Marshal(), 0o644); err != nil {
+		return "", err
+	}
+	return project.DisplayPath(rel), nil
+}

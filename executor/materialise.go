@@ -1,0 +1,121 @@
+package executor
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+
+	"github.com/ryekit/rye/chain"
+)
+
+// runDir is the private directory of one execution. The verified bytes of
+// the tool, its verify_deps files and its runtime_lib files are written
+// there, and the process runs them from there: the paths in .ai/ are never
+// opened again after verification, so a file swapped on disk between
+// verification and start changes nothing.
+//
+// Layout: ai/<path under .ai/> for the tool and its dependencies (so that
+// relative imports between them work as in the space), lib/<file name>
+// for library files. The directory is 0700 and the files read-only (the
+// tool itself 0500, so that a runtime may execute it directly).
+type runDir struct {
+	root string
+}
+
+// RunRoot makes (when needed) and returns the folder under which run
+// directories are made: dir, private to the user (0700, not a symbolic
+// link). Run directories must not sit in a world-writable folder such as
+// /tmp: node, for one, looks for packages in node_modules of every folder
+// above the tool, and anyone can create /tmp/node_modules.
+func RunRoot(dir string) (string, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	info, err := os.Lstat(dir)
+	if err != nil {
+		return "", err
+	}
+	if !info.IsDir() {
+		return "", fmt.Errorf("%s is not a folder", dir)
+	}
+	if info.Mode().Perm()&0o077 != 0 {
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return "", err
+		}
+	}
+	if err := ownedByMe(info); err != nil {
+		return "", fmt.Errorf("%s: %v", dir, err)
+	}
+	return dir, nil
+}
+
+func newRunDir(tmp string) (*runDir, error) {
+	root, err := os.MkdirTemp(tmp, "rye-run-")
+	if err != nil {
+		return nil, err
+	}
+	return &runDir{root: root}, nil
+}
+
+// remove deletes the directory and everything in it.
+func (d *runDir) remove() error { return os.RemoveAll(d.root) }
+
+// itemPath is where a file of .ai/ (rel with '/') lives in the directory.
+func (d *runDir) itemPath(rel string) string {
+	return filepath.Join(d.root, "ai", filepath.FromSlash(rel))
+}
+
+// libDir holds the runtime_lib files.
+func (d *runDir) libDir() string { return filepath.Join(d.root, "lib") }
+
+// write creates a new file (never replacing one) with the given bytes and
+// permissions, creating its folders 0700.
+func (d *runDir) write(p string, data []byte, perm os.FileMode) error {
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// materialised are the context values that point into the run directory.
+type materialised struct {
+	toolPath, toolDir, toolParent, anchorPath, runtimeLib string
+}
+
+// materialise writes the tool, its dependencies and library files.
+// anchorRel is the verify_deps scope folder ("" when there is none).
+func (d *runDir) materialise(tool *chain.Element, deps []*verifiedFile, anchorRel string, libs []*verifiedFile) (*materialised, error) {
+	m := &materialised{toolPath: d.itemPath(tool.Loc.Rel)}
+	if err := d.write(m.toolPath, tool.Item.Bytes, 0o500); err != nil {
+		return nil, err
+	}
+	for _, f := range deps {
+		if err := d.write(d.itemPath(f.Loc.Rel), f.Item.Bytes, 0o400); err != nil {
+			return nil, err
+		}
+	}
+	m.toolDir = filepath.Dir(m.toolPath)
+	m.toolParent = filepath.Dir(m.toolDir)
+	m.anchorPath = m.toolDir
+	if anchorRel != "" {
+		m.anchorPath = d.itemPath(anchorRel)
+	}
+	if len(libs) > 0 {
+		m.runtimeLib = d.libDir()
+		for _, f := range libs {
+			if err := d.write(filepath.Join(m.runtimeLib, path.Base(f.Loc.Rel)), f.Item.Bytes, 0o400); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return m, nil
+}

@@ -1,0 +1,260 @@
+package executor
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ryekit/rye/chain"
+	"github.com/ryekit/rye/executor/prim"
+	"github.com/ryekit/rye/internal/jsonvalue"
+)
+
+// Result is what rye execute prints (spec 3.8): one JSON object.
+type Result struct {
+	Status   string     `json:"status"` // "success" or "error"
+	Type     string     `json:"type"`   // "tool", "directive", "knowledge"
+	ItemID   string     `json:"item_id"`
+	DryRun   bool       `json:"dry_run,omitempty"`
+	Data     any        `json:"data,omitempty"`
+	Error    string     `json:"error,omitempty"`
+	Chain    []Link     `json:"chain,omitempty"`
+	Metadata ResultMeta `json:"metadata"`
+	// Ran is true when the primitive was started: Error is then about the
+	// run, not about the item.
+	Ran bool `json:"-"`
+}
+
+// ResultMeta is the result's metadata.
+type ResultMeta struct {
+	DurationMS      int64  `json:"duration_ms"`
+	LockfileUsed    bool   `json:"lockfile_used"`
+	LockfileCreated bool   `json:"lockfile_created"`
+	Lockfile        string `json:"lockfile,omitempty"` // the lockfile used or created
+	// LockfileError says why a lockfile could not be written after a
+	// successful run (the run still succeeded).
+	LockfileError string `json:"lockfile_error,omitempty"`
+}
+
+// Succeeded reports whether the status is success.
+func (r *Result) Succeeded() bool { return r.Status == "success" }
+
+// Failure is the result of a tool that did not run because Prepare failed,
+// or of an item that did not verify or validate.
+func Failure(kind, id string, p *Plan, err error, started time.Time) *Result {
+	r := &Result{Status: "error", Type: kind, ItemID: id, Error: err.Error(), Metadata: ResultMeta{DurationMS: time.Since(started).Milliseconds()}}
+	if p != nil {
+		r.Chain = p.Links
+	}
+	return r
+}
+
+// DryRun is the result of --dry-run: the chain verified and validated,
+// the lockfile checked, the parameters prepared; nothing ran.
+func (p *Plan) DryRun(started time.Time) *Result {
+	r := &Result{Status: "success", Type: "tool", ItemID: string(p.Chain.Tool().ID()), DryRun: true,
+		Data: map[string]any{"params": p.Params}, Chain: p.Links,
+		Metadata: ResultMeta{DurationMS: time.Since(started).Milliseconds(), LockfileUsed: p.Lockfile != nil}}
+	if p.Lockfile != nil {
+		r.Metadata.Lockfile = p.Lockfile.Path
+	}
+	return r
+}
+
+// RunOptions vary one run.
+type RunOptions struct {
+	// Timeout, when set (rye execute --timeout), replaces the configured
+	// timeout of the subprocess or of each HTTP attempt.
+	Timeout time.Duration
+}
+
+// Run does steps 6–8 of spec 3.4 for a prepared plan: the environment,
+// the templates, the primitive on the verified bytes, the result, and the
+// lockfile when the tool had none and the run succeeded.
+func (x *Executor) Run(ctx context.Context, p *Plan, o RunOptions) *Result {
+	started := time.Now()
+	tool := p.Chain.Tool()
+	r := &Result{Type: "tool", ItemID: string(tool.ID()), Chain: p.Links, Ran: true}
+	r.Metadata.LockfileUsed = p.Lockfile != nil
+	if p.Lockfile != nil {
+		r.Metadata.Lockfile = p.Lockfile.Path
+	}
+	data, err := x.run(ctx, p, o)
+	r.Data = data
+	if err != nil {
+		r.Status, r.Error = "error", err.Error()
+	} else {
+		r.Status = "success"
+		if p.Lockfile == nil && x.Spaces.Project != nil {
+			path, err := x.Lock(p)
+			if err != nil {
+				r.Metadata.LockfileError = err.Error()
+			} else {
+				r.Metadata.LockfileCreated, r.Metadata.Lockfile = true, path
+			}
+		}
+	}
+	r.Metadata.DurationMS = time.Since(started).Milliseconds()
+	return r
+}
+
+func (x *Executor) run(ctx context.Context, p *Plan, o RunOptions) (any, error) {
+	rd, err := newRunDir(x.TempDir)
+	if err != nil {
+		return nil, fmt.Errorf("cannot make the run directory: %v", err)
+	}
+	defer rd.remove()
+	m, err := rd.materialise(p.Chain.Tool(), p.deps, p.anchorRel, p.libs)
+	if err != nil {
+		return nil, fmt.Errorf("cannot write the verified files for the run: %v", err)
+	}
+	paramsJSON, err := json.Marshal(p.Params)
+	if err != nil {
+		return nil, fmt.Errorf("parameters: %v", err)
+	}
+	vars := map[string]any{
+		"tool_path":    m.toolPath,
+		"tool_dir":     m.toolDir,
+		"tool_parent":  m.toolParent,
+		"anchor_path":  m.anchorPath,
+		"project_path": x.ProjectPath,
+		"user_space":   "",
+		"system_space": "",
+		"params_json":  string(paramsJSON),
+	}
+	if m.runtimeLib != "" {
+		vars["runtime_lib"] = m.runtimeLib
+	}
+	if x.Spaces.User != nil {
+		vars["user_space"] = x.Spaces.User.Root
+	}
+	for _, sp := range x.Spaces.System {
+		if !sp.Embedded() {
+			vars["system_space"] = sp.Root
+			break
+		}
+	}
+	env, err := ResolveEnv(p.Chain, NewEnv(x.Environ), EnvOptions{ProjectPath: x.ProjectPath, LookPath: x.LookPath, Exists: x.Exists})
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := Render(chain.MergedConfig(p.Chain), env, vars, p.Params)
+	if err != nil {
+		return nil, err
+	}
+	switch root := p.Chain.Root().ID(); root {
+	case "rye/core/primitives/subprocess":
+		return x.runSubprocess(ctx, p, cfg, env, o)
+	case "rye/core/primitives/http_client":
+		return x.runHTTP(ctx, p, cfg, o)
+	default:
+		return nil, fmt.Errorf("unknown primitive %s", root) // Validate stops this earlier
+	}
+}
+
+func (x *Executor) runSubprocess(ctx context.Context, p *Plan, cfg map[string]any, env *Env, o RunOptions) (any, error) {
+	if prefix, ok := cfg["param_env"].(string); ok && prefix != "" {
+		for _, kv := range prim.ParamEnv(prefix, p.Params) {
+			k, v, _ := strings.Cut(kv, "=")
+			env.Set(k, v)
+		}
+	}
+	sc, err := prim.SubprocessConfigFrom(cfg, env.Environ(), x.ProjectPath)
+	if err != nil {
+		return nil, err
+	}
+	if o.Timeout > 0 {
+		sc.Timeout = o.Timeout
+	}
+	if x.beforeStart != nil {
+		x.beforeStart(p)
+	}
+	res, err := prim.RunSubprocess(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	return shapeSubprocess(res, sc.Timeout)
+}
+
+// shapeSubprocess turns a finished process into the result's data (spec
+// 3.8): when the program printed a JSON object or array on stdout, that is
+// the data, and an object with "success": false fails the run; otherwise
+// the data is {stdout, stderr, return_code}. A non-zero exit, a timeout or
+// an interruption fail the run whatever was printed. Only objects and
+// arrays count as JSON output: a tool that prints "42" or "true" printed
+// text.
+func shapeSubprocess(res *prim.SubprocessResult, timeout time.Duration) (any, error) {
+	var data any
+	if out := bytes.TrimSpace(res.Stdout); len(out) > 0 && (out[0] == '{' || out[0] == '[') && !res.StdoutTruncated {
+		if v, err := jsonvalue.Decode(out); err == nil {
+			data = v
+		}
+	}
+	if data == nil {
+		raw := map[string]any{"stdout": string(res.Stdout), "stderr": string(res.Stderr), "return_code": res.ReturnCode}
+		if res.StdoutTruncated {
+			raw["stdout_truncated"] = true
+		}
+		if res.StderrTruncated {
+			raw["stderr_truncated"] = true
+		}
+		data = raw
+	}
+	switch {
+	case res.TimedOut:
+		return data, fmt.Errorf("timed out after %s; the process group was killed", timeout)
+	case res.Interrupted:
+		return data, errors.New("interrupted; the process group was killed")
+	case res.ReturnCode != 0:
+		return data, fmt.Errorf("exited with status %d%s", res.ReturnCode, lastLine(res.Stderr))
+	}
+	if obj, ok := data.(map[string]any); ok && obj["success"] == false {
+		if msg, ok := obj["error"].(string); ok && msg != "" {
+			return data, errors.New(msg)
+		}
+		return data, errors.New(`the tool reported "success": false`)
+	}
+	return data, nil
+}
+
+// lastLine is ": <the last non-empty line of stderr>", for error messages.
+func lastLine(stderr []byte) string {
+	lines := strings.Split(strings.TrimSpace(string(stderr)), "\n")
+	last := strings.TrimSpace(lines[len(lines)-1])
+	if last == "" {
+		return ""
+	}
+	if len(last) > 200 {
+		last = last[:200] + "…"
+	}
+	return ": " + last
+}
+
+func (x *Executor) runHTTP(ctx context.Context, p *Plan, cfg map[string]any, o RunOptions) (any, error) {
+	hc, err := prim.HTTPConfigFrom(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if o.Timeout > 0 {
+		hc.Timeout = o.Timeout
+	}
+	if x.beforeStart != nil {
+		x.beforeStart(p)
+	}
+	res, err := prim.RunHTTP(ctx, hc, x.HTTPClient)
+	if res == nil {
+		return nil, err
+	}
+	data := map[string]any{"status_code": res.StatusCode, "body": res.Body, "headers": res.Headers, "success": res.Success}
+	switch {
+	case err != nil:
+		return data, err
+	case !res.Success:
+		return data, fmt.Errorf("HTTP status %d", res.StatusCode)
+	}
+	return data, nil
+}

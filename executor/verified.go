@@ -1,0 +1,91 @@
+package executor
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"path"
+
+	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/sign"
+	"github.com/ryekit/rye/space"
+	"github.com/ryekit/rye/verify"
+)
+
+// VerifyError is an element (or a dependency, or a library file) that did
+// not verify: nothing runs.
+type VerifyError struct {
+	Role   string // "tool", "executor", "dependency", "library", "directive", "knowledge"
+	Result verify.Result
+}
+
+func (e *VerifyError) Error() string {
+	r := e.Result
+	return fmt.Sprintf("%s %s (%s) is not verified: %s: %s; nothing was run", e.Role, r.ID, r.Path, r.Verdict, r.Reason)
+}
+
+// verifier reads and verifies item files for one execution. Each file is
+// read once; the bytes it returns are the bytes that were verified, and
+// they are the only bytes the executor uses afterwards.
+type verifier struct {
+	trust  *verify.TrustStore
+	policy verify.Policy
+}
+
+// verifiedFile is a file read once and verified, with its integrity: the
+// hash its signature covers, or for an embedded file its manifest hash.
+type verifiedFile struct {
+	Loc       *space.Located
+	Item      *item.Item
+	Result    verify.Result
+	Integrity string
+}
+
+// load reads the file at loc and verifies it; anything but a verified
+// verdict is a *VerifyError naming role.
+func (v *verifier) load(loc *space.Located, role string) (*verifiedFile, error) {
+	it, err := loc.Load()
+	if err != nil {
+		return nil, err
+	}
+	return v.check(loc, it, role)
+}
+
+func (v *verifier) check(loc *space.Located, it *item.Item, role string) (*verifiedFile, error) {
+	in := verify.Input{Kind: loc.Kind, ID: loc.ID, Space: loc.Space.Label, Path: loc.Path(), Embedded: loc.Space.Embedded(), Data: it.Bytes}
+	if md, err := it.Metadata(); err == nil {
+		in.Meta = md // parsed once: chain building reads the same parse
+	}
+	r := verify.Check(in, v.trust, v.policy)
+	if r.Verdict != verify.Verified {
+		return nil, &VerifyError{Role: role, Result: r}
+	}
+	integrity, err := integrityOf(loc, it.Bytes)
+	if err != nil {
+		r.Verdict, r.Reason = verify.Modified, err.Error()
+		return nil, &VerifyError{Role: role, Result: r}
+	}
+	return &verifiedFile{Loc: loc, Item: it, Result: r, Integrity: integrity}, nil
+}
+
+// integrityOf is the content hash a lockfile pins. For a signed file it is
+// the hash in its signature line (verification has just recomputed it from
+// the bytes). For a file of the embedded bundle it is the SHA-256 that the
+// generated manifest records, and the bytes must hash to it: a binary built
+// without regenerating the manifest fails closed.
+func integrityOf(loc *space.Located, data []byte) (string, error) {
+	if loc.Space.Embedded() {
+		want, ok := space.EmbeddedHash(loc.Rel)
+		sum := sha256.Sum256(data)
+		got := hex.EncodeToString(sum[:])
+		if !ok || want != got {
+			return "", fmt.Errorf("the embedded file %s does not match the bundle's manifest (rebuild rye after go generate ./space)", loc.Rel)
+		}
+		return got, nil
+	}
+	found := sign.Find(data, path.Ext(loc.Rel))
+	if found.Status != sign.Signed {
+		return "", fmt.Errorf("%s has no signature line", loc.Path())
+	}
+	return found.Line.Hash, nil
+}

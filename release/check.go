@@ -1,0 +1,256 @@
+package release
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/sign"
+	"github.com/ryekit/rye/space"
+	"github.com/ryekit/rye/verify"
+)
+
+// Bundle verdicts: the first check that fails decides, in this order.
+const (
+	Verified        = "verified"
+	Unsafe          = "unsafe-archive"     // the archive's shape (ReadArchive)
+	NoManifest      = "no-manifest"        // none, or more than one
+	ManifestInvalid = "invalid-manifest"   // does not parse, or disagrees with its path
+	ManifestFailed  = "manifest-signature" // the manifest's own signature: Reason says which verdict
+	MissingFile     = "missing-file"       // listed in the manifest, absent from the archive
+	ExtraFile       = "extra-file"         // in the archive, not in the manifest
+	HashMismatch    = "hash-mismatch"      // a file's bytes differ from the manifest's sha256
+	EntryMismatch   = "entry-mismatch"     // a file's kind, id or signature differ from its manifest entry
+	ItemFailed      = "item-failed"        // an item's own signature does not verify
+)
+
+// Result is a checked bundle: one verdict for the bundle, one per item.
+type Result struct {
+	Verdict  string
+	Reason   string
+	ID       item.ID
+	Manifest *Manifest
+	Archive  *Archive
+	Items    []verify.Result
+}
+
+// Failed reports whether the bundle did not verify.
+func (r *Result) Failed() bool { return r.Verdict != Verified }
+
+func (r *Result) fail(verdict, format string, args ...any) *Result {
+	r.Verdict, r.Reason = verdict, fmt.Sprintf(format, args...)
+	return r
+}
+
+// Check reads a bundle file's bytes (ReadArchive) and checks them
+// (CheckArchive); an archive ReadArchive refuses is the Unsafe verdict.
+func Check(data []byte, ts *verify.TrustStore, p verify.Policy, lim Limits) *Result {
+	a, err := ReadArchive(data, lim)
+	if err != nil {
+		return Refused(err)
+	}
+	return CheckArchive(a, ts, p)
+}
+
+// Refused is the result of an archive that ReadArchive refused.
+func Refused(err error) *Result { return (&Result{}).fail(Unsafe, "%v", err) }
+
+// CheckArchive verifies a bundle read by ReadArchive, without writing
+// anything: the manifest (found, parsed, its v2 signature by a key of ts,
+// for kind bundle and the bundle's id), then that the archive's files are
+// exactly the manifest's with the same hashes, then every item's own
+// signature. Keys shipped inside the bundle are never trusted here: ts
+// decides (rye bundle install --trust FP adds one, after ShippedKey
+// checked it).
+func CheckArchive(a *Archive, ts *verify.TrustStore, p verify.Policy) *Result {
+	r := &Result{Archive: a}
+	mp, err := manifestPath(a)
+	if err != nil {
+		return r.fail(NoManifest, "%v", err)
+	}
+	id, err := bundleID(mp)
+	if err != nil {
+		return r.fail(ManifestInvalid, "%s: the bundle id in its path: %v", mp, err)
+	}
+	r.ID = id
+	mdata := a.Get(mp).Data
+	if v, reason := checkManifestSignature(mdata, id, ts, p); v != verify.Verified {
+		r.checkItems(ts, p) // still useful to see, though nothing installs
+		return r.fail(ManifestFailed, "%s: %s: %s", mp, v, reason)
+	}
+	m, err := ParseManifest(mdata)
+	if err != nil {
+		return r.fail(ManifestInvalid, "%s: %v", mp, err)
+	}
+	if m.Bundle.ID != string(id) {
+		return r.fail(ManifestInvalid, "%s: the manifest names bundle %q, but it is the manifest of %s", mp, m.Bundle.ID, id)
+	}
+	r.Manifest = m
+	var missing, extra []string
+	for _, p := range m.Paths() {
+		if a.Get(p) == nil {
+			missing = append(missing, p)
+		}
+	}
+	for _, f := range a.Files {
+		if _, listed := m.Files[f.Path]; !listed && f.Path != mp {
+			extra = append(extra, f.Path)
+		}
+	}
+	if len(missing) > 0 {
+		return r.fail(MissingFile, "the manifest lists %s that the archive does not hold", strings.Join(missing, ", "))
+	}
+	if len(extra) > 0 {
+		return r.fail(ExtraFile, "the archive holds %s that the manifest does not list", strings.Join(extra, ", "))
+	}
+	for _, p := range m.Paths() {
+		if got := sha256Hex(a.Get(p).Data); got != m.Files[p].SHA256 {
+			return r.fail(HashMismatch, "%s: its sha256 is %s, the manifest says %s (changed after the bundle was made)", p, got, m.Files[p].SHA256)
+		}
+	}
+	if v, reason := r.checkEntries(); v != "" {
+		return r.fail(v, "%s", reason)
+	}
+	r.checkItems(ts, p)
+	var failed []string
+	for _, it := range r.Items {
+		if it.Verdict.Failed() {
+			failed = append(failed, fmt.Sprintf("%s %s: %s", it.Kind, it.ID, it.Verdict))
+		}
+	}
+	if len(failed) > 0 {
+		return r.fail(ItemFailed, "%s do not verify: %s", countItems(len(failed)), strings.Join(failed, "; "))
+	}
+	r.Verdict = Verified
+	return r
+}
+
+// checkManifestSignature verifies the manifest's own line: a v2 signature
+// (v1 cannot bind a kind and an id) over the manifest's bytes, by a key of
+// the trust store whose policy allows it, for kind bundle and this id.
+func checkManifestSignature(data []byte, id item.ID, ts *verify.TrustStore, p verify.Policy) (verify.Verdict, string) {
+	found := sign.Find(data, ".yaml")
+	switch found.Status {
+	case sign.Unsigned:
+		return verify.Unsigned, "the manifest carries no signature"
+	case sign.Malformed:
+		return verify.Malformed, "the manifest's signature line does not parse: " + found.Reason
+	case sign.Duplicate:
+		return verify.Duplicate, "two signature lines at the top of the manifest"
+	}
+	l := found.Line
+	if l.Format != sign.V2 {
+		return verify.LegacyFormat, "a bundle manifest must be signed with v2"
+	}
+	if sign.HashV2(data, found.Start, found.End) != l.Hash {
+		return verify.Modified, "the manifest changed after it was signed"
+	}
+	key := ts.Lookup(l.Fingerprint)
+	if key == nil {
+		return verify.UntrustedKey, fmt.Sprintf("signed by key %s, which is not in the trust store (a copy shipped inside the bundle is not trusted by itself; if you trust its owner: rye bundle install --trust %s)", l.Fingerprint, l.Fingerprint)
+	}
+	if !sign.VerifySignature(key.Public, l, KindBundle, id) {
+		return verify.BadSignature, "the signature does not verify for bundle " + string(id)
+	}
+	if key.ExpiredAt(p.Now) {
+		return verify.KeyExpired, fmt.Sprintf("key %s expired on %s", key.Fingerprint, key.Expires.Format("2006-01-02"))
+	}
+	if !key.Allows(KindBundle, id) {
+		return verify.KeyOutOfScope, fmt.Sprintf("key %s may only sign %s", key.Fingerprint, strings.Join(key.Scopes, ", "))
+	}
+	return verify.Verified, ""
+}
+
+// checkEntries compares each file with its manifest entry: an item's kind
+// and id are those of its path, and its signature line is the one the
+// manifest recorded; a shipped key parses and is the key its name says.
+func (r *Result) checkEntries() (string, string) {
+	for _, p := range r.Manifest.Paths() {
+		e := r.Manifest.Files[p]
+		data := r.Archive.Get(p).Data
+		if e.Kind == KindTrustedKey {
+			if _, err := verify.ParseTrustedKey(path.Base(p), data); err != nil {
+				return EntryMismatch, fmt.Sprintf("%s: shipped key: %v", p, err)
+			}
+			continue
+		}
+		k, id, _, err := space.KindAndID(strings.TrimPrefix(p, ".ai/"))
+		if err != nil {
+			return EntryMismatch, fmt.Sprintf("%s: %v", p, err)
+		}
+		if string(k) != e.Kind || string(id) != e.ID {
+			return EntryMismatch, fmt.Sprintf("%s is %s %s, the manifest says %s %s", p, k, id, e.Kind, e.ID)
+		}
+		found := sign.Find(data, path.Ext(p))
+		if found.Line == nil || found.Line.Format.String() != e.Signature.Format || found.Line.Fingerprint != e.Signature.FP {
+			return EntryMismatch, fmt.Sprintf("%s: its signature line is not the %s signature by %s that the manifest records", p, e.Signature.Format, e.Signature.FP)
+		}
+	}
+	return "", ""
+}
+
+// checkItems verifies every item file of the archive on its own.
+func (r *Result) checkItems(ts *verify.TrustStore, p verify.Policy) {
+	r.Items = nil
+	for _, f := range r.Archive.Files {
+		k, id, _, err := space.KindAndID(strings.TrimPrefix(f.Path, ".ai/"))
+		if err != nil {
+			continue // not an item: the manifest and the shipped keys
+		}
+		in := verify.Input{Kind: k, ID: id, Space: "bundle", Path: f.Path, Data: f.Data}
+		r.Items = append(r.Items, verify.Check(in, ts, p))
+	}
+	sort.Slice(r.Items, func(i, j int) bool { return r.Items[i].Path < r.Items[j].Path })
+}
+
+// manifestPath returns the path of the archive's manifest: the one file
+// named .ai/bundles/<id>/manifest.yaml. None, or more than one, is an
+// error.
+func manifestPath(a *Archive) (string, error) {
+	var found []string
+	for _, f := range a.Files {
+		if strings.HasPrefix(f.Path, ".ai/bundles/") && strings.HasSuffix(f.Path, "/manifest.yaml") {
+			found = append(found, f.Path)
+		}
+	}
+	if len(found) != 1 {
+		return "", fmt.Errorf("the archive holds %d files named .ai/bundles/<id>/manifest.yaml; a bundle has exactly one", len(found))
+	}
+	return found[0], nil
+}
+
+// bundleID is the bundle id of a manifest path.
+func bundleID(manifestPath string) (item.ID, error) {
+	return item.ParseID(strings.TrimSuffix(strings.TrimPrefix(manifestPath, ".ai/bundles/"), "/manifest.yaml"))
+}
+
+// ShippedKey returns the trust tier made of the bundle's shipped copy of
+// key fp, for rye bundle install --trust fp: the file must be in the
+// archive at its place, parse, and hold the key whose fingerprint,
+// recomputed from the key itself, is fp (ParseTrustedKey refuses a file
+// named after another key).
+func ShippedKey(a *Archive, fp string) (verify.TrustSource, []byte, error) {
+	if !hexFP.MatchString(fp) {
+		return verify.TrustSource{}, nil, fmt.Errorf("--trust %s: a fingerprint is 16 lowercase hex digits (rye keys show prints it)", fp)
+	}
+	mp, err := manifestPath(a)
+	if err != nil {
+		return verify.TrustSource{}, nil, fmt.Errorf("--trust %s: %v", fp, err)
+	}
+	id, err := bundleID(mp)
+	if err != nil {
+		return verify.TrustSource{}, nil, fmt.Errorf("--trust %s: %s: the bundle id in its path: %v", fp, mp, err)
+	}
+	kp := KeyPath(id, fp)
+	f := a.Get(kp)
+	if f == nil {
+		return verify.TrustSource{}, nil, fmt.Errorf("--trust %s: the bundle ships no key %s (%s)", fp, fp, kp)
+	}
+	if _, err := verify.ParseTrustedKey(fp+".toml", f.Data); err != nil {
+		return verify.TrustSource{}, nil, fmt.Errorf("--trust %s: the shipped key %s: %v", fp, kp, err)
+	}
+	src := verify.MemTrustSource("bundle --trust", "--trust "+fp, map[string][]byte{fp + ".toml": f.Data})
+	return src, f.Data, nil
+}

@@ -1,0 +1,312 @@
+// Package bundle knows where items live: the project, user and system spaces
+// of spec 1.3, how an id resolves to a file in them, how a space is walked,
+// the system bundle embedded in the binary, and release bundles (spec 5).
+package space
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/ryekit/rye/item"
+)
+
+// Name is one of the three tiers, in precedence order project > user >
+// system. All system roots (the embedded bundle and RYE_SYSTEM_PATH) share
+// the name "system".
+type Name string
+
+const (
+	Project Name = "project"
+	User    Name = "user"
+	System  Name = "system"
+)
+
+// Rank orders the tiers: a higher rank wins resolution, and a chain element
+// may only depend on its own tier or a lower one.
+func (n Name) Rank() int {
+	switch n {
+	case Project:
+		return 3
+	case User:
+		return 2
+	case System:
+		return 1
+	}
+	return 0
+}
+
+// AIDir is the folder that holds a space's items.
+const AIDir = ".ai"
+
+// MaxItemSize is the largest item file rye reads (spec 2.6: larger items are
+// "unreadable"), which also bounds memory when walking hostile trees.
+const MaxItemSize = 1 << 20
+
+// Space is one root with a .ai/ folder.
+type Space struct {
+	Name Name
+	// Root is the directory that contains .ai/ ("" for the embedded bundle).
+	Root string
+	// Label names the space in messages: "project", "user", "system",
+	// or "system:<root>" for a RYE_SYSTEM_PATH root.
+	Label string
+	// Shown is Root as shown in messages: relative to the working directory
+	// for the project (like git), else absolute.
+	Shown string
+	fsys  fs.FS // rooted at the .ai folder
+}
+
+// Embedded reports whether the space is the bundle compiled into rye.
+func (s *Space) Embedded() bool { return s.Root == "" }
+
+// AI is the .ai folder's path on disk ("" for the embedded bundle).
+func (s *Space) AI() string {
+	if s.Embedded() {
+		return ""
+	}
+	return filepath.Join(s.Root, AIDir)
+}
+
+// DisplayPath is how a file of this space (rel is relative to .ai/, with
+// '/') is shown to users: a path on disk, or "<system>/.ai/..." for the
+// embedded bundle.
+func (s *Space) DisplayPath(rel string) string {
+	if s.Embedded() {
+		return "<system>/" + AIDir + "/" + rel
+	}
+	root := s.Shown
+	if root == "" {
+		root = s.Root
+	}
+	return filepath.Join(root, AIDir, filepath.FromSlash(rel))
+}
+
+// NewDiskSpace makes a space of a directory that contains (or will contain)
+// .ai/.
+func NewDiskSpace(name Name, root, label string) *Space {
+	if label == "" {
+		label = string(name)
+	}
+	return &Space{Name: name, Root: root, Label: label, fsys: os.DirFS(filepath.Join(root, AIDir))}
+}
+
+// Errors of resolution and reading. Callers match them with errors.Is.
+var (
+	ErrNotFound = errors.New("not found")
+	ErrSymlink  = errors.New("is a symbolic link; rye refuses symbolic links inside .ai/")
+	ErrTooLarge = fmt.Errorf("is larger than %d bytes", MaxItemSize)
+	ErrNotFile  = errors.New("is not a regular file")
+)
+
+// PathError is a refused or failed file in a space.
+type PathError struct {
+	Path string
+	Err  error
+}
+
+func (e *PathError) Error() string { return e.Path + ": " + e.Err.Error() }
+func (e *PathError) Unwrap() error { return e.Err }
+
+// errNotFolder is a path component that should be a folder and is not.
+var errNotFolder = errors.New("is not a folder")
+
+// MkdirNoSymlinks makes the missing folders of rel (slash-separated,
+// relative to base) one by one, outermost first, and refuses a component
+// that is a symbolic link or not a folder, so that a link planted inside
+// .ai/ cannot make rye write elsewhere. It returns the folders it made
+// (outermost first), also when it fails part way, so that a caller can
+// remove them again.
+func MkdirNoSymlinks(base, rel string) (made []string, err error) {
+	dir := base
+	for _, part := range strings.Split(rel, "/") {
+		dir = filepath.Join(dir, part)
+		info, err := os.Lstat(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				return made, err // a link put there since fails here too
+			}
+			made = append(made, dir)
+			continue
+		}
+		if err != nil {
+			return made, err
+		}
+		if err := refuseOnDisk(dir, info, true); err != nil {
+			return made, err
+		}
+	}
+	return made, nil
+}
+
+// CheckNoSymlinks refuses the file rel (slash-separated, relative to root)
+// when a component of it that exists is a symbolic link, a folder on the
+// way is not a folder, or the file exists and is not a regular file. A
+// missing component ends the check: nothing exists below it.
+func CheckNoSymlinks(root, rel string) error {
+	parts := strings.Split(rel, "/")
+	p := root
+	for i, part := range parts {
+		p = filepath.Join(p, part)
+		info, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := refuseOnDisk(p, info, i < len(parts)-1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// refuseOnDisk says why the existing path p (described by info, from
+// Lstat) cannot be walked through or written: a symbolic link, or not a
+// folder (folder) or not a regular file (!folder).
+func refuseOnDisk(p string, info fs.FileInfo, folder bool) error {
+	switch {
+	case info.Mode()&fs.ModeSymlink != 0:
+		return &PathError{Path: p, Err: ErrSymlink}
+	case folder && !info.IsDir():
+		return &PathError{Path: p, Err: errNotFolder}
+	case !folder && !info.Mode().IsRegular():
+		return &PathError{Path: p, Err: ErrNotFile}
+	}
+	return nil
+}
+
+// Rel is the path of an item file relative to .ai/.
+func Rel(k item.Kind, id item.ID, ext string) string {
+	return k.Folder() + "/" + string(id) + ext
+}
+
+// lstatChain checks every component of rel (relative to .ai/) without
+// following symbolic links, so that neither the file nor a folder above it
+// can be a link that leads elsewhere.
+func (s *Space) lstatChain(rel string) (fs.FileInfo, error) {
+	parts := strings.Split(rel, "/")
+	var info fs.FileInfo
+	for i := range parts {
+		var err error
+		info, err = fs.Lstat(s.fsys, strings.Join(parts[:i+1], "/"))
+		if err != nil {
+			return nil, err
+		}
+		if info.Mode()&fs.ModeSymlink != 0 {
+			return nil, &PathError{Path: s.DisplayPath(strings.Join(parts[:i+1], "/")), Err: ErrSymlink}
+		}
+	}
+	return info, nil
+}
+
+// Stat returns the file info of rel if it is a regular file and no component
+// of its path is a symbolic link.
+func (s *Space) Stat(rel string) (fs.FileInfo, error) {
+	if !fs.ValidPath(rel) {
+		return nil, &PathError{Path: rel, Err: errors.New("leaves its space")}
+	}
+	info, err := s.lstatChain(rel)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, &PathError{Path: s.DisplayPath(rel), Err: ErrNotFile}
+	}
+	return info, nil
+}
+
+// ReadFile reads a file of the space (rel relative to .ai/), refusing
+// symbolic links and files over MaxItemSize.
+func (s *Space) ReadFile(rel string) ([]byte, error) {
+	info, err := s.Stat(rel)
+	if err != nil {
+		return nil, err
+	}
+	if info.Size() > MaxItemSize {
+		return nil, &PathError{Path: s.DisplayPath(rel), Err: ErrTooLarge}
+	}
+	f, err := s.fsys.Open(rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxItemSize+1))
+	if err != nil {
+		return nil, &PathError{Path: s.DisplayPath(rel), Err: err}
+	}
+	if len(data) > MaxItemSize {
+		return nil, &PathError{Path: s.DisplayPath(rel), Err: ErrTooLarge}
+	}
+	return data, nil
+}
+
+// Find returns the file of (kind, id) in this space: the first extension of
+// the kind, in the fixed order of spec 1.3, that is a regular file. A
+// symbolic link stops the search with an error rather than being skipped, so
+// that a link cannot be used to make a different file win.
+func (s *Space) Find(k item.Kind, id item.ID) (rel string, err error) {
+	// The folders above the file are the same for every extension: check
+	// them once, then each candidate file.
+	base := Rel(k, id, "")
+	if dir := path.Dir(base); dir != "." {
+		info, err := s.lstatChain(dir)
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || (err == nil && !info.IsDir()) {
+			return "", ErrNotFound
+		}
+		if err != nil {
+			return "", err
+		}
+	}
+	for _, ext := range k.Extensions() {
+		rel := base + ext
+		info, err := fs.Lstat(s.fsys, rel)
+		switch {
+		case err == nil && info.Mode()&fs.ModeSymlink != 0:
+			return "", &PathError{Path: s.DisplayPath(rel), Err: ErrSymlink}
+		case err == nil && info.Mode().IsRegular():
+			return rel, nil
+		case err == nil:
+			return "", &PathError{Path: s.DisplayPath(rel), Err: ErrNotFile}
+		case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
+			return "", err
+		}
+	}
+	return "", ErrNotFound
+}
+
+// Load reads the item at rel (relative to .ai/) into an item.Item.
+func (s *Space) Load(k item.Kind, id item.ID, rel string) (*item.Item, error) {
+	data, err := s.ReadFile(rel)
+	if err != nil {
+		return nil, err
+	}
+	return &item.Item{Kind: k, ID: id, Space: string(s.Name), Path: s.DisplayPath(rel), Bytes: data}, nil
+}
+
+// KindAndID splits a path relative to .ai/ ("tools/rye/x.py") into kind, id
+// and extension.
+func KindAndID(rel string) (item.Kind, item.ID, string, error) {
+	folder, rest, ok := strings.Cut(rel, "/")
+	k, known := item.KindOfFolder(folder)
+	if !ok || !known {
+		return "", "", "", fmt.Errorf("%s is not inside .ai/directives, .ai/tools or .ai/knowledge", rel)
+	}
+	ext := path.Ext(rest)
+	id, err := item.ParseID(strings.TrimSuffix(rest, ext))
+	if err != nil {
+		return "", "", "", err
+	}
+	return k, id, ext, nil
+}
+
+// FS returns the space's .ai folder as a read-only file system (for readers
+// that need a whole folder, such as the trust store).
+func (s *Space) FS() fs.FS { return s.fsys }

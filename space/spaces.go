@@ -1,0 +1,230 @@
+package space
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ryekit/rye/item"
+)
+
+// Spaces are the spaces rye searches, in precedence order.
+type Spaces struct {
+	Project *Space   // nil outside a project
+	User    *Space   // nil when neither USER_SPACE nor HOME is set
+	System  []*Space // the embedded bundle, then each RYE_SYSTEM_PATH root
+}
+
+// Options say where rye runs and what its environment is.
+type Options struct {
+	// WorkDir is the directory rye acts as if started in (-C).
+	WorkDir string
+	// ProjectDir, when set (--project), is the project root itself: no
+	// search upwards.
+	ProjectDir string
+	// Getenv reads the environment (os.Getenv in the binary, a map in tests).
+	Getenv func(string) string
+	// NoEmbedded leaves the embedded bundle out (tests of resolution only).
+	NoEmbedded bool
+}
+
+// Discover finds the spaces of spec 1.3.
+func Discover(o Options) (*Spaces, error) {
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	ss := &Spaces{}
+	userRoot := getenv("USER_SPACE")
+	if userRoot == "" {
+		userRoot = getenv("HOME")
+	}
+	if userRoot != "" {
+		abs, err := filepath.Abs(userRoot)
+		if err != nil {
+			return nil, err
+		}
+		ss.User = NewDiskSpace(User, abs, "")
+	}
+	switch {
+	case o.ProjectDir != "":
+		abs, err := filepath.Abs(o.ProjectDir)
+		if err != nil {
+			return nil, err
+		}
+		ss.Project = NewDiskSpace(Project, abs, "")
+	default:
+		root, err := FindProjectRoot(o.WorkDir, userRoot)
+		if err != nil {
+			return nil, err
+		}
+		if root != "" {
+			ss.Project = NewDiskSpace(Project, root, "")
+		}
+	}
+	if ss.Project != nil {
+		ss.Project.Shown = relativeTo(o.WorkDir, ss.Project.Root)
+	}
+	if !o.NoEmbedded {
+		ss.System = append(ss.System, EmbeddedSpace())
+	}
+	for _, root := range filepath.SplitList(getenv("RYE_SYSTEM_PATH")) {
+		if root == "" {
+			continue
+		}
+		abs, err := filepath.Abs(root)
+		if err != nil {
+			return nil, err
+		}
+		if info, err := os.Stat(filepath.Join(abs, AIDir)); err != nil || !info.IsDir() {
+			return nil, fmt.Errorf("RYE_SYSTEM_PATH entry %s has no %s/ folder", root, AIDir)
+		}
+		ss.System = append(ss.System, NewDiskSpace(System, abs, "system:"+abs))
+	}
+	return ss, nil
+}
+
+// FindProjectRoot returns the nearest directory, from dir upwards, that
+// contains a .ai/ folder, or "" when there is none. The user space's root
+// is skipped: ~/.ai is personal, not a project.
+func FindProjectRoot(dir, userRoot string) (string, error) {
+	if dir == "" {
+		var err error
+		if dir, err = os.Getwd(); err != nil {
+			return "", err
+		}
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if userRoot != "" {
+		userRoot, _ = filepath.Abs(userRoot)
+	}
+	for {
+		if dir != userRoot {
+			if info, err := os.Stat(filepath.Join(dir, AIDir)); err == nil && info.IsDir() {
+				return dir, nil
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", nil
+		}
+		dir = parent
+	}
+}
+
+// relativeTo returns target relative to base when that is possible, else
+// target itself.
+func relativeTo(base, target string) string {
+	if base == "" {
+		var err error
+		if base, err = os.Getwd(); err != nil {
+			return target
+		}
+	}
+	base, err := filepath.Abs(base)
+	if err != nil {
+		return target
+	}
+	if rel, err := filepath.Rel(base, target); err == nil {
+		return rel
+	}
+	return target
+}
+
+// All returns the spaces in precedence order.
+func (ss *Spaces) All() []*Space {
+	var out []*Space
+	if ss.Project != nil {
+		out = append(out, ss.Project)
+	}
+	if ss.User != nil {
+		out = append(out, ss.User)
+	}
+	return append(out, ss.System...)
+}
+
+// From returns the spaces searched for a dependency of an element found in
+// space s (spec 3.2): project searches all three tiers, user searches user
+// then system, system only system. A nil s means all.
+func (ss *Spaces) From(s *Space) []*Space {
+	var out []*Space
+	for _, sp := range ss.All() {
+		if s == nil || sp.Name.Rank() <= s.Name.Rank() {
+			out = append(out, sp)
+		}
+	}
+	return out
+}
+
+// Named returns the spaces of one tier ("project", "user", "system") or all
+// of them ("all").
+func (ss *Spaces) Named(name string) ([]*Space, error) {
+	if name == "all" || name == "" {
+		return ss.All(), nil
+	}
+	var out []*Space
+	for _, sp := range ss.All() {
+		if string(sp.Name) == name {
+			out = append(out, sp)
+		}
+	}
+	switch Name(name) {
+	case Project, User, System:
+		return out, nil
+	}
+	return nil, fmt.Errorf("unknown space %q: use project, user, system or all", name)
+}
+
+// Located is an item file found by resolution.
+type Located struct {
+	Space *Space
+	Kind  item.Kind
+	ID    item.ID
+	Rel   string // relative to .ai/
+}
+
+// Path is the file as shown to users.
+func (l *Located) Path() string { return l.Space.DisplayPath(l.Rel) }
+
+// Load reads the located item.
+func (l *Located) Load() (*item.Item, error) { return l.Space.Load(l.Kind, l.ID, l.Rel) }
+
+// NotFoundError says that an item resolves nowhere, and where rye looked.
+type NotFoundError struct {
+	Kind     item.Kind
+	ID       item.ID
+	Searched []string // space labels
+}
+
+func (e *NotFoundError) Error() string {
+	return fmt.Sprintf("%s %q not found (searched %s)", e.Kind, e.ID, strings.Join(e.Searched, ", "))
+}
+
+func (e *NotFoundError) Unwrap() error { return ErrNotFound }
+
+// Resolve finds (kind, id) in the given spaces, in order (spec 1.3). A nil
+// list means all spaces.
+func (ss *Spaces) Resolve(k item.Kind, id item.ID, in []*Space) (*Located, error) {
+	if in == nil {
+		in = ss.All()
+	}
+	var searched []string
+	for _, sp := range in {
+		rel, err := sp.Find(k, id)
+		if err == nil {
+			return &Located{Space: sp, Kind: k, ID: id, Rel: rel}, nil
+		}
+		if !errors.Is(err, ErrNotFound) {
+			return nil, err
+		}
+		if len(searched) == 0 || searched[len(searched)-1] != string(sp.Name) {
+			searched = append(searched, string(sp.Name))
+		}
+	}
+	return nil, &NotFoundError{Kind: k, ID: id, Searched: searched}
+}
