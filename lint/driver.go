@@ -5,10 +5,11 @@ import (
 	"go/token"
 	"go/types"
 	"os"
-	"runtime"
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/ryekit/rye/internal/par"
 )
 
 // Diagnostic is a diagnostic with the analyzer that reported it.
@@ -126,21 +127,5 @@ func Run(e *Env, analyzers []*analysis.Analyzer) ([]Diagnostic, error) {
 // verifying and building chains of ten thousand items is CPU work that
 // splits cleanly by file. Reports are safe to make from fn.
 func each(files []*File, fn func(i int, f *File)) {
-	workers := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				fn(i, files[i])
-			}
-		}()
-	}
-	for i := range files {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	par.For(len(files), par.CPU(), func(i int) { fn(i, files[i]) })
 }

@@ -4,10 +4,9 @@ import (
 	"errors"
 	"io/fs"
 	"path"
-	"runtime"
 	"strings"
-	"sync"
 
+	"github.com/ryekit/rye/internal/par"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/space"
 )
@@ -101,23 +100,11 @@ func otherFiles(sp *space.Space) ([]*File, error) {
 // readAll reads every file's bytes (symbolic links are not followed: an
 // oddity that is a link keeps no content).
 func readAll(files []*File) {
-	var wg sync.WaitGroup
-	next := make(chan *File)
-	for w := 0; w < 2*runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for f := range next {
-				if f.Oddity != nil && f.Oddity.Symlink {
-					continue
-				}
-				f.Src, f.ReadErr = f.Space.ReadFile(f.Rel)
-			}
-		}()
-	}
-	for _, f := range files {
-		next <- f
-	}
-	close(next)
-	wg.Wait()
+	par.For(len(files), par.IO(), func(i int) {
+		f := files[i]
+		if f.Oddity != nil && f.Oddity.Symlink {
+			return
+		}
+		f.Src, f.ReadErr = f.Space.ReadFile(f.Rel)
+	})
 }

@@ -21,6 +21,21 @@ type Options struct {
 	Severity map[string]string
 }
 
+// validate checks the severities: each names an analyzer and a severity.
+func (o Options) validate() error {
+	for name, sev := range o.Severity {
+		if _, err := Select([]string{name}, nil); err != nil {
+			return fmt.Errorf("lint.severity: %v", err)
+		}
+		switch sev {
+		case sevError, sevWarning, sevInfo, "off":
+		default:
+			return fmt.Errorf("lint.severity.%s: %q is not error, warning, info or off", name, sev)
+		}
+	}
+	return nil
+}
+
 // Result is a finished lint run.
 type Result struct {
 	Findings []report.Finding
@@ -38,15 +53,8 @@ func Lint(e *Env, o Options) (*Result, error) {
 	if analyzers == nil {
 		analyzers = Analyzers
 	}
-	for name, sev := range o.Severity {
-		if _, err := Select([]string{name}, nil); err != nil {
-			return nil, fmt.Errorf("lint.severity: %v", err)
-		}
-		switch sev {
-		case sevError, sevWarning, sevInfo, "off":
-		default:
-			return nil, fmt.Errorf("lint.severity.%s: %q is not error, warning, info or off", name, sev)
-		}
+	if err := o.validate(); err != nil {
+		return nil, err
 	}
 	diags, err := Run(e, analyzers)
 	if err != nil {
@@ -54,9 +62,7 @@ func Lint(e *Env, o Options) (*Result, error) {
 	}
 	res := &Result{Env: e}
 	sups := suppressions(e)
-	for _, s := range sups.problems {
-		res.Findings = append(res.Findings, s)
-	}
+	res.Findings = append(res.Findings, sups.problems...)
 	for _, d := range diags {
 		f := e.File(d.Pos)
 		pos := e.Fset.Position(d.Pos)

@@ -5,10 +5,9 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
-	"runtime"
-	"sync"
 
 	"github.com/ryekit/rye/internal/atomicfile"
+	"github.com/ryekit/rye/internal/par"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/space"
 )
@@ -117,20 +116,11 @@ func walkAll(spaces []*space.Space) ([]file, error) {
 			}
 		}
 	}
-	workers := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := w; i < len(files); i += workers {
-				if info, err := files[i].Info(); err == nil {
-					files[i].size, files[i].modTime = info.Size(), info.ModTime().UnixNano()
-				}
-			}
-		}(w)
-	}
-	wg.Wait()
+	par.For(len(files), par.CPU(), func(i int) {
+		if info, err := files[i].Info(); err == nil {
+			files[i].size, files[i].modTime = info.Size(), info.ModTime().UnixNano()
+		}
+	})
 	return files, nil
 }
 
@@ -158,14 +148,4 @@ func cacheName(spaces []*space.Space) string {
 		}
 	}
 	return "search-" + hex.EncodeToString(h.Sum(nil)[:12]) + ".idx"
-}
-
-// DefaultCacheDir is rye's folder in the user cache directory
-// ($XDG_CACHE_HOME/rye, ~/Library/Caches/rye, %LocalAppData%\rye).
-func DefaultCacheDir() (string, error) {
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(dir, "rye"), nil
 }

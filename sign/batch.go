@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/ryekit/rye/internal/atomicfile"
+	"github.com/ryekit/rye/internal/par"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/space"
 )
@@ -137,24 +137,7 @@ func (b *Batch) Run(given []Target) []Result {
 // work is mostly waiting on the file system (creating the temporary files),
 // so the pool is larger than the number of CPUs.
 func (b *Batch) parallel(start, end int, fn func(int)) {
-	workers := 4 * runtime.GOMAXPROCS(0)
-	next := atomic.Int64{}
-	next.Store(int64(start))
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= end {
-					return
-				}
-				fn(i)
-			}
-		}()
-	}
-	wg.Wait()
+	par.For(end-start, par.IO(), func(i int) { fn(start + i) })
 }
 
 // one signs a single target, staging its new bytes in staged.

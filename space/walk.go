@@ -49,6 +49,23 @@ func (o Oddity) Path() string { return o.Space.DisplayPath(o.Rel) }
 // (spec 1.1), besides dotfiles.
 var skipped = map[string]bool{"__pycache__": true, "node_modules": true}
 
+// HiddenName reports a file or folder name that walks pass over: dotfiles
+// and the folders of spec 1.1 that never hold items.
+func HiddenName(name string) bool { return strings.HasPrefix(name, ".") || skipped[name] }
+
+// Hidden reports a '/'-separated path (relative to .ai/) that a walk never
+// reaches because one of its parts is hidden: what is read from git (the
+// index, a commit) is filtered with it so that it selects what a walk of
+// the working tree would.
+func Hidden(rel string) bool {
+	for part := range strings.SplitSeq(rel, "/") {
+		if HiddenName(part) {
+			return true
+		}
+	}
+	return false
+}
+
 // Walk lists the items of the given kinds in the space, in lexical order,
 // and the files in item folders that are not items. A kind whose folder is
 // missing has no items.
@@ -65,7 +82,7 @@ func (s *Space) Walk(kinds []item.Kind) ([]Found, []Oddity, error) {
 				return err
 			}
 			name := d.Name()
-			if p != root && (strings.HasPrefix(name, ".") || skipped[name]) {
+			if p != root && HiddenName(name) {
 				if d.IsDir() {
 					return fs.SkipDir
 				}

@@ -117,15 +117,15 @@ func BenchmarkVerify10kChangedSince10(b *testing.B) {
 		edited = append(edited, p)
 	}
 	defer git("checkout", "-q", "--", ".")
-	repo, err := OpenRepo(root)
+	repo, _, err := OpenRepo(root)
 	if err != nil {
 		b.Fatal(err)
 	}
 	exists := func(rel string) bool { _, err := os.Lstat(filepath.Join(root, ".ai", rel)); return err == nil }
 	b.ResetTimer()
 	for b.Loop() {
-		sources, rels := allSources(b, sp)
-		changed, _, err := ChangedSince(repo, "HEAD", ".ai", sources, rels, item.Kinds, exists)
+		sources, _ := allSources(b, sp)
+		changed, _, err := ChangedSince(repo, "HEAD", ".ai", sources, item.Kinds, exists)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -179,12 +179,12 @@ func TestCacheAndChangedSinceAgreeWithFullRun(t *testing.T) {
 			}
 			sameResults(t, fmt.Sprintf("round %d cached pass %d", round, pass), got, full)
 		}
-		g, err := OpenRepo(root)
+		g, _, err := OpenRepo(root)
 		if err != nil {
 			t.Fatal(err)
 		}
 		exists := func(rel string) bool { _, err := os.Lstat(filepath.Join(root, ".ai", rel)); return err == nil }
-		changed, deleted, err := ChangedSince(g, "HEAD", ".ai", sources, rels, item.Kinds, exists)
+		changed, deleted, err := ChangedSince(g, "HEAD", ".ai", sources, item.Kinds, exists)
 		if err != nil {
 			t.Fatal(err)
 		}

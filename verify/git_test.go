@@ -45,15 +45,15 @@ func TestOversizedGitFilesAreReportedNotFatal(t *testing.T) {
 	if _, err := wt.Commit("base", &git.CommitOptions{Author: &object.Signature{Name: "t", Email: "t@example.com", When: time.Now()}}); err != nil {
 		t.Fatal(err)
 	}
-	g, err := OpenRepo(root)
+	g, _, err := OpenRepo(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	atRef, err := g.TrustAtRef("HEAD", "")
+	atRef, err := TrustAtRef(g, "HEAD", "")
 	if err != nil {
 		t.Fatalf("--trust-ref failed on one large file: %v", err)
 	}
-	staged, err := g.TrustInIndex("")
+	staged, err := TrustInIndex(g, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,11 +70,11 @@ func TestOversizedGitFilesAreReportedNotFatal(t *testing.T) {
 		}
 	}
 	// Without data nothing is read, so nothing is too large.
-	files, err := g.TreeFiles("HEAD", ".ai", false)
+	files, err := g.Tree("HEAD", ".ai", 0)
 	if err != nil || files["tools/a/big.py"].TooLarge || files["tools/a/big.py"].Blob == "" {
 		t.Errorf("tree without data: %+v %v", files["tools/a/big.py"], err)
 	}
-	files, err = g.TreeFiles("HEAD", ".ai", true)
+	files, err = g.Tree("HEAD", ".ai", space.MaxItemSize)
 	if f := files["tools/a/big.py"]; err != nil || !f.TooLarge || f.Data != nil || string(files["tools/a/small.py"].Data) != "x = 1\n" {
 		t.Errorf("tree with data: %+v %v", f, err)
 	}

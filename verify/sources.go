@@ -3,8 +3,8 @@ package verify
 import (
 	"fmt"
 	"sort"
-	"strings"
 
+	"github.com/ryekit/rye/gitrepo"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/space"
 )
@@ -30,8 +30,8 @@ func SelectionSources(sel *space.Selection) []Source {
 // project's .ai/ folder (aiPrefix, relative to the repository root) that
 // match kinds and patterns: what a pre-commit hook must verify. sp is the
 // project space, for paths as shown.
-func StagedSources(repo *Repo, aiPrefix string, sp *space.Space, kinds []item.Kind, patterns []space.Pattern) ([]Source, error) {
-	files, err := repo.IndexFiles(aiPrefix)
+func StagedSources(repo *gitrepo.Repo, aiPrefix string, sp *space.Space, kinds []item.Kind, patterns []space.Pattern) ([]Source, error) {
+	files, err := repo.Index(aiPrefix, space.MaxItemSize)
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +43,7 @@ func StagedSources(repo *Repo, aiPrefix string, sp *space.Space, kinds []item.Ki
 	var out []Source
 	for _, rel := range names {
 		k, id, ext, err := space.KindAndID(rel)
-		if err != nil || !k.HasExtension(ext) || !wanted(k, kinds) || hiddenPath(rel) || !matchAny(patterns, k, id, rel) {
+		if err != nil || !k.HasExtension(ext) || !wanted(k, kinds) || space.Hidden(rel) || !matchAny(patterns, k, id, rel) {
 			continue
 		}
 		f := files[rel]
@@ -83,16 +83,6 @@ func matchAny(patterns []space.Pattern, k item.Kind, id item.ID, rel string) boo
 	return false
 }
 
-// hiddenPath reports dotfiles and the folders walks skip.
-func hiddenPath(rel string) bool {
-	for _, part := range strings.Split(rel, "/") {
-		if strings.HasPrefix(part, ".") || part == "__pycache__" || part == "node_modules" {
-			return true
-		}
-	}
-	return false
-}
-
 // Deleted is an item that a ref has and the working tree does not.
 type Deleted struct {
 	Kind item.Kind
@@ -101,28 +91,29 @@ type Deleted struct {
 }
 
 // ChangedSince keeps the sources whose bytes differ from the files of
-// commit ref (compared by git blob id, which needs no status walk) and
+// commit ref (gitrepo.ChangedSince: by blob id, with no status walk) and
 // lists the items of ref that are gone (exists says whether a path
 // relative to .ai/ is still there). Each kept source's bytes are read here,
-// once, and handed on. rels gives each source's path relative to .ai/.
-func ChangedSince(repo *Repo, ref, aiPrefix string, sources []Source, rels []string, kinds []item.Kind, exists func(rel string) bool) ([]Source, []Deleted, error) {
-	old, err := repo.TreeFiles(ref, aiPrefix, false)
+// once, and handed on.
+func ChangedSince(repo *gitrepo.Repo, ref, aiPrefix string, sources []Source, kinds []item.Kind, exists func(rel string) bool) ([]Source, []Deleted, error) {
+	cands := make([]gitrepo.Candidate, len(sources))
+	for i, s := range sources {
+		cands[i] = gitrepo.Candidate{Rel: s.Rel, Read: s.Read}
+	}
+	changes, old, err := repo.ChangedSince(ref, aiPrefix, cands)
 	if err != nil {
 		return nil, nil, err
 	}
-	var changed []Source
-	for i, s := range sources {
-		data, readErr := s.Read()
-		if f, ok := old[rels[i]]; ok && readErr == nil && !f.Symlink && f.Blob == BlobID(data) {
-			continue
-		}
-		s.Read = func() ([]byte, error) { return data, readErr }
+	changed := make([]Source, 0, len(changes))
+	for _, c := range changes {
+		s := sources[c.Index]
+		s.Read = func() ([]byte, error) { return c.Data, c.Err }
 		changed = append(changed, s)
 	}
 	var deleted []Deleted
 	for rel := range old {
 		k, id, ext, err := space.KindAndID(rel)
-		if err != nil || !k.HasExtension(ext) || !wanted(k, kinds) || hiddenPath(rel) || exists(rel) {
+		if err != nil || !k.HasExtension(ext) || !wanted(k, kinds) || space.Hidden(rel) || exists(rel) {
 			continue
 		}
 		deleted = append(deleted, Deleted{Kind: k, ID: id, Rel: rel})

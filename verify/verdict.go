@@ -38,6 +38,26 @@ var Verdicts = []Verdict{Verified, Unsigned, Malformed, Duplicate, Modified, Unt
 // Failed reports whether the verdict fails verification.
 func (v Verdict) Failed() bool { return v != Verified }
 
+// descriptions say in one sentence what each verdict means, for rule
+// descriptions in SARIF and JSON.
+var descriptions = map[Verdict]string{
+	Verified:      "The signature verifies against a trusted key.",
+	Unsigned:      "The item has no signature line (or only a placeholder).",
+	Malformed:     "The signature line does not parse, or has an unsupported version.",
+	Duplicate:     "Two signature lines at the top of the file.",
+	Modified:      "The content changed after it was signed.",
+	UntrustedKey:  "The signing key is not in the trust store.",
+	BadSignature:  "The signature does not verify (for v2: also an edited timestamp or fingerprint, or a copy under another id).",
+	Moved:         "The item's own metadata (name, id, category) disagrees with where the file is.",
+	KeyExpired:    "The signing key expired.",
+	KeyOutOfScope: "The signing key's scopes do not cover this item.",
+	LegacyFormat:  "A v1 signature where v2 is required.",
+	Unreadable:    "The file cannot be read: I/O error, symbolic link, over 1 MiB, or not UTF-8 where text is required.",
+}
+
+// Description says in one sentence what the verdict means.
+func (v Verdict) Description() string { return descriptions[v] }
+
 // Policy is what verification requires beyond a valid signature.
 type Policy struct {
 	// RequireV2 turns v1 signatures into a failure (--require v2,

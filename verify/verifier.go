@@ -1,9 +1,7 @@
 package verify
 
 import (
-	"runtime"
-	"sync"
-
+	"github.com/ryekit/rye/internal/par"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/space"
 )
@@ -40,22 +38,7 @@ type Verifier struct {
 // per source, in order.
 func (v *Verifier) Run(sources []Source) []Result {
 	results := make([]Result, len(sources))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				results[i] = v.one(sources[i])
-			}
-		}()
-	}
-	for i := range sources {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	par.For(len(sources), par.CPU(), func(i int) { results[i] = v.one(sources[i]) })
 	return results
 }
 

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/ryekit/rye/internal/par"
 )
 
 // Batch replaces many files atomically with a few disk barriers instead of
@@ -88,29 +90,16 @@ func (b *Batch) Commit() map[string]error {
 	// Rename in parallel: on ext4 renames in different folders overlap,
 	// and replacing ten thousand files one by one takes twice as long.
 	renameErrs := make([]error, len(ps))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < renameWorkers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				err := unsynced[ps[i].tmp]
-				if err == nil {
-					err = os.Rename(ps[i].tmp, ps[i].target)
-				}
-				if err != nil {
-					os.Remove(ps[i].tmp)
-				}
-				renameErrs[i] = err
-			}
-		}()
-	}
-	for i := range ps {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	par.For(len(ps), renameWorkers, func(i int) {
+		err := unsynced[ps[i].tmp]
+		if err == nil {
+			err = os.Rename(ps[i].tmp, ps[i].target)
+		}
+		if err != nil {
+			os.Remove(ps[i].tmp)
+		}
+		renameErrs[i] = err
+	})
 	var dirs []string
 	seen := map[string]bool{}
 	renamed := ps[:0:0]

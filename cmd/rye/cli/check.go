@@ -5,7 +5,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/lint"
 	"github.com/ryekit/rye/report"
 )
@@ -47,43 +46,19 @@ func (a *app) runCheck(vo *verifyOptions, lo *lintOptions, args []string) error 
 	if err != nil {
 		return err
 	}
-	run, err := a.verifyAll(vo, args)
+	vreq, err := a.verifyRequest(vo, args)
 	if err != nil {
 		return err
 	}
-	ss, err := a.getSpaces()
+	res, err := lint.Check(lint.CheckRequest{Verify: vreq, Options: lint.Options{Analyzers: analyzers, Severity: severity}})
 	if err != nil {
-		return err
+		return requestError(err)
 	}
-	extractors, err := ss.Extractors()
-	if err != nil {
-		return usageError("%v", err)
+	if res.Verify.CacheErr != nil && a.verbose {
+		a.info("verdict cache not saved: %v", res.Verify.CacheErr)
 	}
-	env := &lint.Env{Spaces: ss, Files: itemFiles(run.sources), Extractors: extractors}
-	if len(args) == 0 && !vo.staged && vo.changedSince == "" && vo.space == "project" && ss.Project != nil {
-		// A whole-project check also looks at what is not an item (the
-		// items themselves were read once, for verification).
-		odd, others, err := lint.LoadExtras(ss.Project, item.Kinds)
-		if err != nil {
-			return usageError("%v", err)
-		}
-		for _, f := range odd {
-			if !f.Oddity.Symlink {
-				env.Files = append(env.Files, f)
-			}
-		}
-		env.Others = others
-	}
-	// Verification findings come from the verification run, whatever the
-	// lint configuration says: disabling or softening the signature
-	// analyzer must never let an unverified item pass rye check. The
-	// analyzer still looks for misplaced signature lines (it verifies
-	// nothing without env.Verify).
-	res, err := lint.Lint(env, lint.Options{Analyzers: analyzers, Severity: severity})
-	if err != nil {
-		return usageError("%v", err)
-	}
-	rep := lintReport(res, "rye check")
+	run := a.verifyReport(res.Verify)
+	rep := lintReport(res.Lint, "rye check")
 	rep.Items, rep.Notes = run.rep.Items, run.rep.Notes
 	for _, f := range run.rep.Findings {
 		rep.Add(f)

@@ -51,6 +51,10 @@ func asUsage(err error) error {
 	return &exitError{code: ExitUsage, err: err}
 }
 
+// errReported is the outcome of a command that found problems and has
+// printed them already: exit 1, with nothing more to say.
+var errReported = &exitError{code: ExitFindings, err: errors.New("findings reported")}
+
 // findings reports that the command ran and found problems: exit 1. The
 // problems themselves have been printed already; msg is the summary.
 func findings(format string, args ...any) error {
@@ -85,7 +89,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
-		if ee.err != nil && ee.err.Error() != "" {
+		if ee != errReported {
 			fmt.Fprintln(stderr, "rye: "+ee.err.Error())
 		}
 		return ee.code

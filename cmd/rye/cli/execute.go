@@ -15,10 +15,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ryekit/rye/executor"
+	"github.com/ryekit/rye/internal/cachedir"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/item/syntax"
 	"github.com/ryekit/rye/params"
-	"github.com/ryekit/rye/search"
 	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
 )
@@ -249,7 +249,7 @@ func (a *app) executor() (*executor.Executor, error) {
 	}
 	// Run directories go in the user's cache, never in a shared /tmp.
 	runRoot := ""
-	if cache, err := search.DefaultCacheDir(); err == nil {
+	if cache, err := cachedir.Dir(); err == nil {
 		runRoot, err = executor.RunRoot(filepath.Join(cache, "run"))
 		if err != nil {
 			return nil, usageError("run directory: %v", err)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -13,7 +12,6 @@ import (
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/lint"
 	"github.com/ryekit/rye/report"
-	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
 )
 
@@ -112,7 +110,7 @@ func (a *app) runLint(o *lintOptions, args []string) error {
 				a.info("no fixes to apply")
 				return nil
 			}
-			return &exitError{code: ExitFindings, err: fmt.Errorf("")} // there is something to fix
+			return errReported // there is something to fix
 		}
 		if err := a.writeFixes(fixed); err != nil {
 			return err
@@ -193,22 +191,4 @@ func (a *app) writeLintReport(rep *report.Report, items int, format string) erro
 		line = report.Plural(items, "file") + ": no problems"
 	}
 	return a.renderReport(rep, line, sum, format)
-}
-
-// itemFiles turns verification sources into lint files (rye check lints
-// exactly what it verified: the same bytes).
-func itemFiles(sources []verify.Source) []*lint.File {
-	var out []*lint.File
-	for _, s := range sources {
-		if s.In == nil {
-			continue
-		}
-		f := &lint.File{Name: s.Path, Space: s.In, Rel: s.Rel, Kind: s.Kind, ID: s.ID}
-		f.Src, f.ReadErr = s.Read()
-		if errors.Is(f.ReadErr, space.ErrSymlink) {
-			f.Oddity = &space.Oddity{Space: s.In, Kind: s.Kind, Rel: s.Rel, Symlink: true, ID: s.ID, Reason: "symbolic link"}
-		}
-		out = append(out, f)
-	}
-	return out
 }

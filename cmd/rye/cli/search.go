@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ryekit/rye/internal/cachedir"
 	"github.com/ryekit/rye/search"
 )
 
@@ -40,7 +41,7 @@ file; --no-cache rebuilds it in memory.`,
 			}
 			opts := search.Options{Extractors: extractors}
 			if !noCache {
-				if dir, err := search.DefaultCacheDir(); err == nil {
+				if dir, err := cachedir.Dir(); err == nil {
 					opts.CacheDir = dir
 				}
 			}

@@ -4,17 +4,18 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ryekit/rye/config"
+	"github.com/ryekit/rye/gitrepo"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/report"
 	"github.com/ryekit/rye/sign"
 	"github.com/ryekit/rye/space"
-	"github.com/ryekit/rye/verify"
 )
 
 func (a *app) signCommand() *cobra.Command {
@@ -76,7 +77,7 @@ main "**" signs what a branch changed and leaves the rest alone.`,
 			}
 			if changedSince != "" {
 				selected := len(items)
-				if items, err = changedItems(sp, sel, items, kinds, changedSince); err != nil {
+				if items, err = changedItems(sp, items, changedSince); err != nil {
 					return err
 				}
 				if len(items) == 0 {
@@ -119,35 +120,26 @@ main "**" signs what a branch changed and leaves the rest alone.`,
 	return cmd
 }
 
-// changedItems keeps the items (sel's items, then its links) whose bytes
-// differ from those of git commit ref: new and edited ones, and any that
-// cannot be read, so that the signer still refuses a link with its reason.
-// The comparison is by git blob id, as for rye verify --changed-since.
-func changedItems(sp *space.Space, sel *space.Selection, items []space.Found, kinds []item.Kind, ref string) ([]space.Found, error) {
-	repo, aiPrefix, err := verify.OpenSpaceRepo(sp.Root)
+// changedItems keeps the items whose bytes differ from those of git
+// commit ref: new and edited ones, and any that cannot be read, so that the
+// signer still refuses a link with its reason. The comparison is
+// gitrepo.ChangedSince's, as for rye verify --changed-since.
+func changedItems(sp *space.Space, items []space.Found, ref string) ([]space.Found, error) {
+	repo, prefix, err := gitrepo.OpenAt(sp.Root)
 	if err != nil {
 		return nil, usageError("--changed-since: %v", err)
 	}
-	sources := verify.SelectionSources(sel)
-	rels := make([]string, len(sources))
-	for i, s := range sources {
-		rels[i] = s.Rel
+	cands := make([]gitrepo.Candidate, len(items))
+	for i, f := range items {
+		cands[i] = gitrepo.Candidate{Rel: f.Rel, Read: func() ([]byte, error) { return f.Space.ReadFile(f.Rel) }}
 	}
-	// Items gone since ref are not signed: no need to look for them.
-	exists := func(string) bool { return true }
-	changed, _, err := verify.ChangedSince(repo, ref, aiPrefix, sources, rels, kinds, exists)
+	changed, _, err := repo.ChangedSince(ref, path.Join(prefix, space.AIDir), cands)
 	if err != nil {
 		return nil, usageError("--changed-since: %v", err)
 	}
-	keep := make(map[string]bool, len(changed))
-	for _, s := range changed {
-		keep[s.Rel] = true
-	}
-	var out []space.Found
-	for _, f := range items {
-		if keep[f.Rel] {
-			out = append(out, f)
-		}
+	out := make([]space.Found, len(changed))
+	for i, c := range changed {
+		out[i] = items[c.Index]
 	}
 	return out, nil
 }

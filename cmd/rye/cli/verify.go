@@ -1,18 +1,16 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ryekit/rye/internal/cachedir"
 	"github.com/ryekit/rye/report"
-	"github.com/ryekit/rye/search"
-	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
 )
 
@@ -85,139 +83,119 @@ type verifySummary struct {
 type verifyRun struct {
 	rep     *report.Report
 	sum     verifySummary
-	sources []verify.Source
+	results *verify.Results
 }
 
-func (a *app) verifyAll(o *verifyOptions, args []string) (*verifyRun, error) {
-	var sum verifySummary
+// verifyRequest turns the options into a request of the verify pipeline
+// (verify.Run), after the checks that only flags can get wrong.
+func (a *app) verifyRequest(o *verifyOptions, args []string) (verify.Request, error) {
 	kinds, patterns := splitKind(args)
 	if o.staged && o.changedSince != "" {
-		return nil, usageError("--staged and --changed-since do not go together")
+		return verify.Request{}, usageError("--staged and --changed-since do not go together")
 	}
 	if o.trustUser && o.trustRef == "" {
-		return nil, usageError("--trust-user only makes sense with --trust-ref")
+		return verify.Request{}, usageError("--trust-user only makes sense with --trust-ref")
 	}
 	switch o.require {
-	case "", "v1":
-	case "v2":
+	case "", "v1", "v2":
 	default:
-		return nil, usageError("--require %q: the only requirement is v2", o.require)
+		return verify.Request{}, usageError("--require %q: the only requirement is v2", o.require)
 	}
 	ss, err := a.getSpaces()
 	if err != nil {
-		return nil, err
+		return verify.Request{}, err
 	}
-	spaces, err := ss.Named(o.space)
+	cfg, err := a.config()
 	if err != nil {
-		return nil, usageError("--space: %v", err)
+		return verify.Request{}, err
 	}
-	vs, err := a.verification(o, true)
-	if err != nil {
-		return nil, err
+	if o.trustRef == "" {
+		o.trustRef = cfg.Verify.TrustRef
 	}
-	trust, policy, repo, aiPrefix := vs.trust, vs.policy, vs.repo, vs.aiPrefix
-	rep := &report.Report{Tool: "rye verify"}
-	rep.Version, _, _ = Version()
-	var sources []verify.Source
-	switch {
-	case o.staged:
-		p, _ := a.project()
-		pats, err := space.ParsePatterns(p, patterns, a.workDir())
-		if err != nil {
-			return nil, usageError("%v", err)
-		}
-		if sources, err = verify.StagedSources(repo, aiPrefix, p, kinds, pats); err != nil {
-			return nil, usageError("%v", err)
-		}
-	default:
-		// A pattern need only match in one of the spaces.
-		sels, err := space.SelectAll(spaces, kinds, patterns, a.workDir())
-		if err != nil {
-			return nil, usageError("%v", err)
-		}
-		for _, sel := range sels {
-			sp := sel.Space
-			srcs := verify.SelectionSources(sel)
-			if o.changedSince != "" && sp.Name == space.Project {
-				rels := make([]string, 0, len(srcs))
-				for _, f := range sel.Items {
-					rels = append(rels, f.Rel)
-				}
-				for _, l := range sel.Links {
-					rels = append(rels, l.Rel)
-				}
-				exists := func(rel string) bool {
-					_, err := os.Lstat(filepath.Join(sp.AI(), filepath.FromSlash(rel)))
-					return err == nil
-				}
-				changed, deleted, err := verify.ChangedSince(repo, o.changedSince, aiPrefix, srcs, rels, kinds, exists)
-				if err != nil {
-					return nil, usageError("%v", err)
-				}
-				for _, d := range deleted {
-					rep.Notes = append(rep.Notes, fmt.Sprintf("deleted since %s: %s %s (%s)", o.changedSince, d.Kind, d.ID, sp.DisplayPath(d.Rel)))
-				}
-				rep.Notes = append(rep.Notes, fmt.Sprintf("%s of %s changed since %s", report.Plural(len(changed), "item"), report.Count(len(srcs)), o.changedSince))
-				srcs = changed
-			}
-			sources = append(sources, srcs...)
+	if o.trustRef != "" || o.staged || o.changedSince != "" {
+		if _, err := a.project(); err != nil {
+			return verify.Request{}, err
 		}
 	}
-	for i := range sources {
-		sources[i].Read = readOnce(sources[i].Read)
+	req := verify.Request{
+		Spaces: ss, Tier: o.space, Kinds: kinds, Patterns: patterns, WorkDir: a.workDir(),
+		Trust:  verify.TrustOptions{Ref: o.trustRef, User: o.trustUser},
+		Staged: o.staged, ChangedSince: o.changedSince,
+		Policy: verify.Policy{RequireV2: o.require == "v2" || cfg.MinSignatureVersion == 2, Now: time.Now().UTC()},
 	}
-	v := &verify.Verifier{Trust: trust, Policy: policy}
-	var cache *verify.Cache
 	if !o.noCache {
-		if dir, err := search.DefaultCacheDir(); err == nil {
-			cache = verify.OpenCache(filepath.Join(dir, "verify.cache"))
-			v.Cache = cache
+		if dir, err := cachedir.Dir(); err == nil {
+			req.Cache = filepath.Join(dir, "verify.cache")
 		}
 	}
-	results := v.Run(sources)
-	if cache != nil {
-		if err := cache.Save(); err != nil && a.verbose {
-			a.info("verdict cache not saved: %v", err)
-		}
-	}
-	addVerdicts(rep, results, a.verbose)
-	for _, p := range trust.Problems {
-		rep.Add(report.Finding{Rule: "verify/trust-store", Severity: report.Warning, Path: p.Path, Message: p.Reason})
-	}
-	sum = verifySummary{Items: len(results), Failed: rep.Failed(), Warnings: rep.Count(report.Warning)}
-	sum.Verified = sum.Items - sum.Failed
-	return &verifyRun{rep: rep, sum: sum, sources: sources}, nil
+	return req, nil
 }
 
-// readOnce remembers what read returns, so that a second reader (lint in
-// rye check) gets the very bytes that were verified.
-func readOnce(read func() ([]byte, error)) func() ([]byte, error) {
-	var once sync.Once
-	var data []byte
-	var err error
-	return func() ([]byte, error) {
-		once.Do(func() { data, err = read() })
-		return data, err
+// requestError turns an error of a request function into a usage error
+// that names the flag at fault.
+func requestError(err error) error {
+	var re *verify.RequestError
+	if errors.As(err, &re) {
+		if flag := requestFlags[re.Field]; flag != "" {
+			return usageError("%s: %v", flag, re.Err)
+		}
+		return usageError("%v", re.Err)
 	}
+	return asUsage(err)
+}
+
+// requestFlags are the flags that set each field of a verify.Request.
+var requestFlags = map[string]string{
+	verify.FieldTier:         "--space",
+	verify.FieldTrustRef:     "--trust-ref",
+	verify.FieldTrustUser:    "--trust-user",
+	verify.FieldChangedSince: "--changed-since",
+}
+
+// verifyAll runs the verify pipeline for rye verify and rye check and
+// turns its results into a report.
+func (a *app) verifyAll(o *verifyOptions, args []string) (*verifyRun, error) {
+	req, err := a.verifyRequest(o, args)
+	if err != nil {
+		return nil, err
+	}
+	res, err := verify.Run(req)
+	if err != nil {
+		return nil, requestError(err)
+	}
+	if res.CacheErr != nil && a.verbose {
+		a.info("verdict cache not saved: %v", res.CacheErr)
+	}
+	return a.verifyReport(res), nil
+}
+
+// verifyReport renders a verification's results as a report.
+func (a *app) verifyReport(res *verify.Results) *verifyRun {
+	rep := &report.Report{Tool: "rye verify", Notes: res.Notes}
+	rep.Version, _, _ = Version()
+	addVerdicts(rep, res.Items, a.verbose)
+	for _, p := range res.Trust.Problems {
+		rep.Add(report.Finding{Rule: "verify/trust-store", Severity: report.Warning, Path: p.Path, Message: p.Reason})
+	}
+	sum := verifySummary{Items: len(res.Items), Failed: rep.Failed(), Warnings: rep.Count(report.Warning)}
+	sum.Verified = sum.Items - sum.Failed
+	return &verifyRun{rep: rep, sum: sum, results: res}
 }
 
 // verification is what a verb that verifies needs: the trust store of the
-// tiers its options name, the configured policy and, for the options that
-// read git (--trust-ref, --staged, --changed-since), the repository and the
-// project's .ai/ folder in it.
+// tiers its options name and the configured policy.
 type verification struct {
-	trust    *verify.TrustStore
-	policy   verify.Policy
-	repo     *verify.Repo
-	aiPrefix string
+	trust  *verify.TrustStore
+	policy verify.Policy
 }
 
 // verification loads the trust store and the policy the same way for every
-// verb: config, then git when the options need it, then the trust tiers
-// (verify.TrustTiers). The config's verify.trust_ref applies when the
-// options name no ref and configRef is set: the verbs whose answer gates a
-// change (verify, check, bundle verify). Problems with trusted-key files are
-// left in the store for the caller to report (warnTrust).
+// verb that verifies without the verify pipeline (load, lint, execute,
+// bundle): config, then the trust tiers (verify.LoadTrust). The config's
+// verify.trust_ref applies when the options name no ref and configRef is
+// set: the verbs whose answer gates a change (bundle verify). Problems with
+// trusted-key files are left in the store for the caller to report
+// (warnTrust).
 func (a *app) verification(o *verifyOptions, configRef bool) (*verification, error) {
 	cfg, err := a.config()
 	if err != nil {
@@ -230,33 +208,16 @@ func (a *app) verification(o *verifyOptions, configRef bool) (*verification, err
 	if o.trustRef == "" && configRef {
 		o.trustRef = cfg.Verify.TrustRef
 	}
-	v := &verification{policy: verify.Policy{RequireV2: o.require == "v2" || cfg.MinSignatureVersion == 2, Now: time.Now().UTC()}}
-	var project *verify.TrustSource
-	if o.trustRef != "" || o.staged || o.changedSince != "" {
-		p, err := a.project()
-		if err != nil {
+	if o.trustRef != "" || o.staged {
+		if _, err := a.project(); err != nil {
 			return nil, err
 		}
-		if v.repo, v.aiPrefix, err = verify.OpenSpaceRepo(p.Root); err != nil {
-			return nil, usageError("%v", err)
-		}
-		switch {
-		case o.trustRef != "":
-			src, err := v.repo.TrustAtRef(o.trustRef, path.Dir(v.aiPrefix))
-			if err != nil {
-				return nil, usageError("--trust-ref: %v", err)
-			}
-			project = &src
-		case o.staged:
-			src, err := v.repo.TrustInIndex(path.Dir(v.aiPrefix))
-			if err != nil {
-				return nil, usageError("%v", err)
-			}
-			project = &src
-		}
 	}
-	v.trust, err = verify.LoadTrustStore(verify.TrustTiers(ss, project, o.trustRef == "" || o.trustUser))
-	return v, asUsage(err)
+	ts, _, err := verify.LoadTrust(ss, verify.TrustOptions{Ref: o.trustRef, User: o.trustUser, Staged: o.staged}, false)
+	if err != nil {
+		return nil, requestError(err)
+	}
+	return &verification{trust: ts, policy: verify.Policy{RequireV2: o.require == "v2" || cfg.MinSignatureVersion == 2, Now: time.Now().UTC()}}, nil
 }
 
 // warnTrust prints the trusted-key files that were ignored, for the verbs
@@ -267,21 +228,6 @@ func (a *app) warnTrust(ts *verify.TrustStore) {
 	}
 }
 
-// verdictRules describes each verdict for SARIF and the JSON output.
-var verdictRules = map[verify.Verdict]string{
-	verify.Unsigned:      "The item has no signature line (or only a placeholder).",
-	verify.Malformed:     "The signature line does not parse, or has an unsupported version.",
-	verify.Duplicate:     "Two signature lines at the top of the file.",
-	verify.Modified:      "The content changed after it was signed.",
-	verify.UntrustedKey:  "The signing key is not in the trust store.",
-	verify.BadSignature:  "The signature does not verify (for v2: also an edited timestamp or fingerprint, or a copy under another id).",
-	verify.Moved:         "The item's own metadata (name, id, category) disagrees with where the file is.",
-	verify.KeyExpired:    "The signing key expired.",
-	verify.KeyOutOfScope: "The signing key's scopes do not cover this item.",
-	verify.LegacyFormat:  "A v1 signature where v2 is required.",
-	verify.Unreadable:    "The file cannot be read: I/O error, symbolic link, over 1 MiB, or not UTF-8 where text is required.",
-}
-
 const docsBase = "https://github.com/ryekit/rye/blob/main/docs/"
 
 // addVerdicts turns results into report items and findings.
@@ -290,7 +236,7 @@ func addVerdicts(rep *report.Report, results []verify.Result, listVerified bool)
 		rep.Items = append(rep.Items, report.Item{Failed: r.Verdict.Failed(), Value: r})
 		if r.Verdict.Failed() {
 			rule := "verify/" + string(r.Verdict)
-			rep.AddRule(report.Rule{ID: rule, Short: verdictRules[r.Verdict], Help: verdictRules[r.Verdict] + " See the URL for the fix.", URL: docsBase + "verify.md#" + string(r.Verdict)})
+			rep.AddRule(report.Rule{ID: rule, Short: r.Verdict.Description(), Help: r.Verdict.Description() + " See the URL for the fix.", URL: docsBase + "verify.md#" + string(r.Verdict)})
 			rep.Add(report.Finding{Rule: rule, Severity: report.Error, Path: r.Path, Line: max(r.Line, 1), Col: 1, Message: string(r.Verdict) + ": " + r.Reason, Kind: string(r.Kind), ID: string(r.ID)})
 		}
 		for _, w := range r.Warnings {
@@ -345,7 +291,7 @@ func (a *app) renderReport(rep *report.Report, line string, summary any, format 
 		return err
 	}
 	if rep.ExitCode() != 0 {
-		return &exitError{code: ExitFindings, err: fmt.Errorf("")}
+		return errReported
 	}
 	return nil
 }

@@ -1,0 +1,234 @@
+// Package gitrepo is everything rye reads from git: the files of a commit,
+// the index, blob ids and what changed since a commit. It reads through
+// go-git (rye never runs the git command) and never writes to the
+// repository.
+//
+// It knows nothing of items or trust: callers say which folder they want
+// and how large a file they will read, and interpret the files themselves.
+package gitrepo
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// Repo is the git repository that holds a folder of interest.
+type Repo struct {
+	repo *git.Repository
+	// Root is the work tree's root, absolute.
+	Root string
+}
+
+// Open finds the repository that contains dir.
+func Open(dir string) (*Repo, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	r, err := git.PlainOpenWithOptions(abs, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if err != nil {
+		return nil, fmt.Errorf("%s is not in a git repository: %v", dir, err)
+	}
+	wt, err := r.Worktree()
+	if err != nil {
+		return nil, fmt.Errorf("the git repository of %s has no work tree: %v", dir, err)
+	}
+	return &Repo{repo: r, Root: wt.Filesystem.Root()}, nil
+}
+
+// OpenAt opens the repository that contains dir and returns it with dir's
+// '/'-separated path in it ("" for the root).
+func OpenAt(dir string) (*Repo, string, error) {
+	r, err := Open(dir)
+	if err != nil {
+		return nil, "", err
+	}
+	prefix, err := r.Prefix(dir)
+	if err != nil {
+		return nil, "", err
+	}
+	return r, prefix, nil
+}
+
+// Prefix returns the '/'-separated path of dir relative to the repository
+// root ("" for the root itself).
+func (r *Repo) Prefix(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	rel, err := filepath.Rel(r.Root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s is not inside the git work tree %s", dir, r.Root)
+	}
+	if rel == "." {
+		return "", nil
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// File is a file recorded in git: its blob id, whether it is a symbolic
+// link, and its bytes when they were asked for. A blob over the size the
+// caller would read is not loaded: TooLarge says so and Data is nil, and
+// the caller reports it (one such file never fails the others).
+type File struct {
+	Blob     string
+	Symlink  bool
+	TooLarge bool
+	Data     []byte
+}
+
+// file describes one tree or index entry, reading its bytes (at most limit
+// of them) when limit > 0 and it is not a link.
+func (r *Repo) file(h plumbing.Hash, mode filemode.FileMode, limit int64) (File, error) {
+	f := File{Blob: h.String(), Symlink: mode == filemode.Symlink}
+	if limit <= 0 || f.Symlink {
+		return f, nil
+	}
+	b, err := r.repo.BlobObject(h)
+	if err != nil {
+		return f, err
+	}
+	if b.Size > limit {
+		f.TooLarge = true
+		return f, nil
+	}
+	rd, err := b.Reader()
+	if err != nil {
+		return f, err
+	}
+	defer rd.Close()
+	f.Data, err = io.ReadAll(io.LimitReader(rd, limit+1))
+	if err == nil && int64(len(f.Data)) > limit {
+		f.Data, f.TooLarge = nil, true
+	}
+	return f, err
+}
+
+// Tree returns the files of the commit named by ref (a branch, tag,
+// commit id, HEAD~1, ...) below prefix, keyed by their path below prefix.
+// With limit > 0, the bytes of each file of at most limit bytes are read
+// too.
+func (r *Repo) Tree(ref, prefix string, limit int64) (map[string]File, error) {
+	hash, err := r.repo.ResolveRevision(plumbing.Revision(ref))
+	if err != nil {
+		return nil, fmt.Errorf("git ref %q: %v", ref, err)
+	}
+	commit, err := r.repo.CommitObject(*hash)
+	if err != nil {
+		return nil, fmt.Errorf("git ref %q is not a commit: %v", ref, err)
+	}
+	tree, err := commit.Tree()
+	if err != nil {
+		return nil, err
+	}
+	if prefix != "" {
+		tree, err = tree.Tree(prefix)
+		if errors.Is(err, object.ErrDirectoryNotFound) {
+			return map[string]File{}, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	out := map[string]File{}
+	walker := object.NewTreeWalker(tree, true, nil)
+	defer walker.Close()
+	for {
+		name, entry, err := walker.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if entry.Mode == filemode.Dir || entry.Mode == filemode.Submodule {
+			continue
+		}
+		f, err := r.file(entry.Hash, entry.Mode, limit)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		out[name] = f
+	}
+	return out, nil
+}
+
+// Index returns the staged files (the index) below prefix, with the bytes
+// of those of at most limit bytes: what the next commit will contain.
+func (r *Repo) Index(prefix string, limit int64) (map[string]File, error) {
+	idx, err := r.repo.Storer.Index()
+	if err != nil {
+		return nil, fmt.Errorf("reading the git index: %v", err)
+	}
+	out := map[string]File{}
+	for _, e := range idx.Entries {
+		name := e.Name
+		if prefix != "" {
+			if !strings.HasPrefix(name, prefix+"/") {
+				continue
+			}
+			name = name[len(prefix)+1:]
+		}
+		f, err := r.file(e.Hash, e.Mode, limit)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", e.Name, err)
+		}
+		out[name] = f
+	}
+	return out, nil
+}
+
+// BlobID is the git object id of data as a blob: what git would store for
+// it, so that a working-tree file can be compared with a commit without a
+// status walk.
+func BlobID(data []byte) string {
+	return plumbing.ComputeHash(plumbing.BlobObject, data).String()
+}
+
+// Same reports whether data is the content git recorded for f (a regular
+// file with the same blob id).
+func (f File) Same(data []byte) bool { return !f.Symlink && f.Blob == BlobID(data) }
+
+// Candidate is a working-tree file to compare with a commit: its path below
+// the compared folder and how to read it.
+type Candidate struct {
+	Rel  string
+	Read func() ([]byte, error)
+}
+
+// Change is a candidate whose bytes differ from the commit's (or that is
+// new, or cannot be read): its index among the candidates and what reading
+// it gave, so that nobody reads it a second time.
+type Change struct {
+	Index int
+	Data  []byte
+	Err   error
+}
+
+// ChangedSince compares candidates with the files of commit ref below
+// prefix by git blob id (no status walk) and returns those that differ,
+// with the commit's files (the caller looks for what was deleted).
+func (r *Repo) ChangedSince(ref, prefix string, cands []Candidate) ([]Change, map[string]File, error) {
+	old, err := r.Tree(ref, prefix, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	var changed []Change
+	for i, c := range cands {
+		data, err := c.Read()
+		if f, ok := old[c.Rel]; ok && err == nil && f.Same(data) {
+			continue
+		}
+		changed = append(changed, Change{Index: i, Data: data, Err: err})
+	}
+	return changed, old, nil
+}

@@ -1,0 +1,246 @@
+package verify
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sync"
+
+	"github.com/ryekit/rye/gitrepo"
+	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/report"
+	"github.com/ryekit/rye/space"
+)
+
+// Fields of a Request, as RequestError names them.
+const (
+	FieldTier         = "tier"
+	FieldPatterns     = "patterns"
+	FieldTrustRef     = "trust ref"
+	FieldTrustUser    = "trust user"
+	FieldStaged       = "staged"
+	FieldChangedSince = "changed since"
+)
+
+// RequestError is a request that cannot run: a field's value is wrong or
+// names something that does not exist (a git ref, a pattern that matches
+// nothing). Callers turn it into a usage error that names their own
+// spelling of the field.
+type RequestError struct {
+	Field string
+	Err   error
+}
+
+func (e *RequestError) Error() string { return e.Field + ": " + e.Err.Error() }
+func (e *RequestError) Unwrap() error { return e.Err }
+
+func requestError(field string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &RequestError{Field: field, Err: err}
+}
+
+// TrustOptions say where the project's tier of the trust store comes from:
+// the working tree (the zero value), a commit, or the index.
+type TrustOptions struct {
+	// Ref reads the project's trusted keys from this git commit (the base of
+	// a change under review), so that a change cannot trust itself.
+	Ref string
+	// User keeps the user space's keys when Ref is set (they are left out
+	// by default: a change must not pass on keys only the runner holds).
+	User bool
+	// Staged reads the project's trusted keys from the git index.
+	Staged bool
+}
+
+// Git is the repository that holds the project, for the requests that
+// read git, with the path of the project's .ai/ folder in it.
+type Git struct {
+	Repo     *gitrepo.Repo
+	AIPrefix string
+}
+
+// LoadTrust assembles the trust store (TrustTiers) for o. It opens the
+// project's repository when o reads git, or when openRepo asks for it
+// (changed-since needs the repository but not its trust). Problems with
+// trusted-key files are left in the store for the caller to report.
+func LoadTrust(ss *space.Spaces, o TrustOptions, openRepo bool) (*TrustStore, *Git, error) {
+	if o.User && o.Ref == "" {
+		return nil, nil, requestError(FieldTrustUser, errors.New("only makes sense with a trust ref"))
+	}
+	var g *Git
+	var project *TrustSource
+	if o.Ref != "" || o.Staged || openRepo {
+		if ss.Project == nil {
+			return nil, nil, ErrNoProject
+		}
+		repo, aiPrefix, err := OpenRepo(ss.Project.Root)
+		if err != nil {
+			field := FieldChangedSince
+			switch {
+			case o.Ref != "":
+				field = FieldTrustRef
+			case o.Staged:
+				field = FieldStaged
+			}
+			return nil, nil, requestError(field, err)
+		}
+		g = &Git{Repo: repo, AIPrefix: aiPrefix}
+		switch {
+		case o.Ref != "":
+			src, err := TrustAtRef(repo, o.Ref, path.Dir(aiPrefix))
+			if err != nil {
+				return nil, nil, requestError(FieldTrustRef, err)
+			}
+			project = &src
+		case o.Staged:
+			src, err := TrustInIndex(repo, path.Dir(aiPrefix))
+			if err != nil {
+				return nil, nil, requestError(FieldStaged, err)
+			}
+			project = &src
+		}
+	}
+	ts, err := LoadTrustStore(TrustTiers(ss, project, o.Ref == "" || o.User))
+	return ts, g, err
+}
+
+// ErrNoProject is a request that needs the project space (git, --staged)
+// where there is none.
+var ErrNoProject = errors.New("no project")
+
+// Request is one run of the verify pipeline: which items, against which
+// trust, under which policy. The CLI's rye verify and rye check, lint's
+// check and the MCP server all run it.
+type Request struct {
+	Spaces *space.Spaces
+	// Tier is "project" (the default), "user", "system" or "all".
+	Tier     string
+	Kinds    []item.Kind // nil: every kind
+	Patterns []string    // ids, globs or file paths; none: every item
+	WorkDir  string      // path patterns are relative to it
+	Trust    TrustOptions
+	// Staged verifies the content of the git index (a pre-commit hook),
+	// with the index's trusted keys unless Trust.Ref is set.
+	Staged bool
+	// ChangedSince verifies only the project items whose bytes differ from
+	// this git commit's, and lists those it deleted.
+	ChangedSince string
+	Policy       Policy
+	// Cache is the path of the verdict cache file; "" verifies everything.
+	Cache string
+}
+
+// Results is a finished verification.
+type Results struct {
+	Items []Result
+	// Sources are the items verified, in the order of Items; each reads its
+	// bytes once, so a later reader (lint in rye check) gets the very bytes
+	// that were verified.
+	Sources []Source
+	// Notes are lines for the reader: what changed since a commit, what it
+	// deleted.
+	Notes []string
+	// Trust is the store the items were verified against; its Problems are
+	// the trusted-key files that were ignored.
+	Trust *TrustStore
+	// CacheErr is set when the verdict cache could not be saved (the
+	// results are complete; only the next run is slower).
+	CacheErr error
+}
+
+// Run verifies what req selects.
+func Run(req Request) (*Results, error) {
+	if req.Staged && req.ChangedSince != "" {
+		return nil, requestError(FieldChangedSince, errors.New("a run verifies the index (staged) or what changed since a commit, not both"))
+	}
+	kinds := req.Kinds
+	if kinds == nil {
+		kinds = item.Kinds
+	}
+	tier := req.Tier
+	if tier == "" {
+		tier = string(space.Project)
+	}
+	spaces, err := req.Spaces.Named(tier)
+	if err != nil {
+		return nil, requestError(FieldTier, err)
+	}
+	trust := req.Trust
+	trust.Staged = trust.Staged || (req.Staged && trust.Ref == "")
+	ts, g, err := LoadTrust(req.Spaces, trust, req.Staged || req.ChangedSince != "")
+	if err != nil {
+		return nil, err
+	}
+	res := &Results{Trust: ts}
+	if req.Staged {
+		p := req.Spaces.Project
+		pats, err := space.ParsePatterns(p, req.Patterns, req.WorkDir)
+		if err != nil {
+			return nil, requestError(FieldPatterns, err)
+		}
+		if res.Sources, err = StagedSources(g.Repo, g.AIPrefix, p, kinds, pats); err != nil {
+			return nil, requestError(FieldStaged, err)
+		}
+	} else {
+		// A pattern need only match in one of the spaces.
+		sels, err := space.SelectAll(spaces, kinds, req.Patterns, req.WorkDir)
+		if err != nil {
+			return nil, requestError(FieldPatterns, err)
+		}
+		for _, sel := range sels {
+			srcs := SelectionSources(sel)
+			if req.ChangedSince != "" && sel.Space.Name == space.Project {
+				if srcs, err = res.changedSince(g, req.ChangedSince, sel.Space, srcs, kinds); err != nil {
+					return nil, err
+				}
+			}
+			res.Sources = append(res.Sources, srcs...)
+		}
+	}
+	for i := range res.Sources {
+		res.Sources[i].Read = readOnce(res.Sources[i].Read)
+	}
+	v := &Verifier{Trust: ts, Policy: req.Policy}
+	if req.Cache != "" {
+		v.Cache = OpenCache(req.Cache)
+	}
+	res.Items = v.Run(res.Sources)
+	if v.Cache != nil {
+		res.CacheErr = v.Cache.Save()
+	}
+	return res, nil
+}
+
+// changedSince keeps the sources of project space sp that changed since
+// ref, and notes what changed and what was deleted.
+func (res *Results) changedSince(g *Git, ref string, sp *space.Space, srcs []Source, kinds []item.Kind) ([]Source, error) {
+	exists := func(rel string) bool {
+		_, err := os.Lstat(filepath.Join(sp.AI(), filepath.FromSlash(rel)))
+		return err == nil
+	}
+	changed, deleted, err := ChangedSince(g.Repo, ref, g.AIPrefix, srcs, kinds, exists)
+	if err != nil {
+		return nil, requestError(FieldChangedSince, err)
+	}
+	for _, d := range deleted {
+		res.Notes = append(res.Notes, fmt.Sprintf("deleted since %s: %s %s (%s)", ref, d.Kind, d.ID, sp.DisplayPath(d.Rel)))
+	}
+	res.Notes = append(res.Notes, fmt.Sprintf("%s of %s changed since %s", report.Plural(len(changed), "item"), report.Count(len(srcs)), ref))
+	return changed, nil
+}
+
+// readOnce remembers what read returns, so that a second reader (lint in
+// rye check) gets the very bytes that were verified.
+func readOnce(read func() ([]byte, error)) func() ([]byte, error) {
+	var once sync.Once
+	var data []byte
+	var err error
+	return func() ([]byte, error) {
+		once.Do(func() { data, err = read() })
+		return data, err
+	}
+}
