@@ -1,7 +1,3 @@
-// Package runtime builds, validates and runs executor chains (spec 3):
-// tool → runtime(s) → primitive. Building and validating are offline and
-// shared by lint and the executor; the executor adds verification, the
-// environment, templates and the primitives themselves.
 package chain
 
 import (

@@ -76,7 +76,7 @@ func CheckArchive(a *Archive, ts *verify.TrustStore, p verify.Policy) *Result {
 	}
 	r.ID = id
 	mdata := a.Get(mp).Data
-	if v, reason := checkManifestSignature(mdata, id, ts, p); v != verify.Verified {
+	if v, reason := checkManifestSignature(mdata, mp, id, ts, p); v != verify.Verified {
 		r.checkItems(ts, p) // still useful to see, though nothing installs
 		return r.fail(ManifestFailed, "%s: %s: %s", mp, v, reason)
 	}
@@ -127,40 +127,19 @@ func CheckArchive(a *Archive, ts *verify.TrustStore, p verify.Policy) *Result {
 	return r
 }
 
-// checkManifestSignature verifies the manifest's own line: a v2 signature
-// (v1 cannot bind a kind and an id) over the manifest's bytes, by a key of
-// the trust store whose policy allows it, for kind bundle and this id.
-func checkManifestSignature(data []byte, id item.ID, ts *verify.TrustStore, p verify.Policy) (verify.Verdict, string) {
-	found := sign.Find(data, ".yaml")
-	switch found.Status {
-	case sign.Unsigned:
-		return verify.Unsigned, "the manifest carries no signature"
-	case sign.Malformed:
-		return verify.Malformed, "the manifest's signature line does not parse: " + found.Reason
-	case sign.Duplicate:
-		return verify.Duplicate, "two signature lines at the top of the manifest"
-	}
-	l := found.Line
-	if l.Format != sign.V2 {
-		return verify.LegacyFormat, "a bundle manifest must be signed with v2"
-	}
-	if sign.HashV2(data, found.Start, found.End) != l.Hash {
-		return verify.Modified, "the manifest changed after it was signed"
-	}
-	key := ts.Lookup(l.Fingerprint)
-	if key == nil {
-		return verify.UntrustedKey, fmt.Sprintf("signed by key %s, which is not in the trust store (a copy shipped inside the bundle is not trusted by itself; if you trust its owner: rye bundle install --trust %s)", l.Fingerprint, l.Fingerprint)
-	}
-	if !sign.VerifySignature(key.Public, l, KindBundle, id) {
-		return verify.BadSignature, "the signature does not verify for bundle " + string(id)
-	}
-	if key.ExpiredAt(p.Now) {
-		return verify.KeyExpired, fmt.Sprintf("key %s expired on %s", key.Fingerprint, key.Expires.Format("2006-01-02"))
-	}
-	if !key.Allows(KindBundle, id) {
-		return verify.KeyOutOfScope, fmt.Sprintf("key %s may only sign %s", key.Fingerprint, strings.Join(key.Scopes, ", "))
-	}
-	return verify.Verified, ""
+// checkManifestSignature verifies the manifest's own line with
+// verify.Check: a v2 signature (v1 cannot bind a kind and an id) over the
+// manifest's bytes, by a key of the trust store whose policy allows it,
+// for kind bundle and this id.
+func checkManifestSignature(data []byte, mp string, id item.ID, ts *verify.TrustStore, p verify.Policy) (verify.Verdict, string) {
+	r := verify.Check(verify.Input{
+		Kind: KindBundle, ID: id, Space: "bundle", Path: mp, Data: data, Require: sign.V2,
+		Resign: "rye bundle create " + string(id),
+		TrustHint: func(fp string) string {
+			return "a copy shipped inside the bundle is not trusted by itself; if you trust its owner: rye bundle install --trust " + fp
+		},
+	}, ts, p)
+	return r.Verdict, r.Reason
 }
 
 // checkEntries compares each file with its manifest entry: an item's kind

@@ -1,6 +1,3 @@
-// Package bundle knows where items live: the project, user and system spaces
-// of spec 1.3, how an id resolves to a file in them, how a space is walked,
-// the system bundle embedded in the binary, and release bundles (spec 5).
 package space
 
 import (

@@ -163,7 +163,7 @@ func TestCacheAndChangedSinceAgreeWithFullRun(t *testing.T) {
 				os.WriteFile(filepath.Join(root, ".ai", "knowledge", fmt.Sprintf("new%d_%d.md", round, i)), []byte("---\nid: x\n---\n"), 0o644)
 			}
 		}
-		sources, rels = allSources(t, sp)
+		sources, _ = allSources(t, sp)
 		full := (&Verifier{Trust: ts, Policy: policy}).Run(withEmbedded(sources))
 		for _, res := range full[len(sources):] {
 			if res.Verdict != Verified || !res.Embedded || res.Reason != "embedded in rye" {

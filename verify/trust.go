@@ -1,7 +1,3 @@
-// Package verify decides whether items may be used: the trust store of
-// spec 2.5 (project, user and system tiers; a git ref for CI), one verdict
-// per item in the order of spec 2.6, the parallel verifier, change
-// detection against git, and the verdict cache.
 package verify
 
 import (

@@ -91,18 +91,32 @@ type Result struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
-// Input is one item to verify: where it is and its bytes, read once.
+// Input is one signed object to verify: an item file, or a release
+// bundle's manifest (kind "bundle"). Check is a pure function of it, the
+// trust store and the policy, so that every caller (the verifier, lint,
+// the executor, release bundles) gets the same verdict for the same bytes.
 type Input struct {
 	Kind     item.Kind
 	ID       item.ID
 	Space    string
-	Path     string
+	Path     string // as shown; its extension says how the signature line is written
 	Embedded bool
 	Data     []byte
 	ReadErr  error // the file could not be read (then Data is nil)
 	// Meta is the item's metadata when the caller has parsed Data already
 	// (lint); nil means Check parses it for the location check.
 	Meta *item.Metadata
+	// Require, when set, is the only signature format the object may carry,
+	// whatever the policy: a bundle manifest must be v2, the format that
+	// binds its kind and id.
+	Require sign.Format
+	// Resign is the command that signs the object again, for the fixes;
+	// "" means rye sign KIND ID.
+	Resign string
+	// TrustHint says how to trust the signer of key fingerprint, which the
+	// store does not hold, for the untrusted-key fix; nil means rye trust
+	// add.
+	TrustHint func(fingerprint string) string
 }
 
 // Check verifies one item. The checks run in the order of spec 2.6 and the
@@ -122,7 +136,10 @@ func Check(in Input, ts *TrustStore, p Policy) Result {
 		return r
 	}
 	ext := path.Ext(in.Path)
-	signHint := fmt.Sprintf("rye sign %s %s", in.Kind, in.ID)
+	signHint := in.Resign
+	if signHint == "" {
+		signHint = fmt.Sprintf("rye sign %s %s", in.Kind, in.ID)
+	}
 
 	// Parse the line.
 	found := sign.Find(in.Data, ext)
@@ -140,6 +157,9 @@ func Check(in Input, ts *TrustStore, p Policy) Result {
 	}
 	l := found.Line
 	r.Format, r.Fingerprint = l.Format.String(), l.Fingerprint
+	if in.Require != 0 && l.Format != in.Require {
+		return fail(LegacyFormat, "a %s signature where only %s is accepted; sign it again: %s", l.Format, in.Require, signHint)
+	}
 
 	// Hash.
 	hash, err := sign.ContentHash(found, in.Kind, in.Data)
@@ -152,15 +172,21 @@ func Check(in Input, ts *TrustStore, p Policy) Result {
 		return fail(Modified, "content changed since it was signed%s; if the change is intended, sign it again: %s", changeHint(in.Data), signHint)
 	}
 
-	// Location: the item's own metadata must agree with where it is.
-	if moved, reason := locationMismatch(in, l.Format); moved != "" {
-		return fail(Moved, "%s; move it back, or sign it at its new place: %s", reason, signHint)
+	// Location: an item's own metadata must agree with where it is.
+	if in.Kind.Valid() {
+		if moved, reason := locationMismatch(in, l.Format); moved != "" {
+			return fail(Moved, "%s; move it back, or sign it at its new place: %s", reason, signHint)
+		}
 	}
 
 	// Trust.
 	key := ts.Lookup(l.Fingerprint)
 	if key == nil {
-		return fail(UntrustedKey, "signed by key %s, which is not in the trust store; if you trust its owner: rye trust add <their public key>.pem", l.Fingerprint)
+		hint := "if you trust its owner: rye trust add <their public key>.pem"
+		if in.TrustHint != nil {
+			hint = in.TrustHint(l.Fingerprint)
+		}
+		return fail(UntrustedKey, "signed by key %s, which is not in the trust store; %s", l.Fingerprint, hint)
 	}
 	r.Owner = key.Owner
 

@@ -27,7 +27,8 @@ echo '{"success": true}'
 // their difference: what rye adds to a tool run.
 func executeOverhead(root string, runs int, goEnv []string) {
 	bin := filepath.Join(root, "rye")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/rye")
+	// The rye module is this one's replacement (go.mod): build it from here.
+	build := exec.Command("go", "build", "-o", bin, "github.com/ryekit/rye/cmd/rye")
 	build.Stderr = os.Stderr
 	build.Env = goEnv
 	check(build.Run())

@@ -1,7 +1,11 @@
 // Command ryebench times whole-tree rye commands on a generated project:
 //
-//	go run ./internal/ryebench [-n 10000] [-runs 5] [-keep DIR]
-//	go run ./internal/ryebench -exec 200
+//	go run -C internal/ryebench . [-n 10000] [-runs 5] [-keep DIR]
+//	go run -C internal/ryebench . -exec 200
+//
+// It is a module of its own (internal/ryebench/go.mod, with rye replaced by
+// this checkout) so that go install ./..., which pre-commit runs, does not
+// install it.
 //
 // It generates a corpus of n items (internal/corpus), then runs each
 // command in-process several times and prints the fastest and the median

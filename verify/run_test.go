@@ -1,0 +1,127 @@
+package verify
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/sign"
+	"github.com/ryekit/rye/space"
+)
+
+func spacesOf(t *testing.T, root string) *space.Spaces {
+	t.Helper()
+	ss, err := space.Discover(space.Options{WorkDir: root, ProjectDir: root, Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ss
+}
+
+// Run verifies what the request selects, reads each item once (a second
+// read gets the verified bytes even after the file changed), and names the
+// field at fault when a request cannot run.
+func TestRun(t *testing.T) {
+	root := t.TempDir()
+	sp := signedProject(t, root, 20)
+	ss := spacesOf(t, root)
+	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+	res, err := Run(Request{Spaces: ss, Policy: Policy{Now: now}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Items) != 20 || len(res.Sources) != 20 {
+		t.Fatalf("%d results, %d sources", len(res.Items), len(res.Sources))
+	}
+	for _, r := range res.Items {
+		if r.Verdict != Verified {
+			t.Errorf("%s: %s %s", r.Path, r.Verdict, r.Reason)
+		}
+	}
+	// The bytes handed on are the ones verified.
+	first := res.Sources[0]
+	before, _ := first.Read()
+	os.WriteFile(filepath.Join(sp.AI(), filepath.FromSlash(first.Rel)), []byte("changed"), 0o644)
+	if after, _ := first.Read(); string(after) != string(before) {
+		t.Error("a second read of a source read the file again")
+	}
+
+	// One kind, one pattern.
+	res, err = Run(Request{Spaces: ss, Kinds: []item.Kind{res.Items[1].Kind}, Patterns: []string{string(res.Items[1].ID)}, Policy: Policy{Now: now}})
+	if err != nil || len(res.Items) != 1 {
+		t.Fatalf("pattern: %v, %d items", err, len(res.Items))
+	}
+
+	for name, c := range map[string]struct {
+		req   Request
+		field string
+	}{
+		"unknown tier":              {Request{Spaces: ss, Tier: "galaxy"}, FieldTier},
+		"pattern matching nothing":  {Request{Spaces: ss, Patterns: []string{"no/such/item"}}, FieldPatterns},
+		"trust user without ref":    {Request{Spaces: ss, Trust: TrustOptions{User: true}}, FieldTrustUser},
+		"staged and changed":        {Request{Spaces: ss, Staged: true, ChangedSince: "HEAD"}, FieldChangedSince},
+		"ref outside git":           {Request{Spaces: ss, Trust: TrustOptions{Ref: "main"}}, FieldTrustRef},
+		"changed since outside git": {Request{Spaces: ss, ChangedSince: "main"}, FieldChangedSince},
+	} {
+		_, err := Run(c.req)
+		var re *RequestError
+		if !errors.As(err, &re) || re.Field != c.field {
+			t.Errorf("%s: %v, want a RequestError on %q", name, err, c.field)
+		}
+	}
+
+	// A request that reads git needs a project.
+	noProject, err := space.Discover(space.Options{WorkDir: t.TempDir(), Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(Request{Spaces: noProject, Staged: true}); !errors.Is(err, ErrNoProject) {
+		t.Errorf("staged without a project: %v", err)
+	}
+}
+
+// A bundle manifest is checked by the same ladder as items: no location
+// check (it is not an item), only the format it requires, and the
+// caller's fixes in the reasons.
+func TestCheckRequiredFormatAndHints(t *testing.T) {
+	key := testKey()
+	ts, err := LoadTrustStore([]TrustSource{MemTrustSource("t", "t", map[string][]byte{key.Fingerprint + ".toml": FormatTrustedKey(&TrustedKey{Owner: "t", Public: key.Public})})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest := []byte("bundle:\n  id: \"rel\"\n")
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	in := Input{Kind: "bundle", ID: "rel", Path: ".ai/bundles/rel/manifest.yaml", Require: sign.V2, Resign: "rye bundle create rel"}
+	for _, f := range []sign.Format{sign.V1, sign.V2} {
+		// v1 cannot sign a bundle (its hash input is defined for items
+		// only): a v1 line signed for a tool stands in for a forged one.
+		kind := item.Kind("bundle")
+		if f == sign.V1 {
+			kind = item.Tool
+		}
+		in.Data, err = sign.Sign(key, f, kind, "rel", ".yaml", manifest, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := Check(in, ts, Policy{Now: at})
+		switch f {
+		case sign.V1:
+			if r.Verdict != LegacyFormat || !strings.Contains(r.Reason, "rye bundle create rel") {
+				t.Errorf("v1 manifest: %s %s", r.Verdict, r.Reason)
+			}
+		case sign.V2:
+			if r.Verdict != Verified {
+				t.Errorf("v2 manifest: %s %s", r.Verdict, r.Reason)
+			}
+		}
+	}
+	in.TrustHint = func(fp string) string { return "trust it with --trust " + fp }
+	r := Check(in, &TrustStore{}, Policy{Now: at})
+	if r.Verdict != UntrustedKey || !strings.HasSuffix(r.Reason, "trust it with --trust "+key.Fingerprint) {
+		t.Errorf("untrusted: %s %s", r.Verdict, r.Reason)
+	}
+}
