@@ -20,13 +20,18 @@ import (
 // Path is where the configuration lives below a space root.
 const Path = ".ai/config/rye.yaml"
 
-// Config is the merged configuration. Zero values mean "not set".
+// MaxSize bounds a configuration file: a larger one is an error, not a
+// reason to read without end.
+const MaxSize = 1 << 20
+
+// Config is one configuration file. Zero values mean "not set".
 type Config struct {
 	// MinSignatureVersion is 1 or 2; 2 turns v1 signatures into failures.
-	MinSignatureVersion int    `yaml:"min_signature_version"`
-	Lint                Lint   `yaml:"lint"`
-	Sign                Sign   `yaml:"sign"`
-	Verify              Verify `yaml:"verify"`
+	MinSignatureVersion int     `yaml:"min_signature_version"`
+	Lint                Lint    `yaml:"lint"`
+	Sign                Sign    `yaml:"sign"`
+	Verify              Verify  `yaml:"verify"`
+	Execute             Execute `yaml:"execute"`
 }
 
 // Lint configures rye lint.
@@ -41,13 +46,26 @@ type Sign struct {
 	Format string `yaml:"format"` // v1 or v2
 }
 
-// Verify configures rye verify.
+// Verify configures rye verify and rye check.
 type Verify struct {
+	// TrustRef is honoured from the user's own file only (see Settings).
 	TrustRef string `yaml:"trust_ref"`
 }
 
-// Default is the file rye init writes.
-const Default = `# rye configuration (see the README, "Configuration"). Unknown keys are an error.
+// Execute configures rye execute; it is honoured from the user's own file
+// only: what the executor may run must not be chosen by the project it
+// runs.
+type Execute struct {
+	// ProjectInterpreters lets the venv_python and node_modules
+	// interpreters come from the project's .venv/ and node_modules/ (when
+	// git does not track them). Off by default.
+	ProjectInterpreters bool `yaml:"project_interpreters"`
+}
+
+// Default is the file rye init writes into a project.
+const Default = `# rye configuration (see docs/configuration.md). Unknown keys are an error.
+# A project's file can make checks stricter, never looser: the trust ref and
+# what rye execute may run come from flags and your own ~/.ai/config/rye.yaml.
 
 # 1 accepts the reference implementation's v1 signatures (with a lint warning);
 # 2 makes them fail verification.
@@ -55,9 +73,6 @@ min_signature_version: 1
 
 sign:
   format: v2          # v2 (rye's own) or v1 (readable by the Python reference)
-
-verify:
-  trust_ref: ""       # a git ref whose .ai/trusted_keys/ is trusted (CI: the base branch)
 
 lint:
   enable: []
@@ -95,47 +110,171 @@ func (c *Config) check() error {
 	return nil
 }
 
-// Load reads the user's and then the project's configuration (either root
-// may be ""); project values override user values. Missing files are fine.
-func Load(userRoot, projectRoot string) (*Config, error) {
-	merged := &Config{}
-	for _, root := range []string{userRoot, projectRoot} {
-		if root == "" {
-			continue
-		}
-		p := filepath.Join(root, filepath.FromSlash(Path))
-		data, err := os.ReadFile(p)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		c, err := Parse(p, data)
-		if err != nil {
-			return nil, err
-		}
-		merged.merge(c)
+// Read reads the configuration file of a space root ("" or a missing file:
+// nil). A file over MaxSize is an error.
+func Read(root string) (*Config, error) {
+	if root == "" {
+		return nil, nil
 	}
-	return merged, nil
+	p := filepath.Join(root, filepath.FromSlash(Path))
+	f, err := os.Open(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", p, err)
+	}
+	if len(data) > MaxSize {
+		return nil, fmt.Errorf("%s: larger than %d bytes; a configuration file is a few lines", p, MaxSize)
+	}
+	return Parse(p, data)
 }
 
-func (c *Config) merge(o *Config) {
-	if o.MinSignatureVersion != 0 {
-		c.MinSignatureVersion = o.MinSignatureVersion
+// Settings are the configuration files rye reads, kept apart by who can
+// write them: the user's own file, the project's file in the tree under
+// check (which a change under review controls), and, when the run is
+// anchored to a trusted git ref (--trust-ref), the project's file at that
+// ref. What loosens a check comes only from the trusted files; the tree's
+// file can only make checks stricter (see each method).
+type Settings struct {
+	User    *Config // <user space>/.ai/config/rye.yaml; nil when absent
+	Project *Config // the project's file in the tree under check; nil when absent
+	// Trusted is the project's file at the trusted ref; nil without one.
+	Trusted *Config
+	// TrustRef is the ref the run is anchored to ("" for none): the
+	// command line's, else the user's verify.trust_ref.
+	TrustRef string
+	// ProjectPath names the project's file in messages.
+	ProjectPath string
+}
+
+// Load reads the user's and the project's files (either root may be "").
+func Load(userRoot, projectRoot string) (*Settings, error) {
+	user, err := Read(userRoot)
+	if err != nil {
+		return nil, err
 	}
-	if o.Sign.Format != "" {
-		c.Sign.Format = o.Sign.Format
+	project, err := Read(projectRoot)
+	if err != nil {
+		return nil, err
 	}
-	if o.Verify.TrustRef != "" {
-		c.Verify.TrustRef = o.Verify.TrustRef
+	s := &Settings{User: user, Project: project}
+	if projectRoot != "" {
+		s.ProjectPath = filepath.Join(projectRoot, filepath.FromSlash(Path))
 	}
-	c.Lint.Enable = append(c.Lint.Enable, o.Lint.Enable...)
-	c.Lint.Disable = append(c.Lint.Disable, o.Lint.Disable...)
-	for k, v := range o.Lint.Severity {
-		if c.Lint.Severity == nil {
-			c.Lint.Severity = map[string]string{}
+	return s, nil
+}
+
+// files lists the files that are present, trusted ones first.
+func (s *Settings) files() []*Config {
+	var out []*Config
+	for _, c := range []*Config{s.User, s.Trusted, s.Project} {
+		if c != nil {
+			out = append(out, c)
 		}
-		c.Lint.Severity[k] = v
 	}
+	return out
+}
+
+// MinSignatureVersion is the strictest of every file: the project's file
+// can raise it, never lower what the user's file or the trusted ref asks.
+func (s *Settings) MinSignatureVersion() int {
+	v := 1
+	for _, c := range s.files() {
+		v = max(v, c.MinSignatureVersion)
+	}
+	return v
+}
+
+// SignFormat is the format rye sign writes: the project's choice, else the
+// user's, else "" (v2). It decides how the user signs, not what passes.
+func (s *Settings) SignFormat() string {
+	for _, c := range []*Config{s.Project, s.User} {
+		if c != nil && c.Sign.Format != "" {
+			return c.Sign.Format
+		}
+	}
+	return ""
+}
+
+// UserTrustRef is the user's verify.trust_ref. A project's is never
+// honoured: a change under review could rewrite it (see IgnoredTrustRef).
+func (s *Settings) UserTrustRef() string {
+	if s.User == nil {
+		return ""
+	}
+	return s.User.Verify.TrustRef
+}
+
+// IgnoredTrustRef is the project's verify.trust_ref, which rye ignores and
+// reports, so that nobody believes it protects them.
+func (s *Settings) IgnoredTrustRef() string {
+	if s.Project == nil {
+		return ""
+	}
+	return s.Project.Verify.TrustRef
+}
+
+// ProjectInterpreters is the user's execute.project_interpreters.
+func (s *Settings) ProjectInterpreters() bool {
+	return s.User != nil && s.User.Execute.ProjectInterpreters
+}
+
+// Lint returns the lint settings a run relies on, and those of the tree
+// under check that may only make them stricter. Without a trusted ref the
+// project's file is the project's own choice and is merged over the
+// user's (tighten is nil). With one, the base is the user's file and the
+// ref's, and the tree's file comes back as tighten: it may add analyzers
+// and raise severities, nothing else (lint.Settings applies that rule).
+func (s *Settings) Lint() (base Lint, tighten *Lint) {
+	if s.TrustRef == "" {
+		for _, c := range []*Config{s.User, s.Project} {
+			if c != nil {
+				base = base.merge(c.Lint)
+			}
+		}
+		return base, nil
+	}
+	for _, c := range []*Config{s.User, s.Trusted} {
+		if c != nil {
+			base = base.merge(c.Lint)
+		}
+	}
+	if s.Project != nil {
+		l := s.Project.Lint
+		tighten = &l
+	}
+	return base, tighten
+}
+
+// Notes are what the reader should know about settings rye did not take.
+func (s *Settings) Notes() []string {
+	var out []string
+	if ref := s.IgnoredTrustRef(); ref != "" {
+		out = append(out, fmt.Sprintf("%s: verify.trust_ref (%q) is ignored: the tree under check could rewrite it; pass --trust-ref %s, or set it in your own configuration", s.ProjectPath, ref, ref))
+	}
+	if s.Project != nil && s.Project.Execute.ProjectInterpreters {
+		out = append(out, fmt.Sprintf("%s: execute.project_interpreters is ignored: only your own configuration can let a project choose what rye runs", s.ProjectPath))
+	}
+	return out
+}
+
+// merge returns l with o's settings added: lists appended, severities
+// replaced.
+func (l Lint) merge(o Lint) Lint {
+	out := Lint{Enable: append(append([]string(nil), l.Enable...), o.Enable...), Disable: append(append([]string(nil), l.Disable...), o.Disable...)}
+	for _, m := range []map[string]string{l.Severity, o.Severity} {
+		for k, v := range m {
+			if out.Severity == nil {
+				out.Severity = map[string]string{}
+			}
+			out.Severity[k] = v
+		}
+	}
+	return out
 }

@@ -82,6 +82,16 @@ type EnvOptions struct {
 	LookPath func(string) (string, error)
 	// Exists reports whether a file exists (os.Stat in the binary).
 	Exists func(string) bool
+	// ProjectInterpreters lets venv_python and node_modules take an
+	// interpreter from the project's .venv/ or node_modules/: the user's
+	// own execute.project_interpreters, never the project's. Off, the
+	// fallback is used.
+	ProjectInterpreters bool
+	// Tracked reports whether git tracks a path (or anything below it): a
+	// tracked interpreter is one a change under review could have added,
+	// and is refused even when project interpreters are allowed. nil means
+	// nothing is tracked (no repository).
+	Tracked func(path string) (bool, error)
 }
 
 // ResolveEnv builds the environment of a run (spec 3.5): the process
@@ -90,8 +100,19 @@ type EnvOptions struct {
 // the most specific and wins; the reference had this backwards). Within one
 // env_config: dotenv (the project's .env), then the interpreter, then env
 // in order, each value expanded against what is built so far.
+//
+// The project's .env is not verified (it is not an item), so it may not
+// set what chooses the program that runs or what that program loads before
+// the tool's own code: PATH, the chain's interpreter variables, loader and
+// shell start-up variables (protectedVar).
 func ResolveEnv(c *chain.Chain, base *Env, o EnvOptions) (*Env, error) {
 	env := base
+	interpreters := map[string]bool{}
+	for _, el := range c.Elements {
+		if v := el.Meta.Get("env_config").Get("interpreter").Get("var").String(); v != "" {
+			interpreters[v] = true
+		}
+	}
 	for i := len(c.Elements) - 1; i >= 0; i-- {
 		el := c.Elements[i]
 		cfg := el.Meta.Get("env_config")
@@ -102,7 +123,7 @@ func ResolveEnv(c *chain.Chain, base *Env, o EnvOptions) (*Env, error) {
 			return nil, fmt.Errorf("%s: env_config must be a mapping", el.ID())
 		}
 		if cfg.Get("dotenv").IsTrue() {
-			if err := loadDotenv(env, filepath.Join(o.ProjectPath, ".env")); err != nil {
+			if err := loadDotenv(env, filepath.Join(o.ProjectPath, ".env"), interpreters); err != nil {
 				return nil, fmt.Errorf("%s: %v", el.ID(), err)
 			}
 		}
@@ -116,6 +137,28 @@ func ResolveEnv(c *chain.Chain, base *Env, o EnvOptions) (*Env, error) {
 		}
 	}
 	return env, nil
+}
+
+// protectedVars are variables a project's .env may not set, besides the
+// chain's interpreter variables and every LD_*, DYLD_* and RYE_* name:
+// each chooses the program that runs, or code that a shell, a dynamic
+// loader or an interpreter runs before the tool's own.
+var protectedVars = map[string]bool{
+	"PATH": true, "BASH_ENV": true, "ENV": true, "SHELLOPTS": true, "BASHOPTS": true, "PS4": true,
+	"PROMPT_COMMAND": true, "IFS": true, "CDPATH": true, "GCONV_PATH": true, "HOSTALIASES": true,
+	"NODE_OPTIONS": true, "NODE_PATH": true, "NODE_REPL_EXTERNAL_MODULE": true,
+	"PYTHONPATH": true, "PYTHONHOME": true, "PYTHONSTARTUP": true, "PYTHONINSPECT": true,
+	"PYTHONUSERBASE": true, "PYTHONEXECUTABLE": true, "PYTHONSAFEPATH": true, "PYTHONPLATLIBDIR": true,
+	"PERL5OPT": true, "PERL5LIB": true, "PERLLIB": true, "RUBYOPT": true, "RUBYLIB": true,
+	"JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true, "JDK_JAVA_OPTIONS": true, "CLASSPATH": true,
+	"GIT_EXEC_PATH": true, "GIT_SSH_COMMAND": true, "GIT_CONFIG_GLOBAL": true, "EDITOR": true, "VISUAL": true,
+}
+
+// protectedVar reports whether the project's .env may not set name.
+func protectedVar(name string, interpreters map[string]bool) bool {
+	upper := strings.ToUpper(name) // Windows names are case-insensitive
+	return protectedVars[upper] || interpreters[name] || strings.HasPrefix(upper, "LD_") ||
+		strings.HasPrefix(upper, "DYLD_") || strings.HasPrefix(upper, "RYE_")
 }
 
 // resolveInterpreter sets the interpreter's variable to the program found,
@@ -142,12 +185,25 @@ func resolveInterpreter(env *Env, in *syntax.Node, o EnvOptions) error {
 		} else {
 			candidates = []string{filepath.Join(root, "bin", "python"), filepath.Join(root, "bin", "python3")}
 		}
+		if err := projectInterpreter(root, o); err != nil || !o.ProjectInterpreters {
+			candidates = nil
+			if err != nil {
+				return err
+			}
+		}
 	case "node_modules":
 		node := "node"
 		if runtime.GOOS == "windows" {
 			node = "node.exe"
 		}
-		candidates = []string{filepath.Join(o.ProjectPath, "node_modules", ".bin", node)}
+		bin := filepath.Join(o.ProjectPath, "node_modules", ".bin")
+		candidates = []string{filepath.Join(bin, node)}
+		if err := projectInterpreter(bin, o); err != nil || !o.ProjectInterpreters {
+			candidates = nil
+			if err != nil {
+				return err
+			}
+		}
 	case "system_binary":
 		if bin := in.Get("binary").String(); bin != "" && o.LookPath != nil {
 			if p, err := o.LookPath(bin); err == nil {
@@ -167,10 +223,35 @@ func resolveInterpreter(env *Env, in *syntax.Node, o EnvOptions) error {
 	return nil
 }
 
+// projectInterpreter refuses a project interpreter folder that git tracks,
+// when project interpreters are allowed: committed interpreters are exactly
+// what a change under review could bring. The folder must also stay inside
+// the project (a venv_path of ../x or /usr is not the project's).
+func projectInterpreter(dir string, o EnvOptions) error {
+	if !o.ProjectInterpreters {
+		return nil
+	}
+	rel, err := filepath.Rel(o.ProjectPath, dir)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return fmt.Errorf("%s is outside the project", dir)
+	}
+	if o.Tracked == nil {
+		return nil
+	}
+	tracked, err := o.Tracked(dir)
+	if err != nil {
+		return fmt.Errorf("is %s tracked by git? %v", dir, err)
+	}
+	if tracked {
+		return fmt.Errorf("%s is tracked by git: a change under review could have added it, so rye does not run an interpreter from it (remove it from git: git rm -r --cached %s)", dir, rel)
+	}
+	return nil
+}
+
 // loadDotenv applies the project's .env file. A missing file is fine.
 // It must be a regular file of at most 1 MiB: a FIFO or a device there
 // must not hang rye or fill its memory.
-func loadDotenv(env *Env, path string) error {
+func loadDotenv(env *Env, path string, interpreters map[string]bool) error {
 	info, err := os.Stat(path) // before opening: opening a FIFO blocks
 	if os.IsNotExist(err) {
 		return nil
@@ -198,17 +279,28 @@ func loadDotenv(env *Env, path string) error {
 		return fmt.Errorf("%s:%v", path, err)
 	}
 	for _, kv := range pairs {
-		env.Set(kv[0], kv[1])
+		if protectedVar(kv.name, interpreters) {
+			return fmt.Errorf("%s:%d: %s may not be set by the project's .env: it chooses the program that runs or code loaded before the tool (set it in your own environment instead)", path, kv.line, kv.name)
+		}
+	}
+	for _, kv := range pairs {
+		env.Set(kv.name, kv.value)
 	}
 	return nil
+}
+
+// dotenvPair is one KEY=VALUE line of a .env file.
+type dotenvPair struct {
+	name, value string
+	line        int
 }
 
 // parseDotenv reads KEY=VALUE lines: # comments and blank lines skipped,
 // an optional "export ", surrounding quotes removed. Anything else is an
 // error naming the line ("3: expected KEY=VALUE"): a .env that is half
 // understood must not half apply.
-func parseDotenv(data []byte) ([][2]string, error) {
-	var out [][2]string
+func parseDotenv(data []byte) ([]dotenvPair, error) {
+	var out []dotenvPair
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	for n := 1; sc.Scan(); n++ {
@@ -226,7 +318,7 @@ func parseDotenv(data []byte) ([][2]string, error) {
 		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
 			v = v[1 : len(v)-1]
 		}
-		out = append(out, [2]string{k, v})
+		out = append(out, dotenvPair{name: k, value: v, line: n})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%v", err)

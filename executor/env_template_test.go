@@ -50,7 +50,7 @@ func TestResolveEnvPrecedenceAndExpansion(t *testing.T) {
 	prim := "env_config:\n  env:\n    LEVEL: primitive\n    PRIM_ONLY: \"p\"\n"
 	c := chainOf(t, tool, runtimeYAML, prim)
 	base := NewEnv([]string{"HOME_SET=h", "LEVEL=process", "EMPTY="})
-	env, err := ResolveEnv(c, base, EnvOptions{ProjectPath: project, Exists: func(p string) bool { _, err := os.Stat(p); return err == nil }})
+	env, err := ResolveEnv(c, base, EnvOptions{ProjectPath: project, ProjectInterpreters: true, Exists: func(p string) bool { _, err := os.Stat(p); return err == nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestInterpreters(t *testing.T) {
 	}
 	for _, c := range cases {
 		ch := chainOf(t, "env_config:\n  interpreter: "+c.cfg+"\n")
-		env, err := ResolveEnv(ch, NewEnv(c.base), EnvOptions{ProjectPath: project, LookPath: look, Exists: func(p string) bool {
+		env, err := ResolveEnv(ch, NewEnv(c.base), EnvOptions{ProjectPath: project, LookPath: look, ProjectInterpreters: true, Exists: func(p string) bool {
 			return exists(p) || p == "/usr/bin/bash"
 		}})
 		if err != nil {
@@ -109,7 +109,7 @@ func TestInterpreters(t *testing.T) {
 	}
 	os.MkdirAll(filepath.Join(project, "node_modules", ".bin"), 0o755)
 	os.WriteFile(filepath.Join(project, "node_modules", ".bin", "node"), nil, 0o755)
-	env, _ := ResolveEnv(chainOf(t, "env_config:\n  interpreter: {type: node_modules, var: N, fallback: node}\n"), NewEnv(nil), EnvOptions{ProjectPath: project, Exists: exists})
+	env, _ := ResolveEnv(chainOf(t, "env_config:\n  interpreter: {type: node_modules, var: N, fallback: node}\n"), NewEnv(nil), EnvOptions{ProjectPath: project, Exists: exists, ProjectInterpreters: true})
 	if got, _ := env.Get("N"); got != filepath.Join(project, "node_modules", ".bin", "node") {
 		t.Errorf("node_modules: %q", got)
 	}
@@ -225,7 +225,7 @@ func TestVenvPrefersPython(t *testing.T) {
 		os.WriteFile(filepath.Join(bin, n), nil, 0o755)
 	}
 	exists := func(p string) bool { _, err := os.Stat(p); return err == nil }
-	env, err := ResolveEnv(chainOf(t, "env_config:\n  interpreter: {type: venv_python, var: P, fallback: python3}\n"), NewEnv(nil), EnvOptions{ProjectPath: project, Exists: exists})
+	env, err := ResolveEnv(chainOf(t, "env_config:\n  interpreter: {type: venv_python, var: P, fallback: python3}\n"), NewEnv(nil), EnvOptions{ProjectPath: project, Exists: exists, ProjectInterpreters: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,9 +304,9 @@ func TestThreadArgs(t *testing.T) {
 
 func TestParseDotenv(t *testing.T) {
 	pairs, err := parseDotenv([]byte("# comment\nA=1\nexport B = \"two words\"\nC='q'\nD=\nE=a=b\n"))
-	want := [][2]string{{"A", "1"}, {"B", "two words"}, {"C", "q"}, {"D", ""}, {"E", "a=b"}}
+	want := []dotenvPair{{"A", "1", 2}, {"B", "two words", 3}, {"C", "q", 4}, {"D", "", 5}, {"E", "a=b", 6}}
 	if err != nil || !reflect.DeepEqual(pairs, want) {
-		t.Errorf("%q %v", pairs, err)
+		t.Errorf("%+v %v", pairs, err)
 	}
 	for _, bad := range []string{"NOPE\n", "=x\n", "A B=1\n"} {
 		if _, err := parseDotenv([]byte("OK=1\n" + bad)); err == nil || !strings.HasPrefix(err.Error(), "2: ") {
@@ -323,5 +323,58 @@ func TestDotenvMustBeARegularFile(t *testing.T) {
 	_, err := ResolveEnv(chainOf(t, "env_config: {dotenv: true}\n"), NewEnv(nil), EnvOptions{ProjectPath: project})
 	if err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("a folder named .env: %v", err)
+	}
+}
+
+// What the project's files may choose of what runs: a project interpreter
+// only when the user allows it and git does not track it; a .env never
+// sets PATH, the chain's interpreter variables, or loader and start-up
+// variables.
+func TestProjectFilesCannotChooseWhatRuns(t *testing.T) {
+	project := t.TempDir()
+	os.MkdirAll(filepath.Join(project, ".venv", "bin"), 0o755)
+	os.WriteFile(filepath.Join(project, ".venv", "bin", "python"), nil, 0o755)
+	exists := func(p string) bool { _, err := os.Stat(p); return err == nil }
+	venv := chainOf(t, "env_config:\n  interpreter: {type: venv_python, var: RYE_PY, fallback: python3}\n")
+	get := func(o EnvOptions) (string, error) {
+		o.ProjectPath, o.Exists = project, exists
+		env, err := ResolveEnv(venv, NewEnv(nil), o)
+		if err != nil {
+			return "", err
+		}
+		v, _ := env.Get("RYE_PY")
+		return v, nil
+	}
+	if got, err := get(EnvOptions{}); err != nil || got != "python3" {
+		t.Errorf("not allowed by the user: %q %v, want the fallback", got, err)
+	}
+	untracked := func(string) (bool, error) { return false, nil }
+	if got, err := get(EnvOptions{ProjectInterpreters: true, Tracked: untracked}); err != nil || got != filepath.Join(project, ".venv", "bin", "python") {
+		t.Errorf("allowed and untracked: %q %v", got, err)
+	}
+	var asked string
+	tracked := func(p string) (bool, error) { asked = p; return true, nil }
+	if got, err := get(EnvOptions{ProjectInterpreters: true, Tracked: tracked}); err == nil || !strings.Contains(err.Error(), "tracked by git") || asked != filepath.Join(project, ".venv") {
+		t.Errorf("allowed but tracked: %q %v (asked about %q)", got, err, asked)
+	}
+	outside := chainOf(t, "env_config:\n  interpreter: {type: venv_python, venv_path: ../elsewhere, var: RYE_PY, fallback: python3}\n")
+	if _, err := ResolveEnv(outside, NewEnv(nil), EnvOptions{ProjectPath: project, Exists: exists, ProjectInterpreters: true}); err == nil || !strings.Contains(err.Error(), "outside the project") {
+		t.Errorf("venv_path outside the project: %v", err)
+	}
+
+	dotenv := chainOf(t, "env_config:\n  dotenv: true\n  interpreter: {type: system_binary, binary: nope, var: MY_INTERP, fallback: python3}\n")
+	for _, line := range []string{"PATH=/tmp/evil", "MY_INTERP=/tmp/evil", "LD_PRELOAD=/tmp/evil.so", "NODE_OPTIONS=--require /tmp/x", "BASH_ENV=/tmp/x", "PYTHONPATH=/tmp/x", "RYE_PYTHON=/tmp/evil", "dyld_insert_libraries=/x"} {
+		os.WriteFile(filepath.Join(project, ".env"), []byte("OK=1\n"+line+"\n"), 0o644)
+		name, _, _ := strings.Cut(line, "=")
+		_, err := ResolveEnv(dotenv, NewEnv(nil), EnvOptions{ProjectPath: project})
+		if err == nil || !strings.Contains(err.Error(), ".env:2: "+name+" may not be set by the project's .env") {
+			t.Errorf("%s: %v", line, err)
+		}
+	}
+	os.WriteFile(filepath.Join(project, ".env"), []byte("API_URL=https://example.com\n"), 0o644)
+	if env, err := ResolveEnv(dotenv, NewEnv(nil), EnvOptions{ProjectPath: project}); err != nil {
+		t.Errorf("an ordinary variable: %v", err)
+	} else if v, _ := env.Get("API_URL"); v != "https://example.com" {
+		t.Errorf("API_URL = %q", v)
 	}
 }

@@ -31,6 +31,10 @@ type Executor struct {
 	LookPath func(string) (string, error)
 	// Exists reports whether an interpreter file exists.
 	Exists func(string) bool
+	// ProjectInterpreters and Tracked decide whether an interpreter may
+	// come from the project (EnvOptions).
+	ProjectInterpreters bool
+	Tracked             func(path string) (bool, error)
 	// HTTPClient is used by the http_client primitive (nil: a default).
 	HTTPClient *http.Client
 	// TempDir is where run directories are made ("": the system's).

@@ -43,8 +43,8 @@ func FuzzParseDotenv(f *testing.F) {
 			return
 		}
 		for _, kv := range pairs {
-			if kv[0] == "" || strings.ContainsAny(kv[0], " \t=") {
-				t.Fatalf("bad key %q", kv[0])
+			if kv.name == "" || strings.ContainsAny(kv.name, " \t=") || kv.line < 1 {
+				t.Fatalf("bad pair %+v", kv)
 			}
 		}
 	})

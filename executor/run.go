@@ -138,7 +138,7 @@ func (x *Executor) run(ctx context.Context, p *Plan, o RunOptions) (any, error) 
 			break
 		}
 	}
-	env, err := ResolveEnv(p.Chain, NewEnv(x.Environ), EnvOptions{ProjectPath: x.ProjectPath, LookPath: x.LookPath, Exists: x.Exists})
+	env, err := ResolveEnv(p.Chain, NewEnv(x.Environ), EnvOptions{ProjectPath: x.ProjectPath, LookPath: x.LookPath, Exists: x.Exists, ProjectInterpreters: x.ProjectInterpreters, Tracked: x.Tracked})
 	if err != nil {
 		return nil, err
 	}

@@ -113,6 +113,19 @@ func (r *Repo) file(h plumbing.Hash, mode filemode.FileMode, limit int64) (File,
 	return f, err
 }
 
+// Blob reads the bytes of a file of a Tree or Index (by its Blob id), at
+// most limit of them: a larger blob is an error.
+func (r *Repo) Blob(f File, limit int64) ([]byte, error) {
+	g, err := r.file(plumbing.NewHash(f.Blob), filemode.Regular, limit)
+	if err != nil {
+		return nil, err
+	}
+	if g.TooLarge {
+		return nil, fmt.Errorf("blob %s is larger than %d bytes", f.Blob, limit)
+	}
+	return g.Data, nil
+}
+
 // Tree returns the files of the commit named by ref (a branch, tag,
 // commit id, HEAD~1, ...) below prefix, keyed by their path below prefix.
 // With limit > 0, the bytes of each file of at most limit bytes are read
@@ -183,6 +196,25 @@ func (r *Repo) Index(prefix string, limit int64) (map[string]File, error) {
 			return nil, fmt.Errorf("%s: %w", e.Name, err)
 		}
 		out[name] = f
+	}
+	return out, nil
+}
+
+// Tracks reports, for each rel (a '/'-separated path from the repository
+// root), whether the index records it or any file below it. The index is
+// read once for all of them.
+func (r *Repo) Tracks(rels ...string) (map[string]bool, error) {
+	idx, err := r.repo.Storer.Index()
+	if err != nil {
+		return nil, fmt.Errorf("reading the git index: %v", err)
+	}
+	out := make(map[string]bool, len(rels))
+	for _, e := range idx.Entries {
+		for _, rel := range rels {
+			if e.Name == rel || strings.HasPrefix(e.Name, rel+"/") {
+				out[rel] = true
+			}
+		}
 	}
 	return out, nil
 }

@@ -32,8 +32,12 @@ func readTOML(src []byte) (*syntax.Node, error) {
 		return nil, &syntax.Error{Msg: "invalid TOML: " + strings.TrimPrefix(err.Error(), "toml: ")}
 	}
 	places := tomlPlaces(src, idx)
-	return tomlNode(doc, "", places, idx.Pos(0)), nil
+	return tomlNode(doc, "", places, idx.Pos(0), 0)
 }
+
+// maxTOMLDepth bounds the nesting of a TOML document: metadata is a few
+// levels deep, and every later walk of the tree recurses.
+const maxTOMLDepth = 100
 
 // tomlPlace is where a key (and its value) was written.
 type tomlPlace struct{ key, value syntax.Pos }
@@ -90,7 +94,10 @@ func tomlKey(e *unstable.Node) (path string, first, last int) {
 	return strings.Join(parts, "."), first, last
 }
 
-func tomlNode(v any, path string, places map[string]tomlPlace, pos syntax.Pos) *syntax.Node {
+func tomlNode(v any, path string, places map[string]tomlPlace, pos syntax.Pos, depth int) (*syntax.Node, error) {
+	if depth > maxTOMLDepth {
+		return nil, &syntax.Error{Pos: pos, Msg: fmt.Sprintf("TOML nested more than %d levels deep", maxTOMLDepth)}
+	}
 	switch x := v.(type) {
 	case map[string]any:
 		n := syntax.NewMap(pos)
@@ -114,35 +121,47 @@ func tomlNode(v any, path string, places map[string]tomlPlace, pos syntax.Pos) *
 			if !valuePos.IsValid() {
 				valuePos = pos
 			}
-			n.Set(k, p.key, tomlNode(x[k], join(path, k), places, valuePos))
+			c, err := tomlNode(x[k], join(path, k), places, valuePos, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			n.Set(k, p.key, c)
 		}
-		return n
+		return n, nil
 	case []any:
 		n := syntax.NewList(pos)
 		for _, it := range x {
-			n.Append(tomlNode(it, path, places, pos))
+			c, err := tomlNode(it, path, places, pos, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			n.Append(c)
 		}
-		return n
+		return n, nil
 	case []map[string]any:
 		n := syntax.NewList(pos)
 		for _, it := range x {
-			n.Append(tomlNode(it, path, places, pos))
+			c, err := tomlNode(it, path, places, pos, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			n.Append(c)
 		}
-		return n
+		return n, nil
 	case string:
-		return syntax.NewString(x, pos)
+		return syntax.NewString(x, pos), nil
 	case bool:
-		return syntax.NewBool(x, pos)
+		return syntax.NewBool(x, pos), nil
 	case int64:
-		return syntax.NewInt(x, pos)
+		return syntax.NewInt(x, pos), nil
 	case float64:
-		return syntax.NewFloat(x, pos)
+		return syntax.NewFloat(x, pos), nil
 	case time.Time:
-		return syntax.NewString(x.Format(time.RFC3339Nano), pos)
+		return syntax.NewString(x.Format(time.RFC3339Nano), pos), nil
 	case fmt.Stringer: // LocalDate, LocalTime, LocalDateTime
-		return syntax.NewString(x.String(), pos)
+		return syntax.NewString(x.String(), pos), nil
 	}
-	return syntax.NewNull(pos)
+	return syntax.NewNull(pos), nil
 }
 
 func join(path, key string) string {

@@ -141,17 +141,18 @@ func Install(r *Result, o InstallOptions) (*Installed, error) {
 		if err := space.CheckNoSymlinks(o.Root, p); err != nil {
 			return err
 		}
-		old, err := os.ReadFile(target)
+		old, err := space.ReadRegularFile(target)
+		tooLarge := errors.Is(err, space.ErrTooLarge) // then it differs from every bundle file
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-		case err != nil:
+		case err != nil && !tooLarge:
 			return err
-		case bytes.Equal(old, data):
+		case !tooLarge && bytes.Equal(old, data):
 			if owners.claims(p, id) {
 				rec.Files[p] = sha256Hex(data)
 			}
 			return nil // already there, byte for byte
-		case owners.claims(p, id) && previous.Files[p] != sha256Hex(old):
+		case owners.claims(p, id) && (tooLarge || previous.Files[p] != sha256Hex(old)):
 			conflict(p, "changed since bundle "+id+" installed it")
 		case owners.claims(p, id):
 		case len(owners.byPath[p]) > 0:
@@ -215,14 +216,15 @@ func Install(r *Result, o InstallOptions) (*Installed, error) {
 				return nil, err
 			}
 			target := filepath.Join(o.Root, filepath.FromSlash(p))
-			old, err := os.ReadFile(target)
+			old, err := space.ReadRegularFile(target)
+			tooLarge := errors.Is(err, space.ErrTooLarge)
 			if errors.Is(err, fs.ErrNotExist) {
 				continue
 			}
-			if err != nil {
+			if err != nil && !tooLarge {
 				return nil, err
 			}
-			if sha256Hex(old) != previous.Files[p] {
+			if tooLarge || sha256Hex(old) != previous.Files[p] {
 				conflict(p, "no longer shipped, but changed since bundle "+id+" installed it")
 				continue
 			}
@@ -429,7 +431,7 @@ func List(root, label string) ([]*Installed, error) {
 		if d.IsDir() || d.Name() != "installed.yaml" {
 			return nil
 		}
-		data, err := os.ReadFile(p)
+		data, err := space.ReadRegularFile(p)
 		if err != nil {
 			return err
 		}

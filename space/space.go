@@ -85,6 +85,16 @@ func (s *Space) DisplayPath(rel string) string {
 	return filepath.Join(root, AIDir, filepath.FromSlash(rel))
 }
 
+// ShownRootPath is how a file of the space's root folder (rel, '/'-separated,
+// relative to the root, not to .ai/) is shown to users.
+func (s *Space) ShownRootPath(rel string) string {
+	root := s.Shown
+	if root == "" {
+		root = s.Root
+	}
+	return filepath.Join(root, filepath.FromSlash(rel))
+}
+
 // NewDiskSpace makes a space of a directory that contains (or will contain)
 // .ai/.
 func NewDiskSpace(name Name, root, label string) *Space {
@@ -244,6 +254,42 @@ func (s *Space) ReadFile(rel string) ([]byte, error) {
 	}
 	return data, nil
 }
+
+// ReadRegularFile reads a file rye finds in a tree it does not control (a
+// destination folder, a record a change could have written): it must be a
+// regular file (a FIFO would block, a device never end) of at most
+// MaxItemSize bytes (ErrTooLarge otherwise). Links are not followed.
+func ReadRegularFile(p string) ([]byte, error) {
+	info, err := os.Lstat(p)
+	if err != nil {
+		return nil, err
+	}
+	if info.Mode()&fs.ModeSymlink != 0 {
+		return nil, &PathError{Path: p, Err: ErrSymlink}
+	}
+	if !info.Mode().IsRegular() {
+		return nil, &PathError{Path: p, Err: errNotRegular}
+	}
+	if info.Size() > MaxItemSize {
+		return nil, &PathError{Path: p, Err: ErrTooLarge}
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxItemSize+1))
+	if err != nil {
+		return nil, &PathError{Path: p, Err: err}
+	}
+	if len(data) > MaxItemSize {
+		return nil, &PathError{Path: p, Err: ErrTooLarge}
+	}
+	return data, nil
+}
+
+// errNotRegular is a path that is a folder, a FIFO, a device or a socket.
+var errNotRegular = errors.New("is not a regular file")
 
 // Find returns the file of (kind, id) in this space: the first extension of
 // the kind, in the fixed order of spec 1.3, that is a regular file. A

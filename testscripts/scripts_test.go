@@ -46,6 +46,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("HOME", filepath.Join(work, "home"))
 			env.Setenv("USER_SPACE", "")
 			env.Setenv("XDG_CACHE_HOME", filepath.Join(work, "cache"))
+			env.Setenv("XDG_CONFIG_HOME", filepath.Join(work, "config"))
 			env.Setenv("NO_COLOR", "1")
 			env.Setenv("RYE_SYSTEM_PATH", "")
 			env.Setenv("RYE_SIGNING_KEY", "")
@@ -67,6 +68,8 @@ func TestScripts(t *testing.T) {
 			"sarifvalid":  sarifValid,
 			"pidgone":     pidgone,
 			"status":      status,
+			"forgecache":  forgeCache,
+			"bigfile":     bigFile,
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {

@@ -71,7 +71,7 @@ func BenchmarkVerify10kCold(b *testing.B) {
 func BenchmarkVerify10kWarm(b *testing.B) {
 	sp, ts := benchProject(b)
 	file := filepath.Join(b.TempDir(), "verify.cache")
-	c := OpenCache(file)
+	c := OpenCache(file, testSecret)
 	sources, _ := allSources(b, sp)
 	(&Verifier{Trust: ts, Policy: benchPolicy, Cache: c}).Run(sources)
 	if err := c.Save(); err != nil {
@@ -79,7 +79,7 @@ func BenchmarkVerify10kWarm(b *testing.B) {
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		cache := OpenCache(file)
+		cache := OpenCache(file, testSecret)
 		sources, _ := allSources(b, sp)
 		rs := (&Verifier{Trust: ts, Policy: benchPolicy, Cache: cache}).Run(sources)
 		if len(rs) != 10000 || rs[0].Verdict != Verified {

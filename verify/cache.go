@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -14,16 +15,20 @@ import (
 )
 
 // Cache remembers which items verified, so that an unchanged tree is not
-// verified again. An entry's key is a hash of everything the verdict
-// depends on: the item's bytes, its kind, id and space, the exact contents
-// of every trust-store file, the policy, the day (key expiry is judged by
-// the day), and the rye binary (a new version may judge differently). Only
-// "verified" results are stored, and a hit reproduces the result without
-// looking at the signature again. A wrong or damaged cache file can only
-// cost time: a key that is not in it means "verify".
+// verified again. An entry's key is an HMAC, under the user's cache secret
+// (internal/cachedir.Secret), of everything the verdict depends on: the
+// item's bytes, its kind, id and space, the exact contents of every
+// trust-store file, the policy, the day (key expiry is judged by the day),
+// and the rye binary (a new version may judge differently); each entry
+// carries an HMAC of its key and its result. Only "verified" results are
+// stored, and a hit reproduces the result without looking at the signature
+// again. So a wrong, damaged, copied or forged cache file can only cost
+// time: without the secret nobody can write an entry that this user's rye
+// accepts, and a key that is not in the file means "verify".
 type Cache struct {
-	path string
-	self string // identifies the rye binary
+	path   string
+	self   string // identifies the rye binary
+	secret []byte
 
 	mu      sync.Mutex
 	entries map[[32]byte]cached
@@ -31,7 +36,7 @@ type Cache struct {
 	added   int
 }
 
-// cached is what a hit needs to rebuild the result.
+// cached is what a hit needs to rebuild the result, with its MAC.
 type cached struct {
 	Format      string   `json:"f,omitempty"`
 	Fingerprint string   `json:"k,omitempty"`
@@ -39,18 +44,20 @@ type cached struct {
 	Line        int      `json:"l,omitempty"`
 	Reason      string   `json:"r,omitempty"`
 	Warnings    []string `json:"w,omitempty"`
+	MAC         string   `json:"m,omitempty"`
 }
 
-const cacheMagic = "rye-verify-cache-v1\n"
+const cacheMagic = "rye-verify-cache-v2\n"
 
 // maxCacheEntries bounds the file: entries not used by the last run are
 // kept only up to this many.
 const maxCacheEntries = 200000
 
-// OpenCache opens (or starts) the cache file at path. A missing or
-// unreadable file is an empty cache.
-func OpenCache(path string) *Cache {
-	c := &Cache{path: path, self: selfIdentity(), entries: map[[32]byte]cached{}, used: map[[32]byte]bool{}}
+// OpenCache opens (or starts) the cache file at path, whose entries are
+// authenticated with secret (at least 32 bytes). A missing or unreadable
+// file is an empty cache; an entry whose MAC does not match is dropped.
+func OpenCache(path string, secret []byte) *Cache {
+	c := &Cache{path: path, self: selfIdentity(), secret: secret, entries: map[[32]byte]cached{}, used: map[[32]byte]bool{}}
 	data, err := os.ReadFile(path)
 	if err != nil || len(data) < len(cacheMagic) || string(data[:len(cacheMagic)]) != cacheMagic {
 		return c
@@ -61,11 +68,22 @@ func OpenCache(path string) *Cache {
 	}
 	for k, v := range stored {
 		var key [32]byte
-		if n, err := hex.Decode(key[:], []byte(k)); err == nil && n == len(key) {
+		if n, err := hex.Decode(key[:], []byte(k)); err == nil && n == len(key) && hmac.Equal([]byte(v.MAC), []byte(c.mac(key, v))) {
 			c.entries[key] = v
 		}
 	}
 	return c
+}
+
+// mac authenticates an entry: its key and every field of its result.
+func (c *Cache) mac(key [32]byte, e cached) string {
+	e.MAC = ""
+	body, _ := json.Marshal(e)
+	m := hmac.New(sha256.New, c.secret)
+	m.Write([]byte("entry\x00"))
+	m.Write(key[:])
+	m.Write(body)
+	return hex.EncodeToString(m.Sum(nil))
 }
 
 // selfIdentity names the running binary by its path, size and time: two
@@ -91,8 +109,11 @@ func (c *Cache) Key(in Input, ts *TrustStore, p Policy) [32]byte {
 		require = "v2-required"
 	}
 	d.add(cacheMagic, c.self, string(in.Kind), string(in.ID), in.Space, path.Ext(in.Path), content[:], ts.Digest(), require, p.Now.UTC().Format("2006-01-02"))
+	m := hmac.New(sha256.New, c.secret)
+	m.Write([]byte("key\x00"))
+	m.Write(d.h.Sum(nil))
 	var key [32]byte
-	copy(key[:], d.h.Sum(nil))
+	copy(key[:], m.Sum(nil))
 	return key
 }
 
@@ -117,7 +138,9 @@ func (c *Cache) Put(key [32]byte, r Result) {
 		return
 	}
 	c.mu.Lock()
-	c.entries[key] = cached{Format: r.Format, Fingerprint: r.Fingerprint, Owner: r.Owner, Line: r.Line, Reason: r.Reason, Warnings: r.Warnings}
+	e := cached{Format: r.Format, Fingerprint: r.Fingerprint, Owner: r.Owner, Line: r.Line, Reason: r.Reason, Warnings: r.Warnings}
+	e.MAC = c.mac(key, e)
+	c.entries[key] = e
 	c.used[key] = true
 	c.added++
 	c.mu.Unlock()

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -171,7 +172,7 @@ func TestCacheAndChangedSinceAgreeWithFullRun(t *testing.T) {
 			}
 		}
 		for pass := 0; pass < 2; pass++ {
-			cache := OpenCache(cacheFile)
+			cache := OpenCache(cacheFile, testSecret)
 			sources, _ := allSources(t, sp)
 			got := (&Verifier{Trust: ts, Policy: policy, Cache: cache}).Run(withEmbedded(sources))
 			if err := cache.Save(); err != nil {
@@ -231,7 +232,7 @@ func TestCacheKeyCoversTrustAndPolicy(t *testing.T) {
 	sp := signedProject(t, root, 6)
 	ts, _ := LoadTrustStore(TrustSources([]*space.Space{sp}))
 	empty, _ := LoadTrustStore(nil)
-	c := OpenCache(filepath.Join(t.TempDir(), "c"))
+	c := OpenCache(filepath.Join(t.TempDir(), "c"), testSecret)
 	in := Input{Kind: item.Tool, ID: "a/b", Space: "project", Path: "x.py", Data: []byte("data")}
 	base := c.Key(in, ts, Policy{Now: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)})
 	variants := map[string][32]byte{
@@ -255,7 +256,7 @@ func TestCacheKeyCoversTrustAndPolicy(t *testing.T) {
 		t.Error("a failing verdict was cached")
 	}
 	os.WriteFile(c.path, []byte(cacheMagic+"{not json"), 0o600)
-	if len(OpenCache(c.path).entries) != 0 {
+	if len(OpenCache(c.path, testSecret).entries) != 0 {
 		t.Error("damaged cache read")
 	}
 }
@@ -267,7 +268,7 @@ func TestEmbeddedItemsBypassTheCache(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "verify.cache")
 	ts, _ := LoadTrustStore(nil)
 	for pass := 0; pass < 2; pass++ {
-		c := OpenCache(file)
+		c := OpenCache(file, testSecret)
 		for _, r := range (&Verifier{Trust: ts, Policy: Policy{Now: time.Now()}, Cache: c}).Run(embeddedSources(t)) {
 			if r.Verdict != Verified || !r.Embedded {
 				t.Fatalf("pass %d: %+v", pass, r)
@@ -279,10 +280,55 @@ func TestEmbeddedItemsBypassTheCache(t *testing.T) {
 		c.Save()
 	}
 	// Get rebuilds the result for its input, embedded or not.
-	c := OpenCache(file)
+	c := OpenCache(file, testSecret)
 	key := [32]byte{1}
 	c.Put(key, Result{Verdict: Verified, Reason: "r"})
 	if r, ok := c.Get(key, Input{Path: "p", Embedded: true}); !ok || !r.Embedded || r.Path != "p" || r.Reason != "r" {
 		t.Errorf("get: %+v %v", r, ok)
+	}
+}
+
+// testSecret authenticates the verdict caches of the tests.
+var testSecret = []byte("0123456789abcdef0123456789abcdef")
+
+// The cache's entries are authenticated with the user's secret: a file
+// written under another secret, an entry whose result was edited, and an
+// entry forged without the secret are all ignored, so a cache file from
+// anywhere else can only cost time.
+func TestCacheEntriesAreAuthenticated(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "verify.cache")
+	in := Input{Kind: item.Tool, ID: "a/b", Space: "project", Path: "x.py", Data: []byte("data")}
+	ts, _ := LoadTrustStore(nil)
+	p := Policy{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	c := OpenCache(file, testSecret)
+	key := c.Key(in, ts, p)
+	c.Put(key, Result{Verdict: Verified, Format: "v1", Warnings: []string{"v1 signature"}})
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := OpenCache(file, testSecret).Get(key, in); !ok {
+		t.Fatal("the user's own entry is not read back")
+	}
+	other := []byte("another user's secret, 32 bytes!")
+	if oc := OpenCache(file, other); len(oc.entries) != 0 {
+		t.Error("entries written under another secret were accepted")
+	}
+	if OpenCache(file, other).Key(in, ts, p) == key {
+		t.Error("the key does not depend on the secret")
+	}
+	// Edit the stored result (drop the warning) and forge a second entry.
+	data, _ := os.ReadFile(file)
+	edited := strings.Replace(string(data), `"w":["v1 signature"],`, "", 1)
+	if edited == string(data) {
+		t.Fatalf("no warning to edit in %s", data)
+	}
+	os.WriteFile(file, []byte(edited), 0o600)
+	if len(OpenCache(file, testSecret).entries) != 0 {
+		t.Error("an edited entry was accepted")
+	}
+	forged := cacheMagic + `{"` + strings.Repeat("ab", 32) + `":{"f":"v2","m":"` + strings.Repeat("00", 32) + `"}}`
+	os.WriteFile(file, []byte(forged), 0o600)
+	if len(OpenCache(file, testSecret).entries) != 0 {
+		t.Error("a forged entry was accepted")
 	}
 }

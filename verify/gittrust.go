@@ -64,3 +64,66 @@ func flatTrustSource(label, shown string, files map[string]gitrepo.File) TrustSo
 	src.Files = m
 	return src
 }
+
+// Tracker answers whether git tracks a path (or anything below it) in the
+// repository that holds dir: the executor refuses a project interpreter
+// that a change could have committed. Outside a repository nothing is
+// tracked. The repository is opened on the first question only.
+func Tracker(dir string) func(path string) (bool, error) {
+	var repo *gitrepo.Repo
+	var opened bool
+	return func(p string) (bool, error) {
+		if !opened {
+			opened = true
+			repo, _ = gitrepo.Open(dir) // not a repository: nothing is tracked
+		}
+		if repo == nil {
+			return false, nil
+		}
+		rel, err := repo.Prefix(p)
+		if err != nil {
+			return false, nil // outside the work tree: git cannot track it
+		}
+		tracked, err := repo.Tracks(rel)
+		return tracked[rel], err
+	}
+}
+
+// RunFile is a file of the project, outside .ai/, that the executor may
+// use without verifying it (it is not an item) and that git tracks: a
+// change under review could have added or changed it.
+type RunFile struct {
+	Path string // relative to the project root
+	// Runs is true for an interpreter folder: code that would run. rye
+	// execute refuses it; a tracked .env only sets values.
+	Runs bool
+	Why  string
+}
+
+// runFiles are the project paths the executor may use unverified.
+var runFiles = []RunFile{
+	{Path: ".venv", Runs: true, Why: "a Python interpreter folder that venv_python runtimes would run (rye execute refuses a tracked one)"},
+	{Path: "node_modules/.bin", Runs: true, Why: "a folder of programs that node_modules runtimes would run (rye execute refuses a tracked one)"},
+	{Path: ".env", Why: "values that dotenv runtimes load into every tool's environment unverified"},
+}
+
+// TrackedRunFiles lists the runFiles that git tracks in the project whose
+// .ai/ folder is at g.AIPrefix.
+func TrackedRunFiles(g *Git) ([]RunFile, error) {
+	prefix := path.Dir(g.AIPrefix)
+	rels := make([]string, len(runFiles))
+	for i, f := range runFiles {
+		rels[i] = path.Join(prefix, f.Path)
+	}
+	tracked, err := g.Repo.Tracks(rels...)
+	if err != nil {
+		return nil, err
+	}
+	var out []RunFile
+	for i, f := range runFiles {
+		if tracked[rels[i]] {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/ryekit/rye/gitrepo"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/report"
+	"github.com/ryekit/rye/sign"
 	"github.com/ryekit/rye/space"
 )
 
@@ -105,7 +106,25 @@ func LoadTrust(ss *space.Spaces, o TrustOptions, openRepo bool) (*TrustStore, *G
 		}
 	}
 	ts, err := LoadTrustStore(TrustTiers(ss, project, o.Ref == "" || o.User))
-	return ts, g, err
+	if err != nil || o.Ref == "" {
+		return ts, g, err
+	}
+	// What the tree under check (the index, for staged) would add to the
+	// project's keys is reported, never trusted.
+	tree := TrustSources([]*space.Space{ss.Project})
+	if o.Staged {
+		src, err := TrustInIndex(g.Repo, path.Dir(g.AIPrefix))
+		if err != nil {
+			return nil, nil, requestError(FieldStaged, err)
+		}
+		tree = []TrustSource{src}
+	}
+	if len(tree) == 1 {
+		if err := ts.withAdded(o.Ref, tree[0]); err != nil {
+			return nil, nil, err
+		}
+	}
+	return ts, g, nil
 }
 
 // ErrNoProject is a request that needs the project space (git, --staged)
@@ -130,8 +149,15 @@ type Request struct {
 	// this git commit's, and lists those it deleted.
 	ChangedSince string
 	Policy       Policy
-	// Cache is the path of the verdict cache file; "" verifies everything.
-	Cache string
+	// RunFiles reports the files outside .ai/ that the executor could use
+	// unverified and that git tracks (TrackedRunFiles), when the project is
+	// in a git repository.
+	RunFiles bool
+	// Cache is the path of the verdict cache file and CacheSecret the key
+	// that authenticates its entries (internal/cachedir.Secret); without
+	// both, everything is verified.
+	Cache       string
+	CacheSecret []byte
 }
 
 // Results is a finished verification.
@@ -147,6 +173,9 @@ type Results struct {
 	// Trust is the store the items were verified against; its Problems are
 	// the trusted-key files that were ignored.
 	Trust *TrustStore
+	// RunFiles are the tracked files of TrackedRunFiles (with
+	// Request.RunFiles).
+	RunFiles []RunFile
 	// CacheErr is set when the verdict cache could not be saved (the
 	// results are complete; only the next run is slower).
 	CacheErr error
@@ -205,14 +234,76 @@ func Run(req Request) (*Results, error) {
 		res.Sources[i].Read = readOnce(res.Sources[i].Read)
 	}
 	v := &Verifier{Trust: ts, Policy: req.Policy}
-	if req.Cache != "" {
-		v.Cache = OpenCache(req.Cache)
+	if req.Cache != "" && len(req.CacheSecret) >= 32 {
+		v.Cache = OpenCache(req.Cache, req.CacheSecret)
 	}
 	res.Items = v.Run(res.Sources)
 	if v.Cache != nil {
 		res.CacheErr = v.Cache.Save()
 	}
+	if req.RunFiles && req.Spaces.Project != nil {
+		if g == nil {
+			if repo, aiPrefix, err := OpenRepo(req.Spaces.Project.Root); err == nil {
+				g = &Git{Repo: repo, AIPrefix: aiPrefix}
+			}
+		}
+		if g != nil {
+			if res.RunFiles, err = TrackedRunFiles(g); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if req.Trust.Ref != "" {
+		if err := res.rollbacks(g, req.Trust.Ref); err != nil {
+			return nil, requestError(FieldTrustRef, err)
+		}
+	}
 	return res, nil
+}
+
+// rollbacks fails the verified project items that the change replaces with
+// an older signature than the trusted ref's: an old, validly signed
+// version (with a known flaw, say) must not come back unnoticed. A v2
+// signature binds its time, so an earlier time than the ref's is a
+// rollback; a v1 signature's time is not signed, so a v1 item replacing a
+// v2 one cannot prove it is newer and fails too, while a v1 item at the
+// ref gives nothing to compare against (docs/verify.md says so).
+func (res *Results) rollbacks(g *Git, ref string) error {
+	var old map[string]gitrepo.File
+	for i, src := range res.Sources {
+		r := &res.Items[i]
+		if r.Verdict != Verified || src.In == nil || src.In.Name != space.Project {
+			continue
+		}
+		if old == nil {
+			var err error
+			if old, err = g.Repo.Tree(ref, g.AIPrefix, 0); err != nil {
+				return err
+			}
+		}
+		f, ok := old[src.Rel]
+		data, err := src.Read()
+		if !ok || err != nil || f.Same(data) {
+			continue
+		}
+		before, err := g.Repo.Blob(f, space.MaxItemSize)
+		if err != nil {
+			continue // the ref's file is not an item rye could have verified
+		}
+		ext := path.Ext(src.Rel)
+		was, now := sign.Find(before, ext), sign.Find(data, ext)
+		if was.Status != sign.Signed || was.Line.Format != sign.V2 || now.Status != sign.Signed {
+			continue
+		}
+		wasAt, nowAt := was.Line.Timestamp, now.Line.Timestamp
+		switch {
+		case now.Line.Format == sign.V1:
+			r.Verdict, r.Reason = Rollback, fmt.Sprintf("%s has it signed v2 at %s; this change replaces it with a v1 signature, whose time is not signed, so it cannot show it is not an older version; sign it with v2: rye sign --format v2 %s %s", ref, wasAt, r.Kind, r.ID)
+		case nowAt < wasAt: // the fixed-width UTC timestamps compare as text
+			r.Verdict, r.Reason = Rollback, fmt.Sprintf("signed at %s, earlier than the version at %s (signed at %s): this change puts back an older version; if that is intended, sign it again: rye sign %s %s", nowAt, ref, wasAt, r.Kind, r.ID)
+		}
+	}
+	return nil
 }
 
 // changedSince keeps the sources of project space sp that changed since

@@ -5,8 +5,10 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
+	"sort"
 	"strings"
 	"testing/fstest"
 	"time"
@@ -207,6 +209,42 @@ type TrustStore struct {
 	order    []*TrustedKey
 	Problems []TrustProblem
 	digest   string
+	// added are keys that the tree under check adds to the project's
+	// trusted_keys and that the trusted ref does not have (Added).
+	added map[string]*TrustedKey
+	ref   string
+}
+
+// Added lists the keys the tree under check adds to the project's
+// trusted_keys and the trusted ref does not trust: they are not trusted
+// (a change cannot vouch for itself), and each is reported.
+func (ts *TrustStore) Added() []*TrustedKey {
+	out := make([]*TrustedKey, 0, len(ts.added))
+	for _, k := range ts.added {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// Ref is the git ref whose keys the project tier holds ("" for the
+// working tree's).
+func (ts *TrustStore) Ref() string { return ts.ref }
+
+// withAdded records the keys of tree (the project's keys in the tree under
+// check) that no tier of ts trusts.
+func (ts *TrustStore) withAdded(ref string, tree TrustSource) error {
+	own, err := LoadTrustStore([]TrustSource{tree})
+	if err != nil {
+		return err
+	}
+	ts.ref, ts.added = ref, map[string]*TrustedKey{}
+	for _, k := range own.order {
+		if ts.keys[k.Fingerprint] == nil {
+			ts.added[k.Fingerprint] = k
+		}
+	}
+	return nil
 }
 
 // LoadTrustStore reads the tiers in order (project, user, system).
@@ -241,9 +279,13 @@ func LoadTrustStore(sources []TrustSource) (*TrustStore, error) {
 				ts.Problems = append(ts.Problems, TrustProblem{shown, "symbolic link: ignored"})
 				continue
 			}
-			data, err := fs.ReadFile(src.Files, name)
+			if !e.Type().IsRegular() {
+				ts.Problems = append(ts.Problems, TrustProblem{shown, "not a regular file: ignored"})
+				continue
+			}
+			data, err := readBounded(src.Files, name)
 			if err != nil {
-				ts.Problems = append(ts.Problems, TrustProblem{shown, err.Error()})
+				ts.Problems = append(ts.Problems, TrustProblem{shown, err.Error() + ": ignored"})
 				continue
 			}
 			h.add(src.Label, name, data)
@@ -261,6 +303,25 @@ func LoadTrustStore(sources []TrustSource) (*TrustStore, error) {
 	}
 	ts.digest = h.sum()
 	return ts, nil
+}
+
+// readBounded reads a trusted-key file of at most space.MaxItemSize bytes:
+// a change could add a huge one, which must cost an ignored file, not the
+// memory of the run.
+func readBounded(fsys fs.FS, name string) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, space.MaxItemSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > space.MaxItemSize {
+		return nil, space.ErrTooLarge
+	}
+	return data, nil
 }
 
 // With returns a new store: this one's keys, then those of more tiers

@@ -30,10 +30,13 @@ const (
 	KeyOutOfScope Verdict = "key-out-of-scope"
 	LegacyFormat  Verdict = "legacy-format"
 	Unreadable    Verdict = "unreadable"
+	// Rollback is given by Run under a trust ref, after Check: the change
+	// replaces an item with a validly signed but older version.
+	Rollback Verdict = "rollback"
 )
 
 // Verdicts lists every verdict, in the order of spec 2.6's table.
-var Verdicts = []Verdict{Verified, Unsigned, Malformed, Duplicate, Modified, UntrustedKey, BadSignature, Moved, KeyExpired, KeyOutOfScope, LegacyFormat, Unreadable}
+var Verdicts = []Verdict{Verified, Unsigned, Malformed, Duplicate, Modified, UntrustedKey, BadSignature, Moved, KeyExpired, KeyOutOfScope, LegacyFormat, Unreadable, Rollback}
 
 // Failed reports whether the verdict fails verification.
 func (v Verdict) Failed() bool { return v != Verified }
@@ -53,6 +56,7 @@ var descriptions = map[Verdict]string{
 	KeyOutOfScope: "The signing key's scopes do not cover this item.",
 	LegacyFormat:  "A v1 signature where v2 is required.",
 	Unreadable:    "The file cannot be read: I/O error, symbolic link, over 1 MiB, or not UTF-8 where text is required.",
+	Rollback:      "The change replaces the item with a validly signed version older than the trusted ref's.",
 }
 
 // Description says in one sentence what the verdict means.
@@ -183,8 +187,11 @@ func Check(in Input, ts *TrustStore, p Policy) Result {
 	key := ts.Lookup(l.Fingerprint)
 	if key == nil {
 		hint := "if you trust its owner: rye trust add <their public key>.pem"
-		if in.TrustHint != nil {
+		switch added := ts.added[l.Fingerprint]; {
+		case in.TrustHint != nil:
 			hint = in.TrustHint(l.Fingerprint)
+		case added != nil:
+			return fail(UntrustedKey, "signed by key %s%s, which this change adds (%s) and %s does not trust: a change cannot vouch for itself; the key is trusted once it is merged into %s, after review", l.Fingerprint, ownerOf(added), added.Path, ts.ref, ts.ref)
 		}
 		return fail(UntrustedKey, "signed by key %s, which is not in the trust store; %s", l.Fingerprint, hint)
 	}

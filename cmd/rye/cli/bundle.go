@@ -65,7 +65,7 @@ items.`,
 			if err != nil {
 				return err
 			}
-			a.warnTrust(v.trust)
+			a.warnTrust(v)
 			key, err := a.signingKey()
 			if err != nil {
 				return err
@@ -121,7 +121,7 @@ func (a *app) checkBundle(file string, bt *bundleTrust) (*release.Result, []byte
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	a.warnTrust(v.trust)
+	a.warnTrust(v)
 	ts := v.trust
 	archive, err := release.ReadArchive(data, release.DefaultLimits)
 	if err != nil {

@@ -42,11 +42,11 @@ type checkSummary struct {
 }
 
 func (a *app) runCheck(vo *verifyOptions, lo *lintOptions, args []string) error {
-	analyzers, severity, err := a.lintSettings(lo)
+	vreq, settings, err := a.verifyRequest(vo, args)
 	if err != nil {
 		return err
 	}
-	vreq, err := a.verifyRequest(vo, args)
+	analyzers, severity, err := lintSettings(lo, settings)
 	if err != nil {
 		return err
 	}
@@ -57,7 +57,7 @@ func (a *app) runCheck(vo *verifyOptions, lo *lintOptions, args []string) error 
 	if res.Verify.CacheErr != nil && a.verbose {
 		a.info("verdict cache not saved: %v", res.Verify.CacheErr)
 	}
-	run := a.verifyReport(res.Verify)
+	run := a.verifyReport(res.Verify, settings)
 	rep := lintReport(res.Lint, "rye check")
 	rep.Items, rep.Notes = run.rep.Items, run.rep.Notes
 	for _, f := range run.rep.Findings {

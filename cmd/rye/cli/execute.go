@@ -242,7 +242,7 @@ func (a *app) executor() (*executor.Executor, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.warnTrust(v.trust)
+	a.warnTrust(v)
 	project := a.workDir()
 	if ss.Project != nil {
 		project = ss.Project.Root
@@ -266,6 +266,10 @@ func (a *app) executor() (*executor.Executor, error) {
 		LookPath:    exec.LookPath,
 		Exists:      func(p string) bool { _, err := os.Stat(p); return err == nil },
 		TempDir:     runRoot,
+		// Only the user's own configuration lets a project choose the
+		// interpreter, and never one that git tracks.
+		ProjectInterpreters: v.settings.ProjectInterpreters(),
+		Tracked:             verify.Tracker(project),
 	}, nil
 }
 

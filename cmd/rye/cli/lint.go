@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/ryekit/rye/config"
 	"github.com/ryekit/rye/internal/atomicfile"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/lint"
@@ -62,28 +63,33 @@ suppression without a reason is itself an error.`,
 	return cmd
 }
 
-// lintSettings merges the configuration with the flags.
-func (a *app) lintSettings(o *lintOptions) ([]*analysis.Analyzer, map[string]string, error) {
-	cfg, err := a.config()
-	if err != nil {
-		return nil, nil, err
-	}
-	analyzers, err := lint.Select(append(append([]string(nil), cfg.Lint.Enable...), o.enable...), append(append([]string(nil), cfg.Lint.Disable...), o.disable...))
+// lintSettings resolves the analyzers and severities from the settings
+// (lint.Settings: a tree under check can only make them stricter) and the
+// command line's --enable and --disable, which are the runner's own.
+func lintSettings(o *lintOptions, s *config.Settings) ([]*analysis.Analyzer, map[string]string, error) {
+	base, tighten := s.Lint()
+	base.Enable = append(base.Enable, o.enable...)
+	base.Disable = append(base.Disable, o.disable...)
+	analyzers, severity, err := lint.Settings(base, tighten)
 	if err != nil {
 		return nil, nil, usageError("%v", err)
 	}
-	return analyzers, cfg.Lint.Severity, nil
+	return analyzers, severity, nil
 }
 
 func (a *app) runLint(o *lintOptions, args []string) error {
 	if o.fix && o.diff {
 		return usageError("--fix and --diff do not go together: --diff shows what --fix would write")
 	}
-	analyzers, severity, err := a.lintSettings(o)
+	p, err := a.project()
 	if err != nil {
 		return err
 	}
-	p, err := a.project()
+	s, err := a.settings(verify.SettingsOptions{})
+	if err != nil {
+		return err
+	}
+	analyzers, severity, err := lintSettings(o, s)
 	if err != nil {
 		return err
 	}
@@ -140,7 +146,7 @@ func (a *app) attachVerifier(env *lint.Env) error {
 	if err != nil {
 		return err
 	}
-	a.warnTrust(v.trust)
+	a.warnTrust(v)
 	env.Verify = func(f *lint.File, md *item.Metadata) verify.Result {
 		return verify.Check(verify.Input{Kind: f.Kind, ID: f.ID, Space: f.Space.Label, Path: f.Name, Embedded: f.Space.Embedded(), Data: f.Src, ReadErr: f.ReadErr, Meta: md}, v.trust, v.policy)
 	}

@@ -75,7 +75,7 @@ func (a *app) verifyItem(loc *space.Located, it *item.Item) (verify.Result, erro
 	if err != nil {
 		return verify.Result{}, err
 	}
-	a.warnTrust(v.trust)
+	a.warnTrust(v)
 	in := verify.Input{Kind: it.Kind, ID: it.ID, Space: loc.Space.Label, Path: it.Path, Embedded: loc.Space.Embedded(), Data: it.Bytes}
 	return verify.Check(in, v.trust, v.policy), nil
 }

@@ -10,12 +10,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ryekit/rye/config"
 	"github.com/ryekit/rye/gitrepo"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/report"
 	"github.com/ryekit/rye/sign"
 	"github.com/ryekit/rye/space"
+	"github.com/ryekit/rye/verify"
 )
 
 func (a *app) signCommand() *cobra.Command {
@@ -45,11 +45,11 @@ main "**" signs what a branch changed and leaves the rest alone.`,
 			if len(patterns) == 0 {
 				return usageError("no PATTERN: name the items to sign (an id, a glob such as \"my-project/**\", or a file path)")
 			}
-			cfg, err := a.config()
+			settings, err := a.settings(verify.SettingsOptions{})
 			if err != nil {
 				return err
 			}
-			format, err := signFormat(formatFlag, cfg)
+			format, err := signFormat(formatFlag, settings.SignFormat())
 			if err != nil {
 				return err
 			}
@@ -144,28 +144,9 @@ func changedItems(sp *space.Space, items []space.Found, ref string) ([]space.Fou
 	return out, nil
 }
 
-// config reads the user's and the project's rye.yaml (a broken file is a
-// configuration error).
-func (a *app) config() (*config.Config, error) {
-	ss, err := a.getSpaces()
-	if err != nil {
-		return nil, err
-	}
-	projectRoot := ""
-	if ss.Project != nil {
-		projectRoot = ss.Project.Root
-	}
-	userRoot := ""
-	if ss.User != nil {
-		userRoot = ss.User.Root
-	}
-	cfg, err := config.Load(userRoot, projectRoot)
-	return cfg, asUsage(err)
-}
-
-func signFormat(flag string, cfg *config.Config) (sign.Format, error) {
+func signFormat(flag, configured string) (sign.Format, error) {
 	if flag == "" {
-		flag = cfg.Sign.Format
+		flag = configured
 	}
 	if flag == "" {
 		return sign.V2, nil

@@ -9,8 +9,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ryekit/rye/config"
 	"github.com/ryekit/rye/internal/cachedir"
 	"github.com/ryekit/rye/report"
+	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
 )
 
@@ -87,48 +89,85 @@ type verifyRun struct {
 }
 
 // verifyRequest turns the options into a request of the verify pipeline
-// (verify.Run), after the checks that only flags can get wrong.
-func (a *app) verifyRequest(o *verifyOptions, args []string) (verify.Request, error) {
+// (verify.Run), after the checks that only flags can get wrong, with the
+// settings it was built from (the notes about them, and rye check's lint
+// settings, come from there too).
+func (a *app) verifyRequest(o *verifyOptions, args []string) (verify.Request, *config.Settings, error) {
 	kinds, patterns := splitKind(args)
 	if o.staged && o.changedSince != "" {
-		return verify.Request{}, usageError("--staged and --changed-since do not go together")
-	}
-	if o.trustUser && o.trustRef == "" {
-		return verify.Request{}, usageError("--trust-user only makes sense with --trust-ref")
+		return verify.Request{}, nil, usageError("--staged and --changed-since do not go together")
 	}
 	switch o.require {
 	case "", "v1", "v2":
 	default:
-		return verify.Request{}, usageError("--require %q: the only requirement is v2", o.require)
+		return verify.Request{}, nil, usageError("--require %q: the only requirement is v2", o.require)
 	}
 	ss, err := a.getSpaces()
 	if err != nil {
-		return verify.Request{}, err
+		return verify.Request{}, nil, err
 	}
-	cfg, err := a.config()
-	if err != nil {
-		return verify.Request{}, err
-	}
-	if o.trustRef == "" {
-		o.trustRef = cfg.Verify.TrustRef
-	}
-	if o.trustRef != "" || o.staged || o.changedSince != "" {
+	// Verifying the project's items needs a project: outside one, a gate
+	// that verified nothing must not pass.
+	if o.space == "" || o.space == string(space.Project) || o.space == "all" || o.staged || o.changedSince != "" {
 		if _, err := a.project(); err != nil {
-			return verify.Request{}, err
+			return verify.Request{}, nil, err
 		}
+	}
+	s, err := a.settings(verify.SettingsOptions{TrustRef: o.trustRef, Gate: true, Staged: o.staged})
+	if err != nil {
+		return verify.Request{}, nil, err
+	}
+	if o.trustUser && s.TrustRef == "" {
+		return verify.Request{}, nil, usageError("--trust-user only makes sense with --trust-ref")
 	}
 	req := verify.Request{
 		Spaces: ss, Tier: o.space, Kinds: kinds, Patterns: patterns, WorkDir: a.workDir(),
-		Trust:  verify.TrustOptions{Ref: o.trustRef, User: o.trustUser},
+		Trust:  verify.TrustOptions{Ref: s.TrustRef, User: o.trustUser},
 		Staged: o.staged, ChangedSince: o.changedSince,
-		Policy: verify.Policy{RequireV2: o.require == "v2" || cfg.MinSignatureVersion == 2, Now: time.Now().UTC()},
+		Policy:   verify.Policy{RequireV2: o.require == "v2" || s.MinSignatureVersion() == 2, Now: time.Now().UTC()},
+		RunFiles: ss.Project != nil,
 	}
 	if !o.noCache {
-		if dir, err := cachedir.Dir(); err == nil {
-			req.Cache = filepath.Join(dir, "verify.cache")
-		}
+		req.Cache, req.CacheSecret = a.verifyCache()
 	}
-	return req, nil
+	return req, s, nil
+}
+
+// verifyCache is the verdict cache file and the secret that authenticates
+// it; without either, verification runs without a cache (and -v says why).
+func (a *app) verifyCache() (string, []byte) {
+	dir, err := cachedir.Dir()
+	if err != nil {
+		if a.verbose {
+			a.info("no verdict cache: %v", err)
+		}
+		return "", nil
+	}
+	secret, err := cachedir.Secret()
+	if err != nil {
+		if a.verbose {
+			a.info("no verdict cache: %v", err)
+		}
+		return "", nil
+	}
+	return filepath.Join(dir, "verify.cache"), secret
+}
+
+// settings reads the configuration a run relies on (verify.LoadSettings).
+func (a *app) settings(o verify.SettingsOptions) (*config.Settings, error) {
+	ss, err := a.getSpaces()
+	if err != nil {
+		return nil, err
+	}
+	s, err := verify.LoadSettings(ss, o)
+	if errors.Is(err, verify.ErrNoProject) {
+		_, err = a.project()
+		return nil, err
+	}
+	if err != nil {
+		return nil, requestError(err)
+	}
+	return s, nil
 }
 
 // requestError turns an error of a request function into a usage error
@@ -155,7 +194,7 @@ var requestFlags = map[string]string{
 // verifyAll runs the verify pipeline for rye verify and rye check and
 // turns its results into a report.
 func (a *app) verifyAll(o *verifyOptions, args []string) (*verifyRun, error) {
-	req, err := a.verifyRequest(o, args)
+	req, s, err := a.verifyRequest(o, args)
 	if err != nil {
 		return nil, err
 	}
@@ -166,16 +205,32 @@ func (a *app) verifyAll(o *verifyOptions, args []string) (*verifyRun, error) {
 	if res.CacheErr != nil && a.verbose {
 		a.info("verdict cache not saved: %v", res.CacheErr)
 	}
-	return a.verifyReport(res), nil
+	return a.verifyReport(res, s), nil
 }
 
 // verifyReport renders a verification's results as a report.
-func (a *app) verifyReport(res *verify.Results) *verifyRun {
-	rep := &report.Report{Tool: "rye verify", Notes: res.Notes}
+func (a *app) verifyReport(res *verify.Results, s *config.Settings) *verifyRun {
+	rep := &report.Report{Tool: "rye verify", Notes: append(s.Notes(), res.Notes...)}
 	rep.Version, _, _ = Version()
 	addVerdicts(rep, res.Items, a.verbose)
 	for _, p := range res.Trust.Problems {
 		rep.Add(report.Finding{Rule: "verify/trust-store", Severity: report.Warning, Path: p.Path, Message: p.Reason})
+	}
+	project := a.spaces.Project
+	for _, f := range res.RunFiles {
+		rule, sev := "verify/tracked-run-file", report.Warning
+		if f.Runs {
+			sev = report.Error
+		}
+		rep.AddRule(report.Rule{ID: rule, Short: "Git tracks a file outside .ai/ that rye execute would use without verifying it.", Help: "Interpreters and .env files are not items: nothing signs them. See the URL.", URL: docsBase + "execute.md#what-a-project-can-and-cannot-choose"})
+		rep.Add(report.Finding{Rule: rule, Severity: sev, Path: project.ShownRootPath(f.Path), Line: 1, Col: 1,
+			Message: fmt.Sprintf("%s is tracked by git: %s; remove it from git (git rm -r --cached %s) and list it in .gitignore", f.Path, f.Why, f.Path)})
+	}
+	for _, k := range res.Trust.Added() {
+		rule := "verify/key-added"
+		rep.AddRule(report.Rule{ID: rule, Short: "The change adds a trusted key that the trusted ref does not have.", Help: "A key added by the change under review is not trusted until it is merged. See the URL.", URL: docsBase + "verify.md#keys-added-by-a-change"})
+		rep.Add(report.Finding{Rule: rule, Severity: report.Warning, Path: k.Path, Line: 1, Col: 1,
+			Message: fmt.Sprintf("this change adds key %s%s, which %s does not trust: items it signed fail until the key is reviewed and merged into %s", k.Fingerprint, ownerText(k.Owner), res.Trust.Ref(), res.Trust.Ref())})
 	}
 	sum := verifySummary{Items: len(res.Items), Failed: rep.Failed(), Warnings: rep.Count(report.Warning)}
 	sum.Verified = sum.Items - sum.Failed
@@ -185,19 +240,20 @@ func (a *app) verifyReport(res *verify.Results) *verifyRun {
 // verification is what a verb that verifies needs: the trust store of the
 // tiers its options name and the configured policy.
 type verification struct {
-	trust  *verify.TrustStore
-	policy verify.Policy
+	trust    *verify.TrustStore
+	policy   verify.Policy
+	settings *config.Settings
 }
 
 // verification loads the trust store and the policy the same way for every
 // verb that verifies without the verify pipeline (load, lint, execute,
-// bundle): config, then the trust tiers (verify.LoadTrust). The config's
-// verify.trust_ref applies when the options name no ref and configRef is
-// set: the verbs whose answer gates a change (bundle verify). Problems with
-// trusted-key files are left in the store for the caller to report
-// (warnTrust).
-func (a *app) verification(o *verifyOptions, configRef bool) (*verification, error) {
-	cfg, err := a.config()
+// bundle): settings, then the trust tiers (verify.LoadTrust). gate marks
+// the verbs whose answer gates a change (bundle verify): the user's
+// verify.trust_ref then applies when the options name no ref. Problems
+// with trusted-key files are left in the store, and notes about the
+// settings, for the caller to report (warnTrust).
+func (a *app) verification(o *verifyOptions, gate bool) (*verification, error) {
+	s, err := a.settings(verify.SettingsOptions{TrustRef: o.trustRef, Gate: gate, Staged: o.staged})
 	if err != nil {
 		return nil, err
 	}
@@ -205,25 +261,20 @@ func (a *app) verification(o *verifyOptions, configRef bool) (*verification, err
 	if err != nil {
 		return nil, err
 	}
-	if o.trustRef == "" && configRef {
-		o.trustRef = cfg.Verify.TrustRef
-	}
-	if o.trustRef != "" || o.staged {
-		if _, err := a.project(); err != nil {
-			return nil, err
-		}
-	}
-	ts, _, err := verify.LoadTrust(ss, verify.TrustOptions{Ref: o.trustRef, User: o.trustUser, Staged: o.staged}, false)
+	ts, _, err := verify.LoadTrust(ss, verify.TrustOptions{Ref: s.TrustRef, User: o.trustUser, Staged: o.staged}, false)
 	if err != nil {
 		return nil, requestError(err)
 	}
-	return &verification{trust: ts, policy: verify.Policy{RequireV2: o.require == "v2" || cfg.MinSignatureVersion == 2, Now: time.Now().UTC()}}, nil
+	return &verification{trust: ts, settings: s, policy: verify.Policy{RequireV2: o.require == "v2" || s.MinSignatureVersion() == 2, Now: time.Now().UTC()}}, nil
 }
 
 // warnTrust prints the trusted-key files that were ignored, for the verbs
 // whose output is not a report (a report lists them as findings).
-func (a *app) warnTrust(ts *verify.TrustStore) {
-	for _, p := range ts.Problems {
+func (a *app) warnTrust(v *verification) {
+	for _, n := range v.settings.Notes() {
+		fmt.Fprintf(a.stderr, "rye: warning: %s\n", n)
+	}
+	for _, p := range v.trust.Problems {
 		fmt.Fprintf(a.stderr, "rye: warning: %s: %s\n", p.Path, p.Reason)
 	}
 }

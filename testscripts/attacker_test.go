@@ -1,0 +1,70 @@
+package testscripts
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/ryekit/rye/space"
+	"github.com/ryekit/rye/verify"
+)
+
+// forgecache CACHEFILE KIND ID FILE plays an attacker who can write the
+// verdict cache file (a restored CI cache, an earlier CI step) but does
+// not hold the user's cache secret: it writes an entry that says "item
+// KIND ID with FILE's bytes verified", keyed the way rye keyed entries
+// before they were authenticated (a SHA-256 of public facts only: the
+// binary, the item, the trust store's digest, the policy, the day). rye
+// must ignore it.
+func forgeCache(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 4 {
+		ts.Fatalf("usage: forgecache CACHEFILE KIND ID FILE")
+	}
+	data, err := os.ReadFile(ts.MkAbs(args[3]))
+	ts.Check(err)
+	ss, err := space.Discover(space.Options{WorkDir: ts.MkAbs("."), Getenv: ts.Getenv})
+	ts.Check(err)
+	trust, err := verify.LoadTrustStore(verify.TrustTiers(ss, nil, true))
+	ts.Check(err)
+	// rye runs as a copy of the test binary placed on PATH by testscript.
+	exe, err := exec.LookPath("rye")
+	ts.Check(err)
+	info, err := os.Stat(exe)
+	ts.Check(err)
+	self := exe + "\x00" + info.ModTime().UTC().String() + "\x00" + string(binary.AppendVarint(nil, info.Size()))
+	content := sha256.Sum256(data)
+	h := sha256.New()
+	for _, part := range [][]byte{[]byte("rye-verify-cache-v1\n"), []byte(self), []byte(args[1]), []byte(args[2]), []byte("project"),
+		[]byte(filepath.Ext(args[3])), content[:], []byte(trust.Digest()), []byte("v1-allowed"), []byte(time.Now().UTC().Format("2006-01-02"))} {
+		var n [8]byte
+		binary.BigEndian.PutUint64(n[:], uint64(len(part)))
+		h.Write(n[:])
+		h.Write(part)
+	}
+	key := hex.EncodeToString(h.Sum(nil))
+	forged := "rye-verify-cache-v1\n{\"" + key + "\":{}}"
+	p := ts.MkAbs(args[0])
+	ts.Check(os.MkdirAll(filepath.Dir(p), 0o700))
+	ts.Check(os.WriteFile(p, []byte(forged), 0o600))
+}
+
+// bigfile FILE SIZE writes a file of SIZE bytes of "#" (a comment in every
+// form rye reads), for the limits on files a change controls.
+func bigFile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: bigfile FILE SIZE")
+	}
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	p := ts.MkAbs(args[0])
+	ts.Check(os.MkdirAll(filepath.Dir(p), 0o755))
+	ts.Check(os.WriteFile(p, bytes.Repeat([]byte("#"), n), 0o644))
+}
