@@ -52,12 +52,19 @@ func SignatureSlot(src []byte, ext string) (start, end int) {
 }
 
 // HasSignatureLine reports whether the line at the signature slot looks like
-// a rye signature or placeholder line (envelope + "rye:"), so that readers
-// can step over it. Whether it is a valid one is for package sign to decide.
+// a signature or placeholder line of any format (the envelope's opener,
+// blanks, then "rye:" or "ryeos:signed:"), so that readers can step over
+// it. Whether it is a valid one is for package sign to decide.
 func HasSignatureLine(src []byte, ext string) bool {
 	start, end := SignatureSlot(src, ext)
 	prefix, _, ok := Envelope(ext)
-	return ok && bytes.HasPrefix(src[start:end], []byte(prefix+"rye:"))
+	if !ok {
+		return false
+	}
+	line, ok := bytes.CutPrefix(src[start:end], bytes.TrimRight([]byte(prefix), " "))
+	line = bytes.TrimLeft(line, " \t")
+	// rye:signed:, rye:validated: and RyeOS's ryeos:signed: (spec 6).
+	return ok && (bytes.HasPrefix(line, []byte("rye:")) || bytes.HasPrefix(line, []byte("ryeos:signed:")))
 }
 
 // AfterSignature returns the offset where the content after the signature

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"path"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ryekit/rye/item"
-	"github.com/ryekit/rye/verify"
 )
 
 // Signature reports what verification finds, and signature lines where
@@ -42,8 +42,13 @@ func runSignature(pass *analysis.Pass) (any, error) {
 			pos := f.LinePos(res.Line)
 			if res.Verdict.Failed() {
 				r.at(sevError, string(res.Verdict), pos, 0, string(res.Verdict)+": "+res.Reason)
-			} else if res.Format == "v1" {
-				r.at(sevWarning, "v1", pos, 0, "v1 signature: "+verify.V1Uncovered(f.Kind, path.Ext(f.Rel))+"; re-sign it: rye sign --format v2 "+string(f.Kind)+" "+string(f.ID))
+			} else if res.Format != "" && res.Format != "v2" {
+				// The legacy-format warning, worded as rye verify words it.
+				for _, w := range res.Warnings {
+					if strings.HasPrefix(w, res.Format+" signature:") {
+						r.at(sevWarning, res.Format, pos, 0, w)
+					}
+				}
 			}
 		}
 		misplaced(r, f)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ryekit/rye/internal/vectors"
 	"github.com/ryekit/rye/item"
 )
 
@@ -17,7 +18,11 @@ var fuzzExts = []string{".md", ".py", ".yaml", ".yml", ".sh", ".toml", ".js", ".
 // whatever it found yields a file that is signed by the key.
 func FuzzFind(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join(vectorsDir, "files", "*", "*"))
-	for _, p := range files {
+	eras, _ := filepath.Glob(filepath.Join(vectors.ErasDir(), "files", "*", "*"))
+	if len(files) == 0 || len(eras) == 0 {
+		f.Fatal("no vector files to seed the corpus with")
+	}
+	for _, p := range append(files, eras...) {
 		if data, err := os.ReadFile(p); err == nil {
 			f.Add(data, uint8(0))
 		}
@@ -32,13 +37,22 @@ func FuzzFind(f *testing.F) {
 			t.Fatalf("span %d..%d of %d", found.Start, found.End, len(src))
 		}
 		if found.Status == Signed {
-			text, err := found.Line.Encode(ext)
-			if err != nil {
-				t.Fatal(err)
+			l := found.Line
+			if _, err := DecodeSignature(l); err != nil {
+				t.Fatalf("accepted a %s line whose signature does not decode: %q", l.Format, l.Signature)
 			}
-			got := bytes.TrimSuffix(trimEOL(src[found.Start:found.End]), nil)
-			if string(got)+"\n" != text {
-				t.Fatalf("re-encoded %q, file has %q", text, got)
+			if want := map[bool]int{false: 16, true: 64}[l.Format.rustFamily()]; len(l.Fingerprint) != want {
+				t.Fatalf("a %s line with a %d-character fingerprint", l.Format, len(l.Fingerprint))
+			}
+			if l.Format == V1 || l.Format == V2 { // the formats rye writes re-encode exactly
+				text, err := l.Encode(ext)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := bytes.TrimSuffix(trimEOL(src[found.Start:found.End]), nil)
+				if string(got)+"\n" != text {
+					t.Fatalf("re-encoded %q, file has %q", text, got)
+				}
 			}
 		}
 		for _, format := range []Format{V1, V2} {

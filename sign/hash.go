@@ -22,6 +22,15 @@ func HashV2(src []byte, start, end int) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// HashAfterLine is the hash of the RYE OS Rust engine's formats (r1,
+// ryeos; spec 6.3.2): SHA-256 of the exact bytes after the signature line's
+// terminator (end), to the end of the file. A #! line before the signature
+// line is not covered.
+func HashAfterLine(src []byte, end int) string {
+	sum := sha256.Sum256(src[end:])
+	return hex.EncodeToString(sum[:])
+}
+
 // ErrNotUTF8 is returned for v1 hashing of a file that is not UTF-8 text
 // (the reference reads files as text).
 var ErrNotUTF8 = errors.New("not UTF-8 text")

@@ -136,7 +136,7 @@ func MessageV2(kind item.Kind, id item.ID, timestamp, fingerprint, hash string) 
 }
 
 // SignedBytes is what the signature of a line covers: the v2 message, or
-// for v1 the 64 ASCII characters of the hash.
+// for every other format the 64 ASCII characters of the hash.
 func SignedBytes(l *Line, kind item.Kind, id item.ID) []byte {
 	if l.Format == V2 {
 		return []byte(MessageV2(kind, id, l.Timestamp, l.Fingerprint, l.Hash))
@@ -147,11 +147,34 @@ func SignedBytes(l *Line, kind item.Kind, id item.ID) []byte {
 // EncodeSignature is base64url with padding (88 characters for Ed25519).
 func EncodeSignature(sig []byte) string { return base64.URLEncoding.EncodeToString(sig) }
 
+// signatureEncoding is how a format writes its signature: base64url padded
+// (v1, v2), unpadded (v1u), standard base64 padded (r1, ryeos). Decoding is
+// strict: non-zero unused bits are an error, not another signature.
+func signatureEncoding(f Format) *base64.Encoding {
+	switch f {
+	case V1U:
+		return base64.RawURLEncoding.Strict()
+	case R1, RyeOS:
+		return base64.StdEncoding.Strict()
+	}
+	return base64.URLEncoding.Strict()
+}
+
+// DecodeSignature returns the 64 signature bytes of a line, or an error
+// when they do not decode to exactly that.
+func DecodeSignature(l *Line) ([]byte, error) {
+	sig, err := signatureEncoding(l.Format).DecodeString(l.Signature)
+	if err != nil || len(sig) != ed25519.SignatureSize {
+		return nil, fmt.Errorf("the signature does not decode to %d bytes", ed25519.SignatureSize)
+	}
+	return sig, nil
+}
+
 // VerifySignature checks a line's signature with a public key, over the
 // message rebuilt from the item's actual kind and id (for v2).
 func VerifySignature(pub ed25519.PublicKey, l *Line, kind item.Kind, id item.ID) bool {
-	sig, err := base64.URLEncoding.DecodeString(l.Signature)
-	if err != nil || len(sig) != ed25519.SignatureSize {
+	sig, err := DecodeSignature(l)
+	if err != nil {
 		return false
 	}
 	return ed25519.Verify(pub, SignedBytes(l, kind, id), sig)

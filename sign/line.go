@@ -3,28 +3,78 @@ package sign
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/ryekit/rye/item"
 )
 
-// Format is a signature format version.
+// Format is a signature format: rye's own v1 and v2 (spec 2), and the
+// eras RYE OS wrote over 2026 (spec 6), which rye verifies but never
+// writes.
 type Format int
 
 const (
-	V1 Format = 1 // the Python reference's format
-	V2 Format = 2 // rye's format: binds content, kind, id, time and key
+	V1    Format = 1 // the Python reference's format (spec 2.2)
+	V2    Format = 2 // rye's format: binds content, kind, id, time and key (spec 2.3)
+	V1U   Format = 3 // v1 with an unpadded base64url signature (RYE OS from 2026-03-30)
+	R1    Format = 4 // RYE OS's Rust engine, 2026-04-12 to 05-07: rye:signed:, standard base64, 64-hex key fingerprint
+	RyeOS Format = 5 // RyeOS 0.2 and later: ryeos:signed:, otherwise as R1
 )
 
-func (f Format) String() string { return fmt.Sprintf("v%d", int(f)) }
+// String is the format's name in verdicts and reports: v1, v2, v1u, r1,
+// ryeos.
+func (f Format) String() string {
+	switch f {
+	case V1U:
+		return "v1u"
+	case R1:
+		return "r1"
+	case RyeOS:
+		return "ryeos"
+	}
+	return fmt.Sprintf("v%d", int(f))
+}
 
-// ParseFormat reads "v1" or "v2".
+// Legacy reports whether the format is anything but v2: the formats that
+// --require v2 and min_signature_version: 2 refuse.
+func (f Format) Legacy() bool { return f != V2 }
+
+// rustFamily reports the RYE OS Rust engine's formats (spec 6.3): the hash
+// covers the bytes after the line, a 64-hex fingerprint, standard base64.
+func (f Format) rustFamily() bool { return f == R1 || f == RyeOS }
+
+// Uncovered says what a format's signature leaves unsigned in an item of
+// kind k with extension ext ("" for v2, which covers everything).
+func (f Format) Uncovered(k item.Kind, ext string) string {
+	common := "the timestamp is unsigned and nothing binds the item to its location"
+	switch {
+	case f == V2:
+		return ""
+	case f.rustFamily():
+		if ext == ".py" {
+			return "a #! line before the signature line is not covered, " + common
+		}
+		return common
+	case k == item.Directive:
+		return "the preamble, the fences and the body after the XML block are not covered, " + common
+	case k == item.Knowledge:
+		return "--- front matter is not covered, " + common
+	case ext == ".py" || ext == ".sh" || ext == ".js" || ext == ".ts":
+		return "the #! line is not covered, " + common
+	}
+	return common
+}
+
+// ParseFormat reads "v1" or "v2", the formats rye signs with.
 func ParseFormat(s string) (Format, error) {
 	switch s {
 	case "v1", "1":
 		return V1, nil
 	case "v2", "2":
 		return V2, nil
+	case "v1u", "r1", "ryeos":
+		return 0, fmt.Errorf("rye verifies %s signatures but does not write them: use v2 (or v1 for the Python reference)", s)
 	}
 	return 0, fmt.Errorf("unknown signature format %q: use v1 or v2", s)
 }
@@ -37,8 +87,8 @@ type Line struct {
 	Format      Format
 	Timestamp   string // as written: YYYY-MM-DDTHH:MM:SSZ
 	Hash        string // 64 lowercase hex
-	Signature   string // base64url with padding, 88 characters
-	Fingerprint string // 16 lowercase hex
+	Signature   string // as written: base64url (v1, v2, v1u unpadded) or standard base64 (r1, ryeos)
+	Fingerprint string // 16 lowercase hex (v1, v1u, v2) or 64 (r1, ryeos)
 	// Provenance is the v1 "provider@user" suffix, not covered by the
 	// signature ("" when absent).
 	Provenance string
@@ -62,11 +112,14 @@ func (l *Line) fields() string {
 }
 
 // Encode returns the full signature line for a file with extension ext,
-// with its envelope and ending '\n'.
+// with its envelope and ending '\n'. rye writes v1 and v2 only.
 func (l *Line) Encode(ext string) (string, error) {
 	prefix, suffix, ok := item.Envelope(ext)
 	if !ok {
 		return "", fmt.Errorf("%s files cannot carry a signature line", ext)
+	}
+	if l.Format != V1 && l.Format != V2 {
+		return "", fmt.Errorf("rye does not write %s signature lines", l.Format)
 	}
 	return prefix + "rye:signed:" + l.fields() + suffix + "\n", nil
 }
@@ -97,7 +150,9 @@ type Found struct {
 	// Placeholder is true for an Unsigned file whose line is a placeholder
 	// or legacy line that the signer replaces.
 	Placeholder bool
-	// Reason explains Malformed and Duplicate.
+	// Reason explains Malformed and Duplicate, and an Unsigned file whose
+	// line is where its format does not allow it (after a byte-order mark,
+	// on a second line the format does not allow).
 	Reason string
 }
 
@@ -237,7 +292,7 @@ func classify(line []byte, ext string) (lineKind, []byte) {
 	}
 	rest := bytes.TrimLeft(line[len(opener):], " \t")
 	switch {
-	case bytes.HasPrefix(rest, []byte("rye:signed:")):
+	case bytes.HasPrefix(rest, []byte("rye:signed:")), bytes.HasPrefix(rest, []byte("ryeos:signed:")):
 		return signatureLike, rest
 	case bytes.HasPrefix(rest, []byte("rye:validated:")):
 		return legacyLike, rest
@@ -246,7 +301,10 @@ func classify(line []byte, ext string) (lineKind, []byte) {
 }
 
 // Find looks at the signature position of a file (spec 2.1) and parses the
-// line there.
+// line there, in whichever format it is written (spec 6.1), then applies
+// that format's own rules on where the line may be: the RYE OS formats are
+// hidden by a byte-order mark, and the Rust engine's only allow a second
+// line after a #! line in Python files.
 func Find(src []byte, ext string) Found {
 	start, end := item.SignatureSlot(src, ext)
 	line := trimEOL(src[start:end])
@@ -267,33 +325,70 @@ func Find(src []byte, ext string) Found {
 		f.Status, f.Reason = Malformed, reason
 		return f
 	}
+	if _, err := DecodeSignature(l); err != nil {
+		f.Status, f.Reason = Malformed, err.Error()+" (its unused low bits must be zero)"
+		return f
+	}
+	if why := misplaced(l.Format, src, start, ext); why != "" {
+		return Found{Status: Unsigned, Start: start, End: start, Reason: why}
+	}
 	f.Status, f.Line = Signed, l
-	if followedBySignature(src, end, ext) {
+	// The Rust engine's hash covers every byte after the line, a second
+	// signature-looking line included: it is body, not a duplicate.
+	if !l.Format.rustFamily() && followedBySignature(src, end, ext) {
 		f.Status = Duplicate
 		f.Reason = "a second signature line follows the first; remove it and sign again"
 	}
 	return f
 }
 
-// parseLine applies the grammar of spec 2.2/2.3 to a line that looks like a
-// signature line.
+// misplaced says why a parsed line of format f, at start, is not where f
+// allows it ("" when it is).
+func misplaced(f Format, src []byte, start int, ext string) string {
+	bom := bytes.HasPrefix(src, []byte(item.BOM))
+	second := start > 0 && !(bom && start == len(item.BOM))
+	switch {
+	case f == V2:
+		return ""
+	case bom:
+		return fmt.Sprintf("a byte-order mark before the %s signature line hides it (the reference reads no signature there); remove the mark and sign again", f)
+	case f.rustFamily() && second && ext != ".py":
+		return fmt.Sprintf("a %s signature line may follow a #! line only in a Python file; here it is on line 2, where the engine looks for none", f)
+	}
+	return ""
+}
+
+// parseLine applies the grammar of a line's format (spec 2.2, 2.3, 6.1 to
+// 6.3) to a line that looks like a signature line. The marker and the last
+// field tell the format: ryeos:signed: is the RyeOS engine's; rye:signed:v2:
+// rye's own; rye:signed: ending in a 16-hex fingerprint the v1 family (v1,
+// or v1u with an unpadded signature); any other rye:signed: line the r1
+// engine's. rye's formats want exactly one space after the opener and the
+// exact closer; the Rust engine's allow any blanks there.
 func parseLine(line []byte, ext string) (l *Line, placeholder bool, reason string) {
 	prefix, suffix, _ := item.Envelope(ext)
-	if !bytes.HasPrefix(line, []byte(prefix+"rye:signed:")) {
+	opener := bytes.TrimRight([]byte(prefix), " ")
+	rest := bytes.TrimLeft(line[len(opener):], " \t")
+	exact := bytes.HasPrefix(line, []byte(prefix+"rye:signed:"))
+	if body, ok := bytes.CutPrefix(rest, []byte("ryeos:signed:")); ok {
+		return parseRust(body, suffix, RyeOS)
+	}
+	body := rest[len("rye:signed:"):]
+	switch v := versionOf(body); {
+	case isPlaceholderLine(body, suffix):
+		return nil, true, ""
+	case v != "" && v != "2":
+		return nil, false, fmt.Sprintf("unsupported signature version v%s (rye reads v1, v2 and the RYE OS eras v1u, r1 and ryeos)", v)
+	case v == "" && !isV1Family(body, suffix):
+		return parseRust(body, suffix, R1)
+	case !exact:
 		return nil, false, fmt.Sprintf("the line must start with %q followed by rye:signed: (exactly one space)", prefix)
 	}
-	body := line[len(prefix+"rye:signed:"):]
 	if suffix != "" {
 		if !bytes.HasSuffix(body, []byte(suffix)) {
 			return nil, false, fmt.Sprintf("the line must end with %q", suffix)
 		}
 		body = body[:len(body)-len(suffix)]
-	}
-	if isPlaceholder(body) {
-		return nil, true, ""
-	}
-	if v := versionOf(body); v != "" && v != "2" {
-		return nil, false, fmt.Sprintf("unsupported signature version v%s (rye reads v1 and v2)", v)
 	}
 	if rest, isV2 := bytes.CutPrefix(body, []byte("v2:")); isV2 {
 		if l, tail, ok := parseFields(rest); ok && len(tail) == 0 {
@@ -302,16 +397,116 @@ func parseLine(line []byte, ext string) (l *Line, placeholder bool, reason strin
 		}
 		return nil, false, "the v2 line does not match rye:signed:v2:<YYYY-MM-DDTHH:MM:SSZ>:<64 hex hash>:<88-character base64url signature>:<16 hex fingerprint>"
 	}
-	if l, tail, ok := parseFields(body); ok {
+	if l, tail, ok := parseV1Family(body); ok {
 		if len(tail) == 0 || tail[0] == '|' && isProvenance(tail[1:]) {
-			l.Format = V1
 			if len(tail) > 0 {
 				l.Provenance = string(tail[1:])
 			}
 			return l, false, ""
 		}
 	}
-	return nil, false, "the line does not match rye:signed:<YYYY-MM-DDTHH:MM:SSZ>:<64 hex hash>:<88-character base64url signature>:<16 hex fingerprint>"
+	return nil, false, "the line does not match rye:signed:<YYYY-MM-DDTHH:MM:SSZ>:<64 hex hash>:<base64url signature: 88 characters ending in ==, or 86 without (v1u)>:<16 hex fingerprint>[|provider@user]"
+}
+
+// isPlaceholderLine matches a placeholder body, with or without the
+// envelope's closer.
+func isPlaceholderLine(body []byte, suffix string) bool {
+	body = bytes.TrimSuffix(bytes.TrimRight(body, " \t"), []byte(strings.TrimSpace(suffix)))
+	return isPlaceholder(bytes.TrimRight(body, " \t"))
+}
+
+// isV1Family reports whether a rye:signed: body (closer included) ends in a
+// 16-hex fingerprint, with an optional |provider@user after it: the v1
+// family's last field (spec 6.1, rule 2).
+func isV1Family(body []byte, suffix string) bool {
+	body = bytes.TrimSuffix(body, []byte(suffix))
+	if i := bytes.LastIndexByte(body, '|'); i >= 0 {
+		body = body[:i]
+	}
+	i := bytes.LastIndexByte(body, ':')
+	return i >= 0 && len(body)-i-1 == fingerprintLen && isLowerHex(body[i+1:])
+}
+
+// parseV1Family reads "<ts>:<hash>:<signature>:<fingerprint>" where the
+// signature is 88 base64url characters ending in "==" (v1) or 86 without
+// padding (v1u), and returns what follows.
+func parseV1Family(b []byte) (*Line, []byte, bool) {
+	if l, tail, ok := parseFields(b); ok {
+		l.Format = V1
+		return l, tail, true
+	}
+	const unpadded = sigLen - 2
+	if len(b) < fieldsLen-2 {
+		return nil, nil, false
+	}
+	const (
+		hashAt = tsLen + 1
+		sigAt  = hashAt + hashLen + 1
+		fpAt   = sigAt + unpadded + 1
+	)
+	ok := isTimestamp(b[:tsLen]) && b[hashAt-1] == ':' && isLowerHex(b[hashAt:hashAt+hashLen]) && b[sigAt-1] == ':' &&
+		isBase64URL(b[sigAt:sigAt+unpadded]) && b[fpAt-1] == ':' && isLowerHex(b[fpAt:fpAt+fingerprintLen])
+	if !ok {
+		return nil, nil, false
+	}
+	return &Line{
+		Format:      V1U,
+		Timestamp:   string(b[:tsLen]),
+		Hash:        string(b[hashAt : hashAt+hashLen]),
+		Signature:   string(b[sigAt : sigAt+unpadded]),
+		Fingerprint: string(b[fpAt : fpAt+fingerprintLen]),
+	}, b[fpAt+fingerprintLen:], true
+}
+
+// parseRust reads the Rust engine's fields (spec 6.3.1): split from the
+// right at the last three colons into TS, HASH, SIG and FP, surrounding
+// blanks trimmed, then every field's shape checked, which the engine does
+// not do at parse time: TS as v1's, HASH and FP 64 lowercase hex, SIG 88
+// characters of standard base64 ending in "==". A Markdown line must end
+// with " -->".
+func parseRust(body []byte, suffix string, f Format) (*Line, bool, string) {
+	body = bytes.TrimRight(body, " \t")
+	if closer := strings.TrimSpace(suffix); closer != "" {
+		var ok bool
+		if body, ok = bytes.CutSuffix(body, []byte(" "+closer)); !ok {
+			return nil, false, fmt.Sprintf("Markdown signature line without %q at its end", " "+closer)
+		}
+		body = bytes.TrimRight(body, " \t")
+	}
+	parts := bytes.Split(body, []byte(":"))
+	if len(parts) < 4 {
+		return nil, false, fmt.Sprintf("the %s line does not have the four fields <timestamp>:<hash>:<signature>:<fingerprint>", f)
+	}
+	n := len(parts)
+	ts := bytes.TrimSpace(bytes.Join(parts[:n-3], []byte(":")))
+	hash, sig, fp := parts[n-3], parts[n-2], parts[n-1]
+	switch {
+	case f == RyeOS && len(fp) == fingerprintLen && isLowerHex(fp):
+		return nil, false, "v1 fields under the ryeos marker (a 16-hex fingerprint): the marker was renamed without signing again; re-sign"
+	case len(fp) != 64 || !isLowerHex(fp):
+		return nil, false, fmt.Sprintf("the %s key fingerprint must be 64 lowercase hex (SHA-256 of the raw key), not %d characters", f, len(fp))
+	case !isTimestamp(ts):
+		return nil, false, fmt.Sprintf("the %s timestamp must be YYYY-MM-DDTHH:MM:SSZ", f)
+	case len(hash) != hashLen || !isLowerHex(hash):
+		return nil, false, fmt.Sprintf("the %s content hash must be 64 lowercase hex", f)
+	case !isStdBase64Sig(sig):
+		return nil, false, fmt.Sprintf("the %s signature must be 88 characters of standard base64 ending in == (the engine decodes nothing else)", f)
+	}
+	return &Line{Format: f, Timestamp: string(ts), Hash: string(hash), Signature: string(sig), Fingerprint: string(fp)}, false, ""
+}
+
+// isStdBase64Sig matches an Ed25519 signature in padded standard base64: 86
+// characters of [A-Za-z0-9+/] then "==".
+func isStdBase64Sig(b []byte) bool {
+	if len(b) != sigLen || string(b[sigLen-2:]) != "==" {
+		return false
+	}
+	for _, c := range b[:sigLen-2] {
+		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/') {
+			return false
+		}
+	}
+	return true
 }
 
 // followedBySignature reports whether the line starting at off looks like

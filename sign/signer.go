@@ -1,6 +1,7 @@
 package sign
 
 import (
+	"bytes"
 	"crypto/ed25519"
 	"errors"
 	"fmt"
@@ -34,6 +35,12 @@ func Sign(key *Key, f Format, kind item.Kind, id item.ID, ext string, src []byte
 	found := Find(src, ext)
 	if found.Status == Duplicate || (found.End > found.Start && followedBySignature(src, found.End, ext)) {
 		return nil, ErrDuplicate
+	}
+	if err := replaceable(key, kind, id, ext, src, found); err != nil {
+		return nil, err
+	}
+	if f == V1 && bytes.HasPrefix(src, []byte(item.BOM)) {
+		return nil, errors.New("a v1 signature line cannot follow a byte-order mark (the Python reference would read no signature): remove the mark, or sign with v2")
 	}
 	// The content without any line at the signature position.
 	content := make([]byte, 0, len(src)+1)
@@ -71,6 +78,50 @@ func Sign(key *Key, f Format, kind item.Kind, id item.ID, ext string, src []byte
 	return append(out, content[at:]...), nil
 }
 
+// replaceable refuses to sign over a line of another format (spec 6.4):
+// signing must not put rye's line above a RYE OS signature, which would
+// then become signed body, nor silently drop one that someone else made.
+// A foreign line is replaced only when it verifies with the signer's own
+// key: then it is the user's own signature, in an older format.
+func replaceable(key *Key, kind item.Kind, id item.ID, ext string, src []byte, found Found) error {
+	start, end := item.SignatureSlot(src, ext)
+	line := trimEOL(src[start:end])
+	if k, rest := classify(line, ext); k != signatureLike || !foreignMarker(rest) {
+		return nil
+	}
+	l := found.Line
+	if found.Status == Signed && l.Format != V1 && l.Format != V2 {
+		hash, err := ContentHash(found, kind, src)
+		if err == nil && hash == l.Hash && VerifySignature(key.Public, l, kind, id) {
+			return nil // the user's own signature, in an older format
+		}
+		return fmt.Errorf("the file carries a %s signature by key %s, which is not the signing key %s: rye does not sign over another format's line (verify it with rye verify; to take the item over, remove that line first)", l.Format, l.Fingerprint, key.Fingerprint)
+	}
+	why := found.Reason
+	if why == "" {
+		why = "it does not parse"
+	}
+	return fmt.Errorf("the file carries a RYE OS signature line that rye cannot use (%s): rye does not sign above or over it; remove that line first if the item is yours", why)
+}
+
+// foreignMarker reports a signature line (after its opener) written in a
+// RYE OS format rather than rye's v1 or v2: the ryeos: marker, or a
+// rye:signed: line that is neither v2 nor in the v1 grammar with a padded
+// signature.
+func foreignMarker(rest []byte) bool {
+	if bytes.HasPrefix(rest, []byte("ryeos:signed:")) {
+		return true
+	}
+	body := rest[len("rye:signed:"):]
+	if bytes.HasPrefix(body, []byte("v")) || isPlaceholderLine(body, "-->") {
+		return false
+	}
+	if l, _, ok := parseV1Family(body); ok {
+		return l.Format != V1
+	}
+	return !isV1Family(body, " -->")
+}
+
 func afterUnterminatedShebang(content []byte, at int) bool {
 	if at == 0 || content[at-1] == '\n' {
 		return false
@@ -96,8 +147,13 @@ func SignedBy(key *Key, f Format, kind item.Kind, id item.ID, ext string, src []
 // ContentHash recomputes the hash that the found line's format covers;
 // found is what Find returned for src.
 func ContentHash(found Found, kind item.Kind, src []byte) (string, error) {
-	if found.Line != nil && found.Line.Format == V1 {
-		return HashV1(kind, src, found.Start, found.End)
+	if found.Line != nil {
+		switch f := found.Line.Format; {
+		case f == V1 || f == V1U:
+			return HashV1(kind, src, found.Start, found.End)
+		case f.rustFamily():
+			return HashAfterLine(src, found.End), nil
+		}
 	}
 	return HashV2(src, found.Start, found.End), nil
 }

@@ -57,16 +57,16 @@ func TestOversizedGitFilesAreReportedNotFatal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, src := range []TrustSource{atRef, staged} {
-		ts, err := LoadTrustStore([]TrustSource{src})
+	for _, srcs := range [][]TrustSource{atRef, staged} {
+		ts, err := LoadTrustStore(srcs)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if ts.Lookup(key.Fingerprint) == nil {
-			t.Errorf("%s: the good key is not trusted", src.Label)
+			t.Errorf("%s: the good key is not trusted", srcs[0].Label)
 		}
 		if len(ts.Problems) != 1 || !strings.HasSuffix(ts.Problems[0].Path, "/big.toml") || ts.Problems[0].Reason != "is larger than 1048576 bytes: ignored" {
-			t.Errorf("%s: problems %v", src.Label, ts.Problems)
+			t.Errorf("%s: problems %v", srcs[0].Label, ts.Problems)
 		}
 	}
 	// Without data nothing is read, so nothing is too large.

@@ -23,25 +23,58 @@ func OpenRepo(root string) (*gitrepo.Repo, string, error) {
 
 // TrustAtRef returns the project's trust tier as recorded in commit ref:
 // the trusted_keys folder below prefix (the project root's path in the
-// repository). A change under review cannot add its own key to it.
-func TrustAtRef(r *gitrepo.Repo, ref, prefix string) (TrustSource, error) {
-	dir := path.Join(prefix, space.AIDir, TrustedKeysDir)
-	files, err := r.Tree(ref, dir, space.MaxItemSize)
-	if err != nil {
-		return TrustSource{}, err
-	}
-	return flatTrustSource("project@"+ref, ref+":"+dir, files), nil
+// repository) and RYE OS's config/keys/trusted folder. A change under
+// review cannot add its own key to it.
+func TrustAtRef(r *gitrepo.Repo, ref, prefix string) ([]TrustSource, error) {
+	return gitTrust(ref+":", "project@"+ref, prefix, func(dir string) (map[string]gitrepo.File, error) {
+		return r.Tree(ref, dir, space.MaxItemSize)
+	})
 }
 
 // TrustInIndex returns the project's trust tier as staged in the index:
 // what the commit being made will trust.
-func TrustInIndex(r *gitrepo.Repo, prefix string) (TrustSource, error) {
+func TrustInIndex(r *gitrepo.Repo, prefix string) ([]TrustSource, error) {
+	return gitTrust("index:", "project (staged)", prefix, func(dir string) (map[string]gitrepo.File, error) {
+		return r.Index(dir, space.MaxItemSize)
+	})
+}
+
+// gitTrust reads both trust folders of the project with read.
+func gitTrust(where, label, prefix string, read func(dir string) (map[string]gitrepo.File, error)) ([]TrustSource, error) {
 	dir := path.Join(prefix, space.AIDir, TrustedKeysDir)
-	files, err := r.Index(dir, space.MaxItemSize)
+	files, err := read(dir)
 	if err != nil {
-		return TrustSource{}, err
+		return nil, err
 	}
-	return flatTrustSource("project (staged)", "index:"+dir, files), nil
+	out := []TrustSource{flatTrustSource(label, where+dir, files)}
+	eraDir := path.Join(prefix, space.AIDir, ErasKeysDir)
+	eraFiles, err := read(eraDir)
+	if err != nil {
+		return nil, err
+	}
+	if len(eraFiles) > 0 {
+		out = append(out, treeTrustSource(label, where+eraDir, eraFiles))
+	}
+	return out, nil
+}
+
+// treeTrustSource is a RYE OS trust folder read from git: every file, in
+// subfolders too; links and oversized files are reported, not trusted.
+func treeTrustSource(label, shown string, files map[string]gitrepo.File) TrustSource {
+	src := TrustSource{Label: label, Shown: shown, Era: true}
+	m := fstest.MapFS{}
+	for name, f := range files {
+		switch {
+		case f.Symlink:
+			src.Problems = append(src.Problems, TrustProblem{shown + "/" + name, "symbolic link: ignored"})
+		case f.TooLarge:
+			src.Problems = append(src.Problems, TrustProblem{shown + "/" + name, fmt.Sprintf("%v: ignored", space.ErrTooLarge)})
+		default:
+			m[name] = &fstest.MapFile{Data: f.Data, Mode: 0o444}
+		}
+	}
+	src.Files = m
+	return src
 }
 
 // flatTrustSource keeps the files directly in the folder; links and

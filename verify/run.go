@@ -73,7 +73,7 @@ func LoadTrust(ss *space.Spaces, o TrustOptions, openRepo bool) (*TrustStore, *G
 		return nil, nil, requestError(FieldTrustUser, errors.New("only makes sense with a trust ref"))
 	}
 	var g *Git
-	var project *TrustSource
+	var project []TrustSource
 	if o.Ref != "" || o.Staged || openRepo {
 		if ss.Project == nil {
 			return nil, nil, ErrNoProject
@@ -92,17 +92,13 @@ func LoadTrust(ss *space.Spaces, o TrustOptions, openRepo bool) (*TrustStore, *G
 		g = &Git{Repo: repo, AIPrefix: aiPrefix}
 		switch {
 		case o.Ref != "":
-			src, err := TrustAtRef(repo, o.Ref, path.Dir(aiPrefix))
-			if err != nil {
+			if project, err = TrustAtRef(repo, o.Ref, path.Dir(aiPrefix)); err != nil {
 				return nil, nil, requestError(FieldTrustRef, err)
 			}
-			project = &src
 		case o.Staged:
-			src, err := TrustInIndex(repo, path.Dir(aiPrefix))
-			if err != nil {
+			if project, err = TrustInIndex(repo, path.Dir(aiPrefix)); err != nil {
 				return nil, nil, requestError(FieldStaged, err)
 			}
-			project = &src
 		}
 	}
 	ts, err := LoadTrustStore(TrustTiers(ss, project, o.Ref == "" || o.User))
@@ -111,18 +107,14 @@ func LoadTrust(ss *space.Spaces, o TrustOptions, openRepo bool) (*TrustStore, *G
 	}
 	// What the tree under check (the index, for staged) would add to the
 	// project's keys is reported, never trusted.
-	tree := TrustSources([]*space.Space{ss.Project})
+	tree := ProjectTrust(ss.Project)
 	if o.Staged {
-		src, err := TrustInIndex(g.Repo, path.Dir(g.AIPrefix))
-		if err != nil {
+		if tree, err = TrustInIndex(g.Repo, path.Dir(g.AIPrefix)); err != nil {
 			return nil, nil, requestError(FieldStaged, err)
 		}
-		tree = []TrustSource{src}
 	}
-	if len(tree) == 1 {
-		if err := ts.withAdded(o.Ref, tree[0]); err != nil {
-			return nil, nil, err
-		}
+	if err := ts.withAdded(o.Ref, tree); err != nil {
+		return nil, nil, err
 	}
 	return ts, g, nil
 }

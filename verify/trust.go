@@ -32,8 +32,11 @@ const TrustedKeysDir = "trusted_keys"
 // TrustedKey is one key of the trust store.
 type TrustedKey struct {
 	Fingerprint string // recomputed from the key, never read from the file
-	Owner       string
-	Attestation string
+	// Fingerprint64 is the RYE OS Rust engine's fingerprint of the same key
+	// (sign.Fingerprint64): the store finds the key under either.
+	Fingerprint64 string
+	Owner         string
+	Attestation   string
 	// Scopes, when not empty, limit what the key may sign: "kind:glob" over
 	// item ids (doublestar syntax), kind "*" for every kind.
 	Scopes []string
@@ -81,7 +84,7 @@ func ParseTrustedKey(name string, data []byte) (*TrustedKey, error) {
 	if tf.Fingerprint != "" && tf.Fingerprint != fp {
 		return nil, fmt.Errorf("its fingerprint field says %s but the key's fingerprint is %s", tf.Fingerprint, fp)
 	}
-	k := &TrustedKey{Fingerprint: fp, Owner: tf.Owner, Attestation: tf.Attestation, Public: pub}
+	k := newKey(pub, tf.Owner, tf.Attestation)
 	for _, s := range tf.Scopes {
 		if err := checkScope(s); err != nil {
 			return nil, err
@@ -190,6 +193,9 @@ func FormatTrustedKey(k *TrustedKey) []byte {
 type TrustSource struct {
 	Label string // "project", "user", "system", "project@<ref>"
 	Files fs.FS  // rooted at the space's .ai/trusted_keys folder; nil when absent
+	// Era marks a RYE OS trust folder (.ai/config/keys/trusted): documents
+	// of every era, read as spec 6.2.3 and 6.3.3 say (loadEraSource).
+	Era bool
 	// Where to show files as: a folder path for messages.
 	Shown string
 	// Problems found while gathering the files (reported with the store's).
@@ -215,6 +221,18 @@ type TrustStore struct {
 	ref   string
 }
 
+// add trusts k under both its fingerprints, unless an earlier tier has it.
+func (ts *TrustStore) add(k *TrustedKey) {
+	if _, dup := ts.keys[k.Fingerprint]; dup {
+		return
+	}
+	ts.keys[k.Fingerprint] = k
+	if k.Fingerprint64 != "" {
+		ts.keys[k.Fingerprint64] = k
+	}
+	ts.order = append(ts.order, k)
+}
+
 // Added lists the keys the tree under check adds to the project's
 // trusted_keys and the trusted ref does not trust: they are not trusted
 // (a change cannot vouch for itself), and each is reported.
@@ -233,8 +251,8 @@ func (ts *TrustStore) Ref() string { return ts.ref }
 
 // withAdded records the keys of tree (the project's keys in the tree under
 // check) that no tier of ts trusts.
-func (ts *TrustStore) withAdded(ref string, tree TrustSource) error {
-	own, err := LoadTrustStore([]TrustSource{tree})
+func (ts *TrustStore) withAdded(ref string, tree []TrustSource) error {
+	own, err := LoadTrustStore(tree)
 	if err != nil {
 		return err
 	}
@@ -256,6 +274,10 @@ func LoadTrustStore(sources []TrustSource) (*TrustStore, error) {
 	for _, src := range sources {
 		ts.Problems = append(ts.Problems, src.Problems...)
 		if src.Files == nil {
+			continue
+		}
+		if src.Era {
+			ts.loadEraSource(src, h)
 			continue
 		}
 		entries, err := fs.ReadDir(src.Files, ".")
@@ -295,10 +317,7 @@ func LoadTrustStore(sources []TrustSource) (*TrustStore, error) {
 				continue
 			}
 			k.Space, k.Path = src.Label, shown
-			if _, dup := ts.keys[k.Fingerprint]; !dup {
-				ts.keys[k.Fingerprint] = k
-				ts.order = append(ts.order, k)
-			}
+			ts.add(k)
 		}
 	}
 	ts.digest = h.sum()
@@ -334,10 +353,7 @@ func (ts *TrustStore) With(extra []TrustSource) (*TrustStore, error) {
 	}
 	out := &TrustStore{keys: map[string]*TrustedKey{}, Problems: append(append([]TrustProblem(nil), ts.Problems...), more.Problems...)}
 	for _, k := range append(append([]*TrustedKey(nil), ts.order...), more.order...) {
-		if _, dup := out.keys[k.Fingerprint]; !dup {
-			out.keys[k.Fingerprint] = k
-			out.order = append(out.order, k)
-		}
+		out.add(k)
 	}
 	h := newDigest()
 	h.add("", "base", []byte(ts.digest))
@@ -382,22 +398,32 @@ func TrustSources(spaces []*space.Space) []TrustSource {
 }
 
 // TrustTiers assembles the tiers of the trust store in lookup order (spec
-// 2.5): the project's keys, then the user's, then the system roots'.
-// project, when not nil, replaces the project's working-tree keys (the
-// keys of a git commit for --trust-ref, or of the index for --staged).
-// The user's keys are left out when includeUser is false: under
-// --trust-ref, a change must not be verified by keys that only the
-// person running the check holds, unless they ask (--trust-user).
-func TrustTiers(ss *space.Spaces, project *TrustSource, includeUser bool) []TrustSource {
+// 2.5): the project's keys, then the user's, then the system roots'. A
+// space's tier is its .ai/trusted_keys/ and, for the project and the user,
+// RYE OS's .ai/config/keys/trusted/ (spec 6.3.4; a system root's is a
+// bundle's suggestion, never trust). project, when not nil, replaces the
+// project's working-tree keys (the keys of a git commit for --trust-ref,
+// or of the index for --staged). The user's keys are left out when
+// includeUser is false: under --trust-ref, a change must not be verified
+// by keys that only the person running the check holds, unless they ask
+// (--trust-user).
+func TrustTiers(ss *space.Spaces, project []TrustSource, includeUser bool) []TrustSource {
 	var out []TrustSource
 	switch {
 	case project != nil:
-		out = append(out, *project)
+		out = append(out, project...)
 	case ss.Project != nil:
-		out = append(out, TrustSources([]*space.Space{ss.Project})...)
+		out = append(out, ProjectTrust(ss.Project)...)
 	}
 	if ss.User != nil && includeUser {
-		out = append(out, TrustSources([]*space.Space{ss.User})...)
+		out = append(out, ProjectTrust(ss.User)...)
 	}
 	return append(out, TrustSources(ss.System)...)
+}
+
+// ProjectTrust is the trust tier of a project or user space on disk: its
+// .ai/trusted_keys/, then its RYE OS .ai/config/keys/trusted/ when there
+// is one.
+func ProjectTrust(sp *space.Space) []TrustSource {
+	return append(TrustSources([]*space.Space{sp}), eraSources([]*space.Space{sp})...)
 }

@@ -156,13 +156,13 @@ func TestTrustTiers(t *testing.T) {
 	}
 	atRef := MemTrustSource("project@main", "main:.ai/trusted_keys", nil)
 	for _, c := range []struct {
-		project *TrustSource
+		project []TrustSource
 		user    bool
 		want    string
 	}{
 		{nil, true, "project user system system:s"},
-		{&atRef, false, "project@main system system:s"},
-		{&atRef, true, "project@main user system system:s"},
+		{[]TrustSource{atRef}, false, "project@main system system:s"},
+		{[]TrustSource{atRef}, true, "project@main user system system:s"},
 	} {
 		if got := labels(TrustTiers(ss, c.project, c.user)); got != c.want {
 			t.Errorf("got %q, want %q", got, c.want)

@@ -150,6 +150,9 @@ func Check(in Input, ts *TrustStore, p Policy) Result {
 	r.Line = lineOf(in.Data, found.Start)
 	switch found.Status {
 	case sign.Unsigned:
+		if found.Reason != "" {
+			return fail(Unsigned, "%s: %s", found.Reason, signHint)
+		}
 		if found.Placeholder {
 			return fail(Unsigned, "only a placeholder signature line; sign it: %s", signHint)
 		}
@@ -217,30 +220,34 @@ func Check(in Input, ts *TrustStore, p Policy) Result {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("key %s%s expires on %s", key.Fingerprint, ownerOf(key), key.Expires.Format("2006-01-02")))
 	}
 
-	// Format policy.
-	if l.Format == sign.V1 {
+	// Format policy: every format but v2 is legacy.
+	if l.Format.Legacy() {
 		if p.RequireV2 {
-			return fail(LegacyFormat, "v1 signature while v2 is required; re-sign it: rye sign --format v2 %s %s", in.Kind, in.ID)
+			return fail(LegacyFormat, "%s signature while v2 is required; re-sign it: rye sign --format v2 %s %s", l.Format, in.Kind, in.ID)
 		}
-		r.Warnings = append(r.Warnings, "v1 signature: "+V1Uncovered(in.Kind, ext)+"; re-sign it with: rye sign --format v2 "+string(in.Kind)+" "+string(in.ID))
+		r.Warnings = append(r.Warnings, LegacyWarning(l.Format, in.Kind, in.ID, ext))
+	}
+	if l.Format == sign.R1 || l.Format == sign.RyeOS {
+		if _, err := metadataOf(in); err != nil {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("a RyeOS 0.2+ %s (signature era %s): rye can verify it but cannot load or execute it (%v)", in.Kind, l.Format, err))
+		}
 	}
 	r.Verdict = Verified
 	return r
 }
 
-// V1Uncovered names what a v1 signature of an item (kind, file extension)
-// leaves unsigned.
-func V1Uncovered(k item.Kind, ext string) string {
-	common := "the timestamp is unsigned and nothing binds the item to its location"
-	switch {
-	case k == item.Directive:
-		return "the preamble, the fences and the body after the XML block are not covered, " + common
-	case k == item.Knowledge:
-		return "--- front matter is not covered, " + common
-	case ext == ".py" || ext == ".sh" || ext == ".js" || ext == ".ts":
-		return "the #! line is not covered, " + common
+// LegacyWarning is the warning of an item verified under a legacy format:
+// what the format leaves uncovered, and the command that fixes it.
+func LegacyWarning(f sign.Format, k item.Kind, id item.ID, ext string) string {
+	return fmt.Sprintf("%s signature: %s; re-sign it: rye sign --format v2 %s %s", f, f.Uncovered(k, ext), k, id)
+}
+
+// metadataOf is the item's metadata, parsed by the caller or here.
+func metadataOf(in Input) (*item.Metadata, error) {
+	if in.Meta != nil {
+		return in.Meta, nil
 	}
-	return common
+	return item.ReadMetadata(in.Kind, in.Path, in.Data)
 }
 
 func ownerOf(k *TrustedKey) string {
@@ -252,17 +259,16 @@ func ownerOf(k *TrustedKey) string {
 
 // locationMismatch compares the metadata fields that name a place (a
 // directive's name, a knowledge entry's id, any category) with where the
-// file is. v1 binds nothing to the location, so for v1 metadata that does
-// not parse is itself a failure; for v2 the signature binds the id and a
-// move is caught by the signature check.
+// file is. For v2 the signature binds the id and a move is caught by the
+// signature check; no other format binds the location.
 func locationMismatch(in Input, f sign.Format) (Verdict, string) {
-	md, err := in.Meta, error(nil)
-	if md == nil {
-		md, err = item.ReadMetadata(in.Kind, in.Path, in.Data)
-	}
+	md, err := metadataOf(in)
 	if err != nil {
-		if f == sign.V1 {
-			return Moved, "its metadata does not parse (" + err.Error() + "), so its location cannot be checked, and a v1 signature does not bind it"
+		// v1 binds nothing to the location, so metadata that does not parse
+		// fails it; a Rust-era item may be a RyeOS 0.2+ form rye cannot read
+		// (Check says so), and v2 binds the location itself.
+		if f == sign.V1 || f == sign.V1U {
+			return Moved, "its metadata does not parse (" + err.Error() + "), so its location cannot be checked, and a " + f.String() + " signature does not bind it"
 		}
 		return "", ""
 	}

@@ -1,5 +1,6 @@
 // Package vectors locates the conformance vectors of the signature format
-// (../shared/vectors of the specification). The repository carries a copy
+// (../shared/vectors of the specification) and of the RYE OS eras
+// (../shared/vectors-eras). The repository carries a copy
 // in testdata/ so that the tests that reproduce them (sign, verify, the
 // end-to-end scripts) run wherever the repository is checked out, CI
 // included; a test keeps the copy equal to the shared original when that
@@ -15,4 +16,11 @@ import (
 func Dir() string {
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(file), "testdata")
+}
+
+// ErasDir is the folder of the RYE OS era vectors (spec 6): eras.json,
+// files/ and trust/, a copy of ../shared/vectors-eras.
+func ErasDir() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "testdata-eras")
 }

@@ -11,9 +11,17 @@ import (
 // shared is the specification's copy, beside the repository.
 const shared = "../../../shared/vectors"
 
-// The repository's copy must be the specification's, file for file.
+// The repository's copies must be the specification's, file for file.
 func TestCopyIsCurrent(t *testing.T) {
-	if _, err := os.Stat(filepath.Join(shared, "vectors.json")); err != nil {
+	sameTree(t, shared, Dir(), "vectors.json", "internal/vectors/testdata", 80)
+}
+
+func TestErasCopyIsCurrent(t *testing.T) {
+	sameTree(t, "../../../shared/vectors-eras", ErasDir(), "eras.json", "internal/vectors/testdata-eras", 70)
+}
+
+func sameTree(t *testing.T, shared, dir, index, copyPath string, least int) {
+	if _, err := os.Stat(filepath.Join(shared, index)); err != nil {
 		t.Skipf("the specification's vectors are not beside the repository (%s); the copy is used as it is", shared)
 	}
 	files := func(root string) map[string][]byte {
@@ -32,10 +40,10 @@ func TestCopyIsCurrent(t *testing.T) {
 		}
 		return m
 	}
-	want, got := files(shared), files(Dir())
+	want, got := files(shared), files(dir)
 	for p, data := range want {
 		if !bytes.Equal(got[p], data) {
-			t.Errorf("%s differs from %s: copy it again (cp -r %s internal/vectors/testdata)", p, shared, shared)
+			t.Errorf("%s differs from %s: copy it again (cp -r %s/. %s)", p, shared, shared, copyPath)
 		}
 	}
 	for p := range got {
@@ -43,7 +51,7 @@ func TestCopyIsCurrent(t *testing.T) {
 			t.Errorf("%s is not in %s", p, shared)
 		}
 	}
-	if len(want) < 80 {
+	if len(want) < least {
 		t.Errorf("only %d files in %s", len(want), shared)
 	}
 }

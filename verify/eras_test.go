@@ -1,0 +1,136 @@
+package verify
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ryekit/rye/internal/vectors"
+	"github.com/ryekit/rye/sign"
+	"github.com/ryekit/rye/space"
+)
+
+// eraCase is one case of vectors-eras/eras.json (spec 6).
+type eraCase struct {
+	Name         string   `json:"name"`
+	Era          string   `json:"era"`
+	Kind         string   `json:"kind"`
+	Path         string   `json:"path"`
+	File         string   `json:"file"`
+	Trust        []string `json:"trust"`
+	Expect       string   `json:"expect"`
+	Hash         string   `json:"hash"`
+	Message      string   `json:"message"`
+	Signature    string   `json:"signature"`
+	TrustProblem string   `json:"expect_trust_problem"`
+}
+
+// eraTrust builds a case's trust store: each folder read as a RYE OS trust
+// folder (.ai/config/keys/trusted), and a PUBLISHER_TRUST.toml imported as
+// rye trust add imports it (it is never read from a trust folder).
+func eraTrust(t *testing.T, dir string, folders []string) *TrustStore {
+	t.Helper()
+	var srcs []TrustSource
+	for _, f := range folders {
+		root := filepath.Join(dir, filepath.FromSlash(f))
+		pub := filepath.Join(root, "PUBLISHER_TRUST.toml")
+		if data, err := os.ReadFile(pub); err == nil {
+			k, err := ImportKey("PUBLISHER_TRUST.toml", data)
+			if err != nil {
+				t.Fatalf("%s: %v", pub, err)
+			}
+			k.Owner = "imported"
+			srcs = append(srcs, MemTrustSource("user", "user", map[string][]byte{k.Fingerprint + ".toml": FormatTrustedKey(k)}))
+			continue
+		}
+		srcs = append(srcs, TrustSource{Label: "project", Files: os.DirFS(root), Shown: f, Era: true})
+	}
+	ts, err := LoadTrustStore(srcs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ts
+}
+
+// TestEraVectors reproduces every case of the RYE OS era vectors: the
+// verdict, the era named in the result, and for verified cases the
+// content hash and signature; refused trust documents are reported.
+func TestEraVectors(t *testing.T) {
+	dir := vectors.ErasDir()
+	data, err := os.ReadFile(filepath.Join(dir, "eras.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Cases []eraCase `json:"cases"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Cases) < 60 {
+		t.Fatalf("only %d cases", len(doc.Cases))
+	}
+	for _, c := range doc.Cases {
+		ts := eraTrust(t, dir, c.Trust)
+		src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(c.File)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, id, _, err := space.KindAndID(strings.TrimPrefix(c.Path, ".ai/"))
+		if err != nil || string(k) != c.Kind {
+			t.Fatalf("%s: %s: %v", c.Name, c.Path, err)
+		}
+		r := Check(Input{Kind: k, ID: id, Space: "project", Path: c.Path, Data: src}, ts, Policy{Now: time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC)})
+		if string(r.Verdict) != c.Expect {
+			t.Errorf("%s: %s (%s), want %s", c.Name, r.Verdict, r.Reason, c.Expect)
+			continue
+		}
+		if c.TrustProblem != "" {
+			found := false
+			for _, p := range ts.Problems {
+				found = found || strings.HasSuffix(p.Path, "/"+c.TrustProblem)
+			}
+			if !found {
+				t.Errorf("%s: no problem reported for %s: %v", c.Name, c.TrustProblem, ts.Problems)
+			}
+		}
+		if c.Expect != "verified" {
+			continue
+		}
+		f := sign.Find(src, filepath.Ext(c.Path))
+		hash, err := sign.ContentHash(f, k, src)
+		if r.Format != c.Era || err != nil || hash != c.Hash || f.Line.Hash != c.Hash || string(sign.SignedBytes(f.Line, k, id)) != c.Message || f.Line.Signature != c.Signature {
+			t.Errorf("%s: era %s (want %s), hash %s (want %s), signature %s, err %v", c.Name, r.Format, c.Era, hash, c.Hash, f.Line.Signature, err)
+		}
+	}
+}
+
+// Every refused case of spec 6.5 gives its verdict for the right reason,
+// not by accident: the reasons name what is wrong.
+func TestEraRefusalReasons(t *testing.T) {
+	dir := vectors.ErasDir()
+	reasons := map[string]string{
+		"files/v1u-wrong-encoding/greet.py":  "does not match",
+		"files/v1u-87chars/greet.py":         "does not match",
+		"files/r1-wrong-encoding/greet.yaml": "standard base64",
+		"files/ryeos-unpadded/greet.yaml":    "standard base64",
+		"files/r1-fp16/greet.yaml":           "16 hex fingerprint", // a malformed v1 line (spec 6.1)
+		"files/ryeos-fp32/greet.yaml":        "64 lowercase hex",
+		"files/ryeos-renamed-v1/greet.yaml":  "v1 fields under the ryeos marker",
+		"files/r1-md-no-suffix/note.md":      "without \" -->\"",
+		"files/ryeos-bom/greet.yaml":         "byte-order mark",
+	}
+	for file, want := range reasons {
+		src, err := os.ReadFile(filepath.Join(dir, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := sign.Find(src, filepath.Ext(file))
+		if !strings.Contains(f.Reason, want) {
+			t.Errorf("%s: %s %q, want a reason containing %q", file, f.Status, f.Reason, want)
+		}
+	}
+}
