@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"path"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -42,10 +41,10 @@ func runSignature(pass *analysis.Pass) (any, error) {
 			pos := f.LinePos(res.Line)
 			if res.Verdict.Failed() {
 				r.at(sevError, string(res.Verdict), pos, 0, string(res.Verdict)+": "+res.Reason)
-			} else if res.Format != "" && res.Format != "v2" {
+			} else {
 				// The legacy-format warning, worded as rye verify words it.
 				for _, w := range res.Warnings {
-					if strings.HasPrefix(w, res.Format+" signature:") {
+					if res.IsLegacyWarning(w) {
 						r.at(sevWarning, res.Format, pos, 0, w)
 					}
 				}

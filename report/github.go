@@ -20,12 +20,16 @@ func WriteGitHub(w io.Writer, r *Report, summary, stepSummaryPath string) error 
 	r.Sort()
 	shown := map[Severity]int{}
 	hidden := map[Severity]int{}
-	for _, f := range r.Findings {
+	for _, f := range r.collapsed() {
 		if shown[f.Severity] >= MaxAnnotations {
 			hidden[f.Severity]++
 			continue
 		}
 		shown[f.Severity]++
+		if f.Path == "" { // a group's summary: one annotation for the run
+			fmt.Fprintf(w, "::%s title=%s::%s\n", command(f.Severity), escapeProperty("rye "+f.Rule), escapeData(f.Message))
+			continue
+		}
 		props := []string{"file=" + escapeProperty(uri(f.Path))}
 		if f.Line > 0 {
 			props = append(props, fmt.Sprintf("line=%d", f.Line))

@@ -5,6 +5,7 @@
 package report
 
 import (
+	"fmt"
 	"sort"
 )
 
@@ -29,7 +30,22 @@ type Finding struct {
 	Message  string   `json:"message"`
 	Kind     string   `json:"kind,omitempty"`
 	ID       string   `json:"id,omitempty"`
+	// Group names a set of findings that say the same thing of many items
+	// (a legacy signature format): text and GitHub output show a large
+	// group as one line (Report.Groups), JSON and SARIF every finding.
+	Group string `json:"group,omitempty"`
 }
+
+// Group is the one line that stands for many findings of a group.
+type Group struct {
+	Key string
+	// Summary is the line; its %s is replaced by the count ("200 items").
+	Summary string
+}
+
+// GroupAfter is the largest group shown finding by finding in text and
+// GitHub output; a larger one is shown as its summary line.
+const GroupAfter = 3
 
 // Rule describes a rule, for SARIF and for readers of the JSON output.
 type Rule struct {
@@ -57,6 +73,54 @@ type Report struct {
 	// Notes are lines for people that are not findings ("3 items deleted
 	// since origin/main"); text output prints them after the findings.
 	Notes []string
+	// Groups describe Finding.Group keys.
+	Groups map[string]Group
+}
+
+// AddGroup registers a group's summary line.
+func (r *Report) AddGroup(g Group) {
+	if r.Groups == nil {
+		r.Groups = map[string]Group{}
+	}
+	r.Groups[g.Key] = g
+}
+
+// collapsed splits the findings into those shown one by one and, for each
+// group larger than GroupAfter, one finding that stands for the group: the
+// first member's rule and severity, no path, the summary as message.
+func (r *Report) collapsed() []Finding {
+	size := map[string]int{}
+	for _, f := range r.Findings {
+		if f.Group != "" {
+			size[f.Group]++
+		}
+	}
+	var out, groups []Finding
+	seen := map[string]bool{}
+	for _, f := range r.Findings {
+		g, ok := r.Groups[f.Group]
+		if f.Group == "" || !ok || size[f.Group] <= GroupAfter {
+			out = append(out, f)
+			continue
+		}
+		if !seen[f.Group] {
+			seen[f.Group] = true
+			groups = append(groups, Finding{Rule: f.Rule, Severity: f.Severity, Message: fmt.Sprintf(g.Summary, Plural(size[f.Group], "item"))})
+		}
+	}
+	return append(out, groups...)
+}
+
+// WithoutWarnings is the report with only its error findings (rye -q).
+func (r *Report) WithoutWarnings() *Report {
+	out := *r
+	out.Findings = nil
+	for _, f := range r.Findings {
+		if f.Severity == Error {
+			out.Findings = append(out.Findings, f)
+		}
+	}
+	return &out
 }
 
 // Add appends a finding.

@@ -13,14 +13,19 @@ import (
 func WriteText(w io.Writer, r *Report, summary string) error {
 	r.Sort()
 	prev := ""
-	for i, f := range r.Findings {
+	findings := r.collapsed()
+	for i, f := range findings {
 		if i > 0 && f.Path != prev {
 			fmt.Fprintln(w)
 		}
 		prev = f.Path
+		if f.Path == "" { // a group's summary
+			fmt.Fprintf(w, "%s: %s [%s]\n", f.Severity, f.Message, f.Rule)
+			continue
+		}
 		fmt.Fprintf(w, "%s: %s: %s [%s]\n", position(f), f.Severity, f.Message, f.Rule)
 	}
-	if len(r.Findings) > 0 {
+	if len(findings) > 0 {
 		fmt.Fprintln(w)
 	}
 	for _, n := range r.Notes {

@@ -153,6 +153,12 @@ func (b *Batch) one(t Target, staged *atomicfile.Batch) Result {
 		r.Outcome = OutcomeUnchanged
 		return r
 	}
+	// Another format's line is the first thing to say: validating an item
+	// rye will not sign anyway would only hide it.
+	if err := replaceable(b.Key, t.Kind, t.ID, ext, src, Find(src, ext)); err != nil {
+		r.Err = err
+		return r
+	}
 	if b.Validate != nil {
 		if err := b.Validate(t, src); err != nil {
 			r.Err = err

@@ -5,10 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -67,4 +69,32 @@ func bigFile(ts *testscript.TestScript, neg bool, args []string) {
 	p := ts.MkAbs(args[0])
 	ts.Check(os.MkdirAll(filepath.Dir(p), 0o755))
 	ts.Check(os.WriteFile(p, bytes.Repeat([]byte("#"), n), 0o644))
+}
+
+// items N DIR writes N small YAML tools into DIR/.ai/tools/gen/, for the
+// scripts that need many items.
+func itemsCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: items N DIR")
+	}
+	n, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	dir := filepath.Join(ts.MkAbs(args[1]), ".ai", "tools", "gen")
+	ts.Check(os.MkdirAll(dir, 0o755))
+	for i := range n {
+		src := fmt.Sprintf("version: \"1.0.0\"\ntool_type: runtime\nexecutor_id: rye/core/primitives/subprocess\ncategory: gen\ndescription: generated %d\nconfig:\n  command: \"true\"\n", i)
+		ts.Check(os.WriteFile(filepath.Join(dir, fmt.Sprintf("t%03d.yaml", i)), []byte(src), 0o644))
+	}
+}
+
+// maxlines N FILE fails when FILE has more than N lines.
+func maxLines(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: maxlines N FILE")
+	}
+	n, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	if got := strings.Count(ts.ReadFile(args[1]), "\n"); got > n {
+		ts.Fatalf("%s has %d lines, more than %d", args[1], got, n)
+	}
 }

@@ -70,6 +70,8 @@ func TestScripts(t *testing.T) {
 			"status":      status,
 			"forgecache":  forgeCache,
 			"bigfile":     bigFile,
+			"items":       itemsCmd,
+			"maxlines":    maxLines,
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {

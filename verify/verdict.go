@@ -236,6 +236,13 @@ func Check(in Input, ts *TrustStore, p Policy) Result {
 	return r
 }
 
+// IsLegacyWarning reports whether w, one of r's warnings, is the one
+// LegacyWarning wrote: the same for every item of a format, so reports can
+// show many of them as one line.
+func (r Result) IsLegacyWarning(w string) bool {
+	return r.Format != "" && r.Format != "v2" && strings.HasPrefix(w, r.Format+" signature:")
+}
+
 // LegacyWarning is the warning of an item verified under a legacy format:
 // what the format leaves uncovered, and the command that fixes it.
 func LegacyWarning(f sign.Format, k item.Kind, id item.ID, ext string) string {

@@ -292,8 +292,14 @@ func addVerdicts(rep *report.Report, results []verify.Result, listVerified bool)
 		}
 		for _, w := range r.Warnings {
 			rule := "verify/warning"
-			rep.AddRule(report.Rule{ID: rule, Short: "Verified, with something to act on: a key that expires soon, or a v1 signature.", URL: docsBase + "verify.md#warnings"})
-			rep.Add(report.Finding{Rule: rule, Severity: report.Warning, Path: r.Path, Line: max(r.Line, 1), Col: 1, Message: w, Kind: string(r.Kind), ID: string(r.ID)})
+			rep.AddRule(report.Rule{ID: rule, Short: "Verified, with something to act on: a key that expires soon, or a legacy signature format.", URL: docsBase + "verify.md#warnings"})
+			f := report.Finding{Rule: rule, Severity: report.Warning, Path: r.Path, Line: max(r.Line, 1), Col: 1, Message: w, Kind: string(r.Kind), ID: string(r.ID)}
+			if r.IsLegacyWarning(w) {
+				// The same warning on many items is one line in text.
+				f.Group = "legacy-" + r.Format
+				rep.AddGroup(report.Group{Key: f.Group, Summary: "%s verified with " + r.Format + " signatures, which leave parts of each item unsigned (" + docsBase + "verify.md#what-v1-does-not-catch; -v or --format json lists them); re-sign them with your key: rye sign --format v2 \"**\""})
+			}
+			rep.Add(f)
 		}
 		if listVerified && !r.Verdict.Failed() {
 			note := "verified"
@@ -324,6 +330,12 @@ func verifyLine(sum verifySummary) string {
 func (a *app) renderReport(rep *report.Report, line string, summary any, format string) error {
 	if a.json {
 		format = "json"
+	}
+	if a.quiet && (format == "text" || format == "github") {
+		rep = rep.WithoutWarnings() // -q: errors only; machine formats keep everything
+	}
+	if a.verbose {
+		rep.Groups = nil // -v: every finding on its own line
 	}
 	var err error
 	switch format {
