@@ -117,10 +117,20 @@ func Read(root string) (*Config, error) {
 		return nil, nil
 	}
 	p := filepath.Join(root, filepath.FromSlash(Path))
-	f, err := os.Open(p)
+	// Not through a link, and only a regular file: a project's link to a
+	// file elsewhere would print its first bytes in an error, and a FIFO or
+	// a device would hang the run.
+	info, err := os.Lstat(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file (a symbolic link, a folder or a device); rye reads its configuration only from a plain file", p)
+	}
+	f, err := os.Open(p)
 	if err != nil {
 		return nil, err
 	}

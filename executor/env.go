@@ -123,7 +123,7 @@ func ResolveEnv(c *chain.Chain, base *Env, o EnvOptions) (*Env, error) {
 			return nil, fmt.Errorf("%s: env_config must be a mapping", el.ID())
 		}
 		if cfg.Get("dotenv").IsTrue() {
-			if err := loadDotenv(env, filepath.Join(o.ProjectPath, ".env"), interpreters); err != nil {
+			if err := loadDotenv(env, filepath.Join(o.ProjectPath, ".env"), interpreters, o.Tracked); err != nil {
 				return nil, fmt.Errorf("%s: %v", el.ID(), err)
 			}
 		}
@@ -140,9 +140,12 @@ func ResolveEnv(c *chain.Chain, base *Env, o EnvOptions) (*Env, error) {
 }
 
 // protectedVars are variables a project's .env may not set, besides the
-// chain's interpreter variables and every LD_*, DYLD_* and RYE_* name:
-// each chooses the program that runs, or code that a shell, a dynamic
-// loader or an interpreter runs before the tool's own.
+// chain's interpreter variables and every LD_*, DYLD_*, RYE_*, GIT_* and
+// BASH_FUNC_* name: each chooses the program that runs, code that a shell,
+// a dynamic loader or an interpreter runs before the tool's own, where
+// they look for it, or whom the tool's network traffic trusts. This list
+// is defence in depth: the .env that rye loads is one git does not track,
+// the user's own.
 var protectedVars = map[string]bool{
 	"PATH": true, "BASH_ENV": true, "ENV": true, "SHELLOPTS": true, "BASHOPTS": true, "PS4": true,
 	"PROMPT_COMMAND": true, "IFS": true, "CDPATH": true, "GCONV_PATH": true, "HOSTALIASES": true,
@@ -152,13 +155,17 @@ var protectedVars = map[string]bool{
 	"PERL5OPT": true, "PERL5LIB": true, "PERLLIB": true, "RUBYOPT": true, "RUBYLIB": true,
 	"JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true, "JDK_JAVA_OPTIONS": true, "CLASSPATH": true,
 	"GIT_EXEC_PATH": true, "GIT_SSH_COMMAND": true, "GIT_CONFIG_GLOBAL": true, "EDITOR": true, "VISUAL": true,
+	"HOME": true, "ZDOTDIR": true, "XDG_CONFIG_HOME": true, "XDG_DATA_HOME": true, "PYTHONPYCACHEPREFIX": true,
+	"NODE_TLS_REJECT_UNAUTHORIZED": true, "SSL_CERT_FILE": true, "SSL_CERT_DIR": true, "REQUESTS_CA_BUNDLE": true,
+	"CURL_CA_BUNDLE": true, "HTTP_PROXY": true, "HTTPS_PROXY": true, "ALL_PROXY": true, "NO_PROXY": true,
 }
 
 // protectedVar reports whether the project's .env may not set name.
 func protectedVar(name string, interpreters map[string]bool) bool {
 	upper := strings.ToUpper(name) // Windows names are case-insensitive
 	return protectedVars[upper] || interpreters[name] || strings.HasPrefix(upper, "LD_") ||
-		strings.HasPrefix(upper, "DYLD_") || strings.HasPrefix(upper, "RYE_")
+		strings.HasPrefix(upper, "DYLD_") || strings.HasPrefix(upper, "RYE_") || strings.HasPrefix(upper, "GIT_") ||
+		strings.HasPrefix(upper, "BASH_FUNC_") || strings.Contains(name, "%") || strings.ContainsAny(name, "()")
 }
 
 // resolveInterpreter sets the interpreter's variable to the program found,
@@ -223,6 +230,21 @@ func resolveInterpreter(env *Env, in *syntax.Node, o EnvOptions) error {
 	return nil
 }
 
+// projectNodeModules is {node_modules}, the project's package folder that a
+// node runtime puts on NODE_PATH: the folder when the user allows project
+// environments, it exists and git does not track it (its packages run as
+// code of the tool), else "" (node then finds no project packages).
+func projectNodeModules(o EnvOptions) (string, error) {
+	dir := filepath.Join(o.ProjectPath, "node_modules")
+	if !o.ProjectInterpreters || o.Exists == nil || !o.Exists(dir) {
+		return "", nil
+	}
+	if err := projectInterpreter(dir, o); err != nil {
+		return "", fmt.Errorf("node_modules: %v", err)
+	}
+	return dir, nil
+}
+
 // projectInterpreter refuses a project interpreter folder that git tracks,
 // when project interpreters are allowed: committed interpreters are exactly
 // what a change under review could bring. The folder must also stay inside
@@ -249,15 +271,25 @@ func projectInterpreter(dir string, o EnvOptions) error {
 }
 
 // loadDotenv applies the project's .env file. A missing file is fine.
-// It must be a regular file of at most 1 MiB: a FIFO or a device there
-// must not hang rye or fill its memory.
-func loadDotenv(env *Env, path string, interpreters map[string]bool) error {
-	info, err := os.Stat(path) // before opening: opening a FIFO blocks
+// It must be a regular file (not a link) of at most 1 MiB: a FIFO or a
+// device there must not hang rye or fill its memory. A .env that git
+// tracks is refused: its values would come from the change under review.
+func loadDotenv(env *Env, path string, interpreters map[string]bool, tracked func(string) (bool, error)) error {
+	info, err := os.Lstat(path) // before opening: opening a FIFO blocks
 	if os.IsNotExist(err) {
 		return nil
 	}
 	if err != nil {
 		return err
+	}
+	if tracked != nil {
+		yes, err := tracked(path)
+		if err != nil {
+			return fmt.Errorf("is %s tracked by git? %v", path, err)
+		}
+		if yes {
+			return fmt.Errorf("%s is tracked by git: a change under review could have written it, so rye does not load it (keep your .env out of git: git rm --cached .env, and list it in .gitignore)", path)
+		}
 	}
 	if !info.Mode().IsRegular() {
 		return fmt.Errorf("%s is not a regular file", path)

@@ -623,10 +623,23 @@ func TestNodeToolFindsProjectPackages(t *testing.T) {
 const m = require('zzpkg');
 console.log(JSON.stringify({success: true, from: m.from}));
 `, f.key)
+	// The project's packages are code nobody verified: only the user's own
+	// configuration lets node find them, and only when git does not track
+	// them.
 	x := f.executor()
+	if r, err := f.execute(x, "t/hello", nil); err != nil || r.Succeeded() {
+		t.Fatalf("without the user's consent the project's packages were found: %v %+v", err, r)
+	}
+	x.ProjectInterpreters = true
 	r, err := f.execute(x, "t/hello", nil)
 	if err != nil || !r.Succeeded() || r.Data.(map[string]any)["from"] != "project" {
 		t.Fatalf("%v %+v", err, r)
+	}
+	x.Tracked = func(p string) (bool, error) {
+		return strings.HasPrefix(p, filepath.Join(f.project, "node_modules")), nil
+	}
+	if r, err := f.execute(x, "t/hello", nil); err != nil || r.Succeeded() || !strings.Contains(r.Error, "is tracked by git") {
+		t.Fatalf("tracked packages were used: %v %+v", err, r)
 	}
 }
 

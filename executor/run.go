@@ -138,8 +138,12 @@ func (x *Executor) run(ctx context.Context, p *Plan, o RunOptions) (any, error) 
 			break
 		}
 	}
-	env, err := ResolveEnv(p.Chain, NewEnv(x.Environ), EnvOptions{ProjectPath: x.ProjectPath, LookPath: x.LookPath, Exists: x.Exists, ProjectInterpreters: x.ProjectInterpreters, Tracked: x.Tracked})
+	eo := EnvOptions{ProjectPath: x.ProjectPath, LookPath: x.LookPath, Exists: x.Exists, ProjectInterpreters: x.ProjectInterpreters, Tracked: x.Tracked}
+	env, err := ResolveEnv(p.Chain, NewEnv(x.Environ), eo)
 	if err != nil {
+		return nil, err
+	}
+	if vars["node_modules"], err = projectNodeModules(eo); err != nil {
 		return nil, err
 	}
 	cfg, err := Render(chain.MergedConfig(p.Chain), env, vars, p.Params)

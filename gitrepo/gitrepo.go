@@ -12,7 +12,9 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"time"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -27,9 +29,11 @@ type Repo struct {
 	Root string
 }
 
-// Open finds the repository that contains dir.
+// Open finds the repository that contains dir. Symbolic links in dir's
+// path are resolved first: a project reached through a link is still in
+// its repository (go-git would look above the link's own folder).
 func Open(dir string) (*Repo, error) {
-	abs, err := filepath.Abs(dir)
+	abs, err := realPath(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +65,7 @@ func OpenAt(dir string) (*Repo, string, error) {
 // Prefix returns the '/'-separated path of dir relative to the repository
 // root ("" for the root itself).
 func (r *Repo) Prefix(dir string) (string, error) {
-	abs, err := filepath.Abs(dir)
+	abs, err := realPath(dir)
 	if err != nil {
 		return "", err
 	}
@@ -73,6 +77,25 @@ func (r *Repo) Prefix(dir string) (string, error) {
 		return "", nil
 	}
 	return filepath.ToSlash(rel), nil
+}
+
+// realPath is dir absolute, with every symbolic link resolved as far as
+// the path exists (a path that does not exist yet keeps its last parts).
+func realPath(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	rest := ""
+	for p := abs; ; p = filepath.Dir(p) {
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(real, rest), nil
+		}
+		if filepath.Dir(p) == p {
+			return abs, nil
+		}
+		rest = filepath.Join(filepath.Base(p), rest)
+	}
 }
 
 // File is a file recorded in git: its blob id, whether it is a symbolic
@@ -200,21 +223,100 @@ func (r *Repo) Index(prefix string, limit int64) (map[string]File, error) {
 	return out, nil
 }
 
+// Entry returns the index's entry for one path (a file, a link, or a
+// submodule recorded at exactly that path), and whether there is one.
+func (r *Repo) Entry(rel string) (File, bool, error) {
+	idx, err := r.repo.Storer.Index()
+	if err != nil {
+		return File{}, false, fmt.Errorf("reading the git index: %v", err)
+	}
+	e, err := idx.Entry(rel)
+	if err != nil {
+		return File{}, false, nil
+	}
+	return File{Blob: e.Hash.String(), Symlink: e.Mode == filemode.Symlink}, true, nil
+}
+
 // Tracks reports, for each rel (a '/'-separated path from the repository
-// root), whether the index records it or any file below it. The index is
-// read once for all of them.
+// root), whether the index records it, anything below it, or one of the
+// folders above it as a file, a symbolic link or a submodule (then what is
+// below it comes from git too). Names are compared without case where the
+// file system ignores it (macOS, Windows). The index is read once for all.
 func (r *Repo) Tracks(rels ...string) (map[string]bool, error) {
 	idx, err := r.repo.Storer.Index()
 	if err != nil {
 		return nil, fmt.Errorf("reading the git index: %v", err)
 	}
+	fold := func(s string) string { return s }
+	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
+		fold = strings.ToLower
+	}
 	out := make(map[string]bool, len(rels))
 	for _, e := range idx.Entries {
+		name := fold(e.Name)
 		for _, rel := range rels {
-			if e.Name == rel || strings.HasPrefix(e.Name, rel+"/") {
+			f := fold(rel)
+			if name == f || strings.HasPrefix(name, f+"/") || strings.HasPrefix(f, name+"/") {
 				out[rel] = true
 			}
 		}
+	}
+	return out, nil
+}
+
+// Deletion is a path that a commit's history had and the commit does not:
+// the commit that removed it (the oldest one without it, newest first from
+// the ref) and the file as it was just before.
+type Deletion struct {
+	Commit string
+	When   time.Time // the deleting commit's committer time
+	Last   File
+}
+
+// Deleted looks for rels (paths below prefix, absent at ref) in ref's
+// history, newest commit first, over at most maxCommits commits: for each
+// one found, when it was deleted and its last version. A path that was
+// never in those commits is not in the result.
+func (r *Repo) Deleted(ref, prefix string, rels []string, maxCommits int) (map[string]Deletion, error) {
+	hash, err := r.repo.ResolveRevision(plumbing.Revision(ref))
+	if err != nil {
+		return nil, fmt.Errorf("git ref %q: %v", ref, err)
+	}
+	iter, err := r.repo.Log(&git.LogOptions{From: *hash, Order: git.LogOrderCommitterTime})
+	if err != nil {
+		return nil, err
+	}
+	defer iter.Close()
+	out := map[string]Deletion{}
+	missing := map[string]bool{}
+	for _, rel := range rels {
+		missing[rel] = true
+	}
+	var newer *object.Commit
+	for n := 0; n < maxCommits && len(missing) > 0; n++ {
+		c, err := iter.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		tree, err := c.Tree()
+		if err != nil {
+			return nil, err
+		}
+		for rel := range missing {
+			entry, err := tree.FindEntry(strings.TrimPrefix(prefix+"/"+rel, "/"))
+			if err != nil || entry.Mode == filemode.Dir {
+				continue
+			}
+			delete(missing, rel)
+			if newer == nil {
+				continue // present at ref itself: not deleted
+			}
+			out[rel] = Deletion{Commit: newer.Hash.String(), When: newer.Committer.When, Last: File{Blob: entry.Hash.String(), Symlink: entry.Mode == filemode.Symlink}}
+		}
+		newer = c
 	}
 	return out, nil
 }

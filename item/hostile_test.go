@@ -34,3 +34,19 @@ func TestHostileMetadataIsAnError(t *testing.T) {
 		}
 	}
 }
+
+func TestTOMLNesting(t *testing.T) {
+	for src, want := range map[string]int{
+		"a = 1\n":                      0,
+		"[t]\na = [1, [2, {x = 3}]]\n": 3,
+		"a = \"[[[[\" # [[[[\n":        0,
+		"a = '''\n[[[\n'''\nb = [1]\n": 1,
+		`a = "\"[" ` + "\nb = [[1]]\n": 2,
+		"[[arr]]\n":                    2,
+		strings.Repeat("[", 5000):      5000,
+	} {
+		if got := TOMLNesting([]byte(src)); got != want {
+			t.Errorf("%q: %d, want %d", src[:min(len(src), 40)], got, want)
+		}
+	}
+}

@@ -54,6 +54,10 @@ func checkSegment(seg string) error {
 		return fmt.Errorf("is empty (a leading, trailing or doubled '/')")
 	case ".", "..":
 		return fmt.Errorf("is %q: ids may not name the current or parent folder", seg)
+	case "node_modules", "__pycache__":
+		// Walks never enter these folders (spec 1.1), so an item there
+		// would never be checked; no id may name one.
+		return fmt.Errorf("is %q, a folder walks skip: an item there would never be verified by rye check; rename the folder", seg)
 	}
 	for i := 0; i < len(seg); {
 		r, size := utf8.DecodeRuneInString(seg[i:])

@@ -107,3 +107,16 @@ func TestLineIndex(t *testing.T) {
 		t.Errorf("lines %d start(2) %d", x.Lines(), x.LineStart(2))
 	}
 }
+
+// Folders that walks skip cannot be part of an id: an item there could be
+// resolved and run but never verified by a walk of the tree.
+func TestIDsAvoidSkippedFolders(t *testing.T) {
+	for _, s := range []string{"node_modules/evil", "a/__pycache__/x", "a/node_modules"} {
+		if _, err := ParseID(s); err == nil || !strings.Contains(err.Error(), "a folder walks skip") {
+			t.Errorf("%s: %v", s, err)
+		}
+	}
+	if _, err := ParseID("my_node_modules/ok"); err != nil {
+		t.Error(err)
+	}
+}

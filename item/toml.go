@@ -1,6 +1,7 @@
 package item
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"sort"
@@ -18,6 +19,9 @@ import (
 // was written, so that messages can point at them.
 func readTOML(src []byte) (*syntax.Node, error) {
 	idx := syntax.NewLineIndex(src)
+	if TOMLNesting(src) > maxTOMLDepth {
+		return nil, &syntax.Error{Msg: fmt.Sprintf("TOML nested more than %d levels deep", maxTOMLDepth)}
+	}
 	var doc map[string]any
 	if err := toml.Unmarshal(src, &doc); err != nil {
 		var de *toml.DecodeError
@@ -169,4 +173,51 @@ func join(path, key string) string {
 		return key
 	}
 	return path + "." + key
+}
+
+// TOMLNesting is the deepest nesting of arrays and inline tables ('[' and
+// '{', outside strings and comments) in a TOML document: a guard that runs
+// before the TOML library, whose memory grows steeply with nesting (a
+// 1 MiB file of '[' took hundreds of megabytes).
+func TOMLNesting(src []byte) int {
+	depth, most := 0, 0
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; c {
+		case '#':
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+		case '"', '\'':
+			quote := string(c)
+			if i+2 < len(src) && src[i+1] == c && src[i+2] == c {
+				quote = strings.Repeat(quote, 3)
+			}
+			end := tomlStringEnd(src, i+len(quote), quote)
+			i = end - 1
+		case '[', '{':
+			depth++
+			most = max(most, depth)
+		case ']', '}':
+			depth = max(0, depth-1)
+		}
+	}
+	return most
+}
+
+// tomlStringEnd returns the offset just past the string that began before
+// from and ends with quote (a backslash escapes in basic strings).
+func tomlStringEnd(src []byte, from int, quote string) int {
+	for i := from; i < len(src); i++ {
+		if quote[0] == '"' && src[i] == '\\' {
+			i++
+			continue
+		}
+		if bytes.HasPrefix(src[i:], []byte(quote)) {
+			return i + len(quote)
+		}
+		if len(quote) == 1 && src[i] == '\n' {
+			return i + 1 // an unterminated one-line string: the parser says so
+		}
+	}
+	return len(src)
 }

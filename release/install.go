@@ -458,10 +458,26 @@ func List(root, label string) ([]*Installed, error) {
 
 // check refuses a record whose paths could lead out of .ai/: the record is
 // a plain file of the space, and an upgrade removes the paths it lists.
+// bundleFile reports a path a bundle may have installed: an item file, or a
+// file of the bundle's own folder .ai/bundles/<id>/.
+func bundleFile(p, id string) bool {
+	if id != "" && strings.HasPrefix(p, ".ai/bundles/"+id+"/") {
+		return true
+	}
+	k, _, ext, err := space.KindAndID(strings.TrimPrefix(p, ".ai/"))
+	return strings.HasPrefix(p, ".ai/") && err == nil && k.HasExtension(ext)
+}
+
 func (in *Installed) check() error {
 	for p, sum := range in.Files {
 		if reason := checkEntryName(p); reason != "" {
 			return fmt.Errorf("file %q: %s", p, reason)
+		}
+		// A bundle writes items and its own records, never configuration,
+		// trusted keys or lockfiles: a forged record listing one must not
+		// make an upgrade delete it.
+		if !bundleFile(p, in.Bundle.ID) {
+			return fmt.Errorf("file %q is not an item or a file of bundle %s: a bundle never installs it", p, in.Bundle.ID)
 		}
 		if !hexSHA256.MatchString(sum) {
 			return fmt.Errorf("file %s: %q is not a sha256", p, sum)

@@ -609,6 +609,23 @@ func TestForgedInstallRecordIsRefused(t *testing.T) {
 	if data, _ := os.ReadFile(outside); string(data) != "keep me" {
 		t.Error("a file outside the destination was removed")
 	}
+
+	// Inside .ai/, a record may list only items and the bundle's own
+	// files: one that claims the configuration (with its current hash, so
+	// that an upgrade would remove it as no longer shipped) is refused.
+	config := filepath.Join(dest, ".ai", "config", "rye.yaml")
+	os.MkdirAll(filepath.Dir(config), 0o755)
+	os.WriteFile(config, []byte("min_signature_version: 2\n"), 0o644)
+	sum = sha256.Sum256([]byte("min_signature_version: 2\n"))
+	forged = strings.Replace(forged, "../outside.txt", ".ai/config/rye.yaml", 1)
+	forged = forged[:strings.LastIndex(forged, ": ")+2] + hex.EncodeToString(sum[:]) + "\n"
+	os.WriteFile(filepath.Join(dest, ".ai", "bundles", "rel", "installed.yaml"), []byte(forged), 0o644)
+	if _, err := Install(r, InstallOptions{Root: dest, Now: time.Now(), Force: true}); err == nil || !strings.Contains(err.Error(), "is not an item or a file of bundle rel") {
+		t.Errorf("a record claiming the configuration: %v", err)
+	}
+	if data, _ := os.ReadFile(config); string(data) != "min_signature_version: 2\n" {
+		t.Error("the configuration was removed or changed")
+	}
 }
 
 // A file that another bundle (or the user) already has byte for byte is

@@ -264,3 +264,40 @@ func TestExtractors(t *testing.T) {
 		t.Errorf("broken rules: %v", err)
 	}
 }
+
+// A project found above the working directory must belong to the user who
+// runs rye; --project takes any folder.
+func TestProjectAboveOwnedByAnotherUserIsRefused(t *testing.T) {
+	root := t.TempDir()
+	ai := filepath.Join(root, ".ai")
+	sub := filepath.Join(root, "sub")
+	os.MkdirAll(ai, 0o755)
+	os.MkdirAll(sub, 0o755)
+	if err := os.Chown(ai, os.Getuid()+4242, -1); err != nil {
+		t.Skipf("cannot give a folder to another user here: %v", err)
+	}
+	_, err := Discover(Options{WorkDir: sub, Getenv: func(string) string { return "" }})
+	if err == nil || !strings.Contains(err.Error(), "belongs to another user") || !strings.Contains(err.Error(), "--project "+root) {
+		t.Fatalf("another user's project above: %v", err)
+	}
+	ss, err := Discover(Options{WorkDir: sub, ProjectDir: root, Getenv: func(string) string { return "" }})
+	if err != nil || ss.Project == nil || ss.Project.Root != root {
+		t.Fatalf("--project: %v", err)
+	}
+	// Started in the project itself, it is the user's own choice.
+	if ss, err := Discover(Options{WorkDir: root, Getenv: func(string) string { return "" }}); err != nil || ss.Project == nil {
+		t.Fatalf("started in it: %v", err)
+	}
+}
+
+// A system root inside the project could be written by a change to it.
+func TestSystemPathInsideTheProjectIsRefused(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, ".ai"), 0o755)
+	os.MkdirAll(filepath.Join(root, "vendor", "sys", ".ai"), 0o755)
+	env := map[string]string{"RYE_SYSTEM_PATH": filepath.Join(root, "vendor", "sys")}
+	_, err := Discover(Options{WorkDir: root, Getenv: func(k string) string { return env[k] }})
+	if err == nil || !strings.Contains(err.Error(), "is inside the project") {
+		t.Fatalf("%v", err)
+	}
+}

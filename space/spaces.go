@@ -81,6 +81,11 @@ func Discover(o Options) (*Spaces, error) {
 		if info, err := os.Stat(filepath.Join(abs, AIDir)); err != nil || !info.IsDir() {
 			return nil, fmt.Errorf("RYE_SYSTEM_PATH entry %s has no %s/ folder", root, AIDir)
 		}
+		// A system root's keys are trusted even under --trust-ref: it must
+		// not be a folder the project (a change under review) can write.
+		if ss.Project != nil && within(ss.Project.Root, abs) {
+			return nil, fmt.Errorf("RYE_SYSTEM_PATH entry %s is inside the project %s: a change to the project could write it; point RYE_SYSTEM_PATH outside the project", root, ss.Project.Root)
+		}
 		ss.System = append(ss.System, NewDiskSpace(System, abs, "system:"+abs))
 	}
 	return ss, nil
@@ -103,9 +108,18 @@ func FindProjectRoot(dir, userRoot string) (string, error) {
 	if userRoot != "" {
 		userRoot, _ = filepath.Abs(userRoot)
 	}
+	start := dir
 	for {
 		if dir != userRoot {
 			if info, err := os.Stat(filepath.Join(dir, AIDir)); err == nil && info.IsDir() {
+				// Found above where rye started: like git, refuse a folder
+				// another user owns (someone's /tmp/.ai must not become
+				// everybody's project below /tmp).
+				if dir != start {
+					if err := ownedByCaller(filepath.Join(dir, AIDir)); err != nil {
+						return "", fmt.Errorf("%v; rye does not take a project from a folder above this one that another user controls: pass --project %s to use it anyway", err, dir)
+					}
+				}
 				return dir, nil
 			}
 		}
@@ -115,6 +129,12 @@ func FindProjectRoot(dir, userRoot string) (string, error) {
 		}
 		dir = parent
 	}
+}
+
+// within reports whether path is base or inside it.
+func within(base, path string) bool {
+	rel, err := filepath.Rel(base, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // relativeTo returns target relative to base when that is possible, else

@@ -11,7 +11,7 @@ var systemManifest = map[string]string{
 	"tools/rye/core/primitives/http_client.yaml":                   "264da6e51f8bb576016de5295b69c359bb67d4cf62d05184913bc614eec98835",
 	"tools/rye/core/primitives/subprocess.yaml":                    "b11d2285f7c913553a6ab6f9d62eabd6ea64f0bc1eb58c73368b0b84fefc61b8",
 	"tools/rye/core/runtimes/lib/python_function_loader.py":        "ff7e0ab575570c91d7027722d3376451aaadb085839f628f3976d9506ea4982f",
-	"tools/rye/core/runtimes/node_runtime.yaml":                    "590dc2b90f40da1380462aee0a1ff79e9251e128a7c9093f8b830e4a200d2464",
+	"tools/rye/core/runtimes/node_runtime.yaml":                    "243c69aa36af56d240bc9d625cfa6110f1c338ea3b9158de5a52900c674b88c2",
 	"tools/rye/core/runtimes/python_function_runtime.yaml":         "165fda63973237dba6c18b6a83eb7425cf546af819b22edcc800660215b08a46",
 	"tools/rye/core/runtimes/python_script_runtime.yaml":           "89c166abd35d8f3f7241190f92d0a2ffa7f3e10834e596aea0563accd472c269",
 	"tools/rye/core/runtimes/shell_runtime.yaml":                   "e1db6d22c1c2e64df88855775ea404779bac1b2274239d378af465a0ea0570de",

@@ -15,20 +15,27 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/sign"
 	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
 )
 
-// forgecache CACHEFILE KIND ID FILE plays an attacker who can write the
-// verdict cache file (a restored CI cache, an earlier CI step) but does
-// not hold the user's cache secret: it writes an entry that says "item
-// KIND ID with FILE's bytes verified", keyed the way rye keyed entries
-// before they were authenticated (a SHA-256 of public facts only: the
-// binary, the item, the trust store's digest, the policy, the day). rye
-// must ignore it.
+// forgecache CACHEFILE KIND ID FILE [v1|v2] plays an attacker who can
+// write the verdict cache file (a restored CI cache) but does not hold the
+// user's cache secret: it writes an entry that says "item KIND ID with
+// FILE's bytes verified", keyed with a SHA-256 of public facts only (the
+// binary, the item, the trust store's digest, the policy, the day): the
+// way rye keyed entries before they were authenticated (v1, the default),
+// or the same in the current file format (v2, with a made-up MAC), which
+// only the secret in the key keeps out. rye must ignore both.
 func forgeCache(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 4 {
-		ts.Fatalf("usage: forgecache CACHEFILE KIND ID FILE")
+	if neg || len(args) < 4 || len(args) > 5 {
+		ts.Fatalf("usage: forgecache CACHEFILE KIND ID FILE [v1|v2]")
+	}
+	magic := "rye-verify-cache-v1\n"
+	if len(args) == 5 && args[4] == "v2" {
+		magic = "rye-verify-cache-v2\n"
 	}
 	data, err := os.ReadFile(ts.MkAbs(args[3]))
 	ts.Check(err)
@@ -44,7 +51,7 @@ func forgeCache(ts *testscript.TestScript, neg bool, args []string) {
 	self := exe + "\x00" + info.ModTime().UTC().String() + "\x00" + string(binary.AppendVarint(nil, info.Size()))
 	content := sha256.Sum256(data)
 	h := sha256.New()
-	for _, part := range [][]byte{[]byte("rye-verify-cache-v1\n"), []byte(self), []byte(args[1]), []byte(args[2]), []byte("project"),
+	for _, part := range [][]byte{[]byte(magic), []byte(self), []byte(args[1]), []byte(args[2]), []byte("project"),
 		[]byte(filepath.Ext(args[3])), content[:], []byte(trust.Digest()), []byte("v1-allowed"), []byte(time.Now().UTC().Format("2006-01-02"))} {
 		var n [8]byte
 		binary.BigEndian.PutUint64(n[:], uint64(len(part)))
@@ -52,7 +59,7 @@ func forgeCache(ts *testscript.TestScript, neg bool, args []string) {
 		h.Write(part)
 	}
 	key := hex.EncodeToString(h.Sum(nil))
-	forged := "rye-verify-cache-v1\n{\"" + key + "\":{}}"
+	forged := magic + "{\"" + key + "\":{\"m\":\"" + strings.Repeat("0", 64) + "\"}}"
 	p := ts.MkAbs(args[0])
 	ts.Check(os.MkdirAll(filepath.Dir(p), 0o700))
 	ts.Check(os.WriteFile(p, []byte(forged), 0o600))
@@ -97,4 +104,23 @@ func maxLines(ts *testscript.TestScript, neg bool, args []string) {
 	if got := strings.Count(ts.ReadFile(args[1]), "\n"); got > n {
 		ts.Fatalf("%s has %d lines, more than %d", args[1], got, n)
 	}
+}
+
+// signfile KIND ID FILE signs FILE (v2) with the user's key without
+// checking its metadata, as an attacker's own tooling would: for the
+// scripts that need a validly signed hostile item.
+func signFile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: signfile KIND ID FILE")
+	}
+	paths, err := sign.DefaultKeyPaths("", ts.Getenv("HOME"))
+	ts.Check(err)
+	key, err := sign.LoadPrivateKey(paths.Private, nil)
+	ts.Check(err)
+	p := ts.MkAbs(args[2])
+	data, err := os.ReadFile(p)
+	ts.Check(err)
+	out, err := sign.Sign(key, sign.V2, item.Kind(args[0]), item.ID(args[1]), filepath.Ext(p), data, time.Now().UTC())
+	ts.Check(err)
+	ts.Check(os.WriteFile(p, out, 0o644))
 }

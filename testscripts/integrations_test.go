@@ -3,6 +3,8 @@ package testscripts
 import (
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -50,7 +52,10 @@ func TestPreCommitHooks(t *testing.T) {
 
 // TestAction checks action.yml: a composite action that installs rye from
 // its own ref and runs rye check against the base commit with GitHub
-// annotations, optionally uploading SARIF.
+// annotations, optionally uploading SARIF. The check step's script is run
+// with bash and a stand-in rye that records its arguments: with a base it
+// checks against it without the cache; without one it fails (exit 2) and
+// never checks the tree against its own keys.
 func TestAction(t *testing.T) {
 	data, err := os.ReadFile("../action.yml")
 	if err != nil {
@@ -60,8 +65,10 @@ func TestAction(t *testing.T) {
 		Runs struct {
 			Using string `yaml:"using"`
 			Steps []struct {
-				Uses string `yaml:"uses"`
-				Run  string `yaml:"run"`
+				Name string            `yaml:"name"`
+				Uses string            `yaml:"uses"`
+				Run  string            `yaml:"run"`
+				Env  map[string]string `yaml:"env"`
 			} `yaml:"steps"`
 		} `yaml:"runs"`
 	}
@@ -71,18 +78,50 @@ func TestAction(t *testing.T) {
 	if action.Runs.Using != "composite" {
 		t.Errorf("using %q", action.Runs.Using)
 	}
-	var script strings.Builder
 	uses := map[string]bool{}
+	steps := map[string]string{}
 	for _, s := range action.Runs.Steps {
-		script.WriteString(s.Run + "\n")
 		uses[strings.Split(s.Uses, "@")[0]] = true
-	}
-	for _, want := range []string{"go install ./cmd/rye", "rye check \"${trust[@]}\" --format github", "--trust-ref \"$RYE_TRUST_REF\"", "--format sarif"} {
-		if !strings.Contains(script.String(), want) {
-			t.Errorf("action.yml does not run %q", want)
+		steps[s.Name] = s.Run
+		if strings.HasPrefix(s.Name, "rye check") && !strings.Contains(s.Env["RYE_TRUST_REF"], "github.event.merge_group.base_sha") {
+			t.Errorf("step %q does not take the merge queue's base: %q", s.Name, s.Env["RYE_TRUST_REF"])
 		}
 	}
-	if !uses["actions/setup-go"] || !uses["github/codeql-action/upload-sarif"] {
+	if !uses["actions/setup-go"] || !uses["github/codeql-action/upload-sarif"] || !strings.Contains(steps["Install rye from this action's ref"], "go install ./cmd/rye") {
 		t.Errorf("steps use %v", uses)
+	}
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash to run the action's script")
+	}
+	bin := t.TempDir()
+	log := filepath.Join(bin, "args")
+	os.WriteFile(filepath.Join(bin, "rye"), []byte("#!/bin/sh\necho \"$@\" >> "+log+"\n"), 0o755)
+	run := func(step, ref string) (string, int) {
+		script := regexp.MustCompile(`\$\{\{[^}]*\}\}`).ReplaceAllString(steps[step], "push")
+		cmd := exec.Command(bash, "-c", script)
+		cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "RYE_TRUST_REF="+ref, "RYE_ARGS=tool", "RUNNER_TEMP="+bin)
+		out, _ := cmd.CombinedOutput()
+		return string(out), cmd.ProcessState.ExitCode()
+	}
+	os.Remove(log)
+	out, code := run("rye check", "")
+	if code != 2 || !strings.Contains(out, "::error title=rye::no base commit to trust") {
+		t.Errorf("no base: exit %d, %q", code, out)
+	}
+	if _, err := os.Stat(log); err == nil {
+		t.Error("rye ran without a base commit")
+	}
+	if out, code := run("rye check", "0000000000000000000000000000000000000000"); code != 2 {
+		t.Errorf("a first push: exit %d, %q", code, out)
+	}
+	if out, code := run("rye check", "abc123"); code != 0 {
+		t.Fatalf("with a base: exit %d, %q", code, out)
+	}
+	run("rye check (SARIF)", "abc123")
+	got, _ := os.ReadFile(log)
+	want := "check --trust-ref abc123 --no-cache --format github tool\ncheck --trust-ref abc123 --no-cache --format sarif tool\n"
+	if string(got) != want {
+		t.Errorf("rye ran with\n%s\nwant\n%s", got, want)
 	}
 }

@@ -72,6 +72,7 @@ func TestScripts(t *testing.T) {
 			"bigfile":     bigFile,
 			"items":       itemsCmd,
 			"maxlines":    maxLines,
+			"signfile":    signFile,
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {

@@ -71,6 +71,9 @@ func parseEraDoc(name string, data []byte) (doc *eraDoc, ok bool, err error) {
 	default:
 		return nil, false, nil
 	}
+	if err := trustTOMLShape(data); err != nil {
+		return nil, true, err
+	}
 	var f eraFile
 	dec := toml.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -341,6 +344,9 @@ func ImportKey(name string, data []byte) (*TrustedKey, error) {
 			return nil, err
 		}
 		return doc.key, nil
+	}
+	if err := trustTOMLShape(data); err != nil {
+		return nil, err
 	}
 	var probe map[string]any
 	if err := toml.Unmarshal(data, &probe); err != nil {

@@ -122,22 +122,20 @@ func Tracker(dir string) func(path string) (bool, error) {
 	}
 }
 
-// RunFile is a file of the project, outside .ai/, that the executor may
-// use without verifying it (it is not an item) and that git tracks: a
-// change under review could have added or changed it.
+// RunFile is a file or folder of the project, outside .ai/, that the
+// executor would use without verifying it (it is not an item) and that git
+// tracks: a change under review could have added or changed it. rye
+// execute refuses each of them when git tracks it.
 type RunFile struct {
 	Path string // relative to the project root
-	// Runs is true for an interpreter folder: code that would run. rye
-	// execute refuses it; a tracked .env only sets values.
-	Runs bool
 	Why  string
 }
 
 // runFiles are the project paths the executor may use unverified.
 var runFiles = []RunFile{
-	{Path: ".venv", Runs: true, Why: "a Python interpreter folder that venv_python runtimes would run (rye execute refuses a tracked one)"},
-	{Path: "node_modules/.bin", Runs: true, Why: "a folder of programs that node_modules runtimes would run (rye execute refuses a tracked one)"},
-	{Path: ".env", Why: "values that dotenv runtimes load into every tool's environment unverified"},
+	{Path: ".venv", Why: "a Python environment that venv_python runtimes would run"},
+	{Path: "node_modules", Why: "packages and programs that node runtimes would run"},
+	{Path: ".env", Why: "values that dotenv runtimes would load into the tools' environment"},
 }
 
 // TrackedRunFiles lists the runFiles that git tracks in the project whose

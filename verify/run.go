@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/ryekit/rye/gitrepo"
 	"github.com/ryekit/rye/item"
@@ -254,48 +255,107 @@ func Run(req Request) (*Results, error) {
 }
 
 // rollbacks fails the verified project items that the change replaces with
-// an older signature than the trusted ref's: an old, validly signed
-// version (with a known flaw, say) must not come back unnoticed. A v2
-// signature binds its time, so an earlier time than the ref's is a
-// rollback; a v1 signature's time is not signed, so a v1 item replacing a
-// v2 one cannot prove it is newer and fails too, while a v1 item at the
-// ref gives nothing to compare against (docs/verify.md says so).
+// an older signature than the trusted ref's: an old, validly signed version
+// (with a known flaw, say) must not come back unnoticed. Items are matched
+// by kind and id, not by path, so a version brought back under another
+// file form is still compared; an item the ref no longer has is compared
+// with its last version in the ref's history, and must be signed after the
+// commit that deleted it. A v2 signature binds its time, so a time that is
+// not later than the one it replaces is a rollback (two versions signed in
+// the same second cannot be ordered, so that fails too); a v1 signature's
+// time is not signed, so a v1 item replacing a v2 one cannot prove it is
+// newer and fails too, while a v1 version at the ref gives nothing to
+// compare against (docs/verify.md says so).
 func (res *Results) rollbacks(g *Git, ref string) error {
-	var old map[string]gitrepo.File
+	type key struct {
+		k  item.Kind
+		id item.ID
+	}
+	var old map[key]gitrepo.File
+	var gone []string
+	wants := map[key][]int{}
 	for i, src := range res.Sources {
-		r := &res.Items[i]
-		if r.Verdict != Verified || src.In == nil || src.In.Name != space.Project {
+		if res.Items[i].Verdict != Verified || src.In == nil || src.In.Name != space.Project {
 			continue
 		}
 		if old == nil {
-			var err error
-			if old, err = g.Repo.Tree(ref, g.AIPrefix, 0); err != nil {
+			files, err := g.Repo.Tree(ref, g.AIPrefix, 0)
+			if err != nil {
 				return err
 			}
+			old = map[key]gitrepo.File{}
+			for rel, f := range files {
+				if k, id, ext, err := space.KindAndID(rel); err == nil && k.HasExtension(ext) {
+					old[key{k, id}] = f
+				}
+			}
 		}
-		f, ok := old[src.Rel]
-		data, err := src.Read()
-		if !ok || err != nil || f.Same(data) {
+		kid := key{src.Kind, src.ID}
+		if f, ok := old[kid]; ok {
+			res.compare(i, g, ref, f, "the version at "+ref, time.Time{})
 			continue
 		}
-		before, err := g.Repo.Blob(f, space.MaxItemSize)
-		if err != nil {
-			continue // the ref's file is not an item rye could have verified
+		if len(wants[kid]) == 0 {
+			for _, ext := range src.Kind.Extensions() {
+				gone = append(gone, space.Rel(src.Kind, src.ID, ext))
+			}
 		}
-		ext := path.Ext(src.Rel)
-		was, now := sign.Find(before, ext), sign.Find(data, ext)
-		if was.Status != sign.Signed || was.Line.Format != sign.V2 || now.Status != sign.Signed {
-			continue
-		}
-		wasAt, nowAt := was.Line.Timestamp, now.Line.Timestamp
-		switch {
-		case now.Line.Format == sign.V1:
-			r.Verdict, r.Reason = Rollback, fmt.Sprintf("%s has it signed v2 at %s; this change replaces it with a v1 signature, whose time is not signed, so it cannot show it is not an older version; sign it with v2: rye sign --format v2 %s %s", ref, wasAt, r.Kind, r.ID)
-		case nowAt < wasAt: // the fixed-width UTC timestamps compare as text
-			r.Verdict, r.Reason = Rollback, fmt.Sprintf("signed at %s, earlier than the version at %s (signed at %s): this change puts back an older version; if that is intended, sign it again: rye sign %s %s", nowAt, ref, wasAt, r.Kind, r.ID)
+		wants[kid] = append(wants[kid], i)
+	}
+	if len(gone) == 0 {
+		return nil
+	}
+	deleted, err := g.Repo.Deleted(ref, g.AIPrefix, gone, maxHistory)
+	if err != nil {
+		return err
+	}
+	for rel, d := range deleted {
+		k, id, _, _ := space.KindAndID(rel)
+		for _, i := range wants[key{k, id}] {
+			res.compare(i, g, ref, d.Last, fmt.Sprintf("its last version before %s deleted it (commit %.12s)", ref, d.Commit), d.When)
 		}
 	}
 	return nil
+}
+
+// maxHistory bounds how far back rollbacks looks for an item that the ref
+// deleted.
+const maxHistory = 2000
+
+// compare fails item i when its signature is not newer than that of the
+// older version was (a blob of the ref or of its history), or, for an item
+// the ref deleted, than the deletion (after, when not zero).
+func (res *Results) compare(i int, g *Git, ref string, was gitrepo.File, what string, after time.Time) {
+	r := &res.Items[i]
+	data, err := res.Sources[i].Read()
+	if err != nil || (after.IsZero() && was.Same(data)) { // unchanged since the ref
+		return
+	}
+	before, err := g.Repo.Blob(was, space.MaxItemSize)
+	if err != nil {
+		return // the older file is not an item rye could have verified
+	}
+	then, now := sign.Find(before, path.Ext(r.Path)), sign.Find(data, path.Ext(r.Path))
+	if now.Status != sign.Signed {
+		return
+	}
+	nowAt := now.Line.Timestamp
+	if !after.IsZero() && now.Line.Format == sign.V2 && nowAt < after.UTC().Format(sign.TimeLayout) {
+		r.Verdict, r.Reason = Rollback, fmt.Sprintf("signed at %s, before %s deleted it at %s: this change brings back a version older than the deletion; if that is intended, sign it again: rye sign %s %s", nowAt, ref, after.UTC().Format(sign.TimeLayout), r.Kind, r.ID)
+		return
+	}
+	if then.Status != sign.Signed || then.Line.Format != sign.V2 {
+		return
+	}
+	wasAt := then.Line.Timestamp
+	switch {
+	case now.Line.Format != sign.V2:
+		r.Verdict, r.Reason = Rollback, fmt.Sprintf("%s is signed v2 at %s; this change replaces it with a %s signature, whose time is not signed, so it cannot show it is not an older version; sign it with v2: rye sign --format v2 %s %s", what, wasAt, now.Line.Format, r.Kind, r.ID)
+	case nowAt == wasAt:
+		r.Verdict, r.Reason = Rollback, fmt.Sprintf("signed at %s, the same second as %s with other content: rye cannot tell which is newer; sign it again with a later time (without a fixed SOURCE_DATE_EPOCH): rye sign %s %s", nowAt, what, r.Kind, r.ID)
+	case nowAt < wasAt: // the fixed-width UTC timestamps compare as text
+		r.Verdict, r.Reason = Rollback, fmt.Sprintf("signed at %s, earlier than %s (signed at %s): this change puts back an older version; if that is intended, sign it again: rye sign %s %s", nowAt, what, wasAt, r.Kind, r.ID)
+	}
 }
 
 // changedSince keeps the sources of project space sp that changed since

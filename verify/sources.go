@@ -3,6 +3,7 @@ package verify
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/ryekit/rye/gitrepo"
 	"github.com/ryekit/rye/item"
@@ -31,9 +32,24 @@ func SelectionSources(sel *space.Selection) []Source {
 // match kinds and patterns: what a pre-commit hook must verify. sp is the
 // project space, for paths as shown.
 func StagedSources(repo *gitrepo.Repo, aiPrefix string, sp *space.Space, kinds []item.Kind, patterns []space.Pattern) ([]Source, error) {
+	// The .ai folder itself, or one above it, staged as a symbolic link
+	// would hide every item from the listing below.
+	if f, ok, err := repo.Entry(aiPrefix); err != nil {
+		return nil, err
+	} else if ok && f.Symlink {
+		return nil, fmt.Errorf("the index holds %s as a symbolic link: rye refuses symbolic links for .ai/ and inside it; stage the folder itself", aiPrefix)
+	}
 	files, err := repo.Index(aiPrefix, space.MaxItemSize)
 	if err != nil {
 		return nil, err
+	}
+	for rel, f := range files {
+		// A kind folder, or a folder below one, staged as a link: its items
+		// would not be listed as items at all.
+		k, _, ext, err := space.KindAndID(rel)
+		if f.Symlink && inKindFolder(rel) && !space.Hidden(rel) && !(err == nil && k.HasExtension(ext)) {
+			return nil, fmt.Errorf("the index holds %s/%s as a symbolic link: rye refuses symbolic links inside .ai/; stage the folder itself", aiPrefix, rel)
+		}
 	}
 	names := make([]string, 0, len(files))
 	for name := range files {
@@ -60,6 +76,13 @@ func StagedSources(repo *gitrepo.Repo, aiPrefix string, sp *space.Space, kinds [
 		out = append(out, src)
 	}
 	return out, nil
+}
+
+// inKindFolder reports a path that is an item kind's folder or below one.
+func inKindFolder(rel string) bool {
+	first, _, _ := strings.Cut(rel, "/")
+	_, ok := item.KindOfFolder(first)
+	return ok
 }
 
 func wanted(k item.Kind, kinds []item.Kind) bool {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"testing/fstest"
@@ -67,6 +68,9 @@ type trustFile struct {
 // must be "<fingerprint>.toml"). The fingerprint is recomputed from the
 // public key; a file whose name or fingerprint field disagrees is refused.
 func ParseTrustedKey(name string, data []byte) (*TrustedKey, error) {
+	if err := trustTOMLShape(data); err != nil {
+		return nil, err
+	}
 	var tf trustFile
 	dec := toml.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -99,6 +103,18 @@ func ParseTrustedKey(name string, data []byte) (*TrustedKey, error) {
 		k.Expires = &t
 	}
 	return k, nil
+}
+
+// maxTrustNesting bounds the nesting of a trusted-key file, checked before
+// the TOML library sees it: a real one nests two levels.
+const maxTrustNesting = 8
+
+// trustTOMLShape refuses a trusted-key file nested deeper than any real one.
+func trustTOMLShape(data []byte) error {
+	if d := item.TOMLNesting(data); d > maxTrustNesting {
+		return fmt.Errorf("invalid trusted-key file: nested %d levels deep", d)
+	}
+	return nil
 }
 
 func parseExpires(v any) (time.Time, error) {
@@ -216,10 +232,17 @@ type TrustStore struct {
 	Problems []TrustProblem
 	digest   string
 	// added are keys that the tree under check adds to the project's
-	// trusted_keys and that the trusted ref does not have (Added).
-	added map[string]*TrustedKey
-	ref   string
+	// trusted_keys and that the trusted ref does not have (Added); changed
+	// are keys both have, whose entries differ (Changed).
+	added   map[string]*TrustedKey
+	changed []*TrustedKey
+	ref     string
 }
+
+// Changed lists the keys whose trusted-key entry the tree under check
+// edits (owner, scopes, expiry): the ref's entry governs, and each edit is
+// reported so that a reviewer sees it.
+func (ts *TrustStore) Changed() []*TrustedKey { return ts.changed }
 
 // add trusts k under both its fingerprints, unless an earlier tier has it.
 func (ts *TrustStore) add(k *TrustedKey) {
@@ -258,11 +281,25 @@ func (ts *TrustStore) withAdded(ref string, tree []TrustSource) error {
 	}
 	ts.ref, ts.added = ref, map[string]*TrustedKey{}
 	for _, k := range own.order {
-		if ts.keys[k.Fingerprint] == nil {
+		switch at := ts.keys[k.Fingerprint]; {
+		case at == nil:
 			ts.added[k.Fingerprint] = k
+		case !sameEntry(at, k):
+			ts.changed = append(ts.changed, k)
 		}
 	}
+	// The tree's own broken key files are the change's too: report them.
+	ts.Problems = append(ts.Problems, own.Problems...)
 	return nil
+}
+
+// sameEntry reports whether two entries of one key say the same: owner,
+// attestation, scopes and expiry.
+func sameEntry(a, b *TrustedKey) bool {
+	if a.Owner != b.Owner || a.Attestation != b.Attestation || !slices.Equal(a.Scopes, b.Scopes) || (a.Expires == nil) != (b.Expires == nil) {
+		return false
+	}
+	return a.Expires == nil || a.Expires.Equal(*b.Expires)
 }
 
 // LoadTrustStore reads the tiers in order (project, user, system).

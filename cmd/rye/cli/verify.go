@@ -218,13 +218,16 @@ func (a *app) verifyReport(res *verify.Results, s *config.Settings) *verifyRun {
 	}
 	project := a.spaces.Project
 	for _, f := range res.RunFiles {
-		rule, sev := "verify/tracked-run-file", report.Warning
-		if f.Runs {
-			sev = report.Error
-		}
-		rep.AddRule(report.Rule{ID: rule, Short: "Git tracks a file outside .ai/ that rye execute would use without verifying it.", Help: "Interpreters and .env files are not items: nothing signs them. See the URL.", URL: docsBase + "execute.md#what-a-project-can-and-cannot-choose"})
-		rep.Add(report.Finding{Rule: rule, Severity: sev, Path: project.ShownRootPath(f.Path), Line: 1, Col: 1,
-			Message: fmt.Sprintf("%s is tracked by git: %s; remove it from git (git rm -r --cached %s) and list it in .gitignore", f.Path, f.Why, f.Path)})
+		rule := "verify/tracked-run-file"
+		rep.AddRule(report.Rule{ID: rule, Short: "Git tracks a file outside .ai/ that rye execute would use without verifying it.", Help: "Interpreters, packages and .env files are not items: nothing signs them. See the URL.", URL: docsBase + "execute.md#what-a-project-can-and-cannot-choose"})
+		rep.Add(report.Finding{Rule: rule, Severity: report.Error, Path: project.ShownRootPath(f.Path), Line: 1, Col: 1,
+			Message: fmt.Sprintf("%s is tracked by git: %s unverified, so rye execute refuses it; remove it from git (git rm -r --cached %s) and list it in .gitignore", f.Path, f.Why, f.Path)})
+	}
+	for _, k := range res.Trust.Changed() {
+		rule := "verify/key-changed"
+		rep.AddRule(report.Rule{ID: rule, Short: "The change edits a trusted key's entry; the trusted ref's entry governs.", Help: "A key's scopes, expiry and owner come from the trusted ref until the change is merged. See the URL.", URL: docsBase + "verify.md#keys-added-by-a-change"})
+		rep.Add(report.Finding{Rule: rule, Severity: report.Warning, Path: k.Path, Line: 1, Col: 1,
+			Message: fmt.Sprintf("this change edits the entry of trusted key %s%s (owner, scopes or expiry); %s's entry governs until the change is merged", k.Fingerprint, ownerText(k.Owner), res.Trust.Ref())})
 	}
 	for _, k := range res.Trust.Added() {
 		rule := "verify/key-added"
