@@ -27,7 +27,10 @@ var update = flag.Bool("update", false, "rewrite cmp golden files in the scripts
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"rye": func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"rye": func() {
+			detachTerminal()
+			os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		},
 	})
 }
 
