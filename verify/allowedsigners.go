@@ -169,6 +169,9 @@ func (k *TrustedKey) allowedSignerOption(o string) error {
 		// ends by t, so that rye never accepts more than the line does.
 		y, m, d := t.Add(time.Second).UTC().Date()
 		e := time.Date(y, m, d, 0, 0, 0, 0, time.UTC).AddDate(0, 0, -1)
+		if e.Year() < 1970 || e.Year() > 9998 {
+			return fmt.Errorf("valid-before=%q: out of range (1970 to 9998)", value)
+		}
 		k.Expires = &e
 		return nil
 	case "valid-after":
