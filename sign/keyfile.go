@@ -110,6 +110,9 @@ func checkPrivateMode(path string, info fs.FileInfo) error {
 	return nil
 }
 
+// privateKeyPEMTypes are the PEM blocks of the private keys rye signs with.
+var privateKeyPEMTypes = map[string]bool{PrivateKeyPEM: true, EncryptedPrivateKeyPEM: true, EncryptedPKCS8PEM: true, OpenSSHPrivateKeyPEM: true}
+
 // LoadSigningKey returns the key src names, ready to sign: a private key
 // file of any of AcceptedForms (unlocked with src.Passphrase when it is
 // encrypted), or an OpenSSH public key file whose private half ssh-agent
@@ -122,6 +125,12 @@ func LoadSigningKey(src KeySource) (*Key, error) {
 	}
 	if IsOpenSSHPublicKey(data) {
 		return agentKeyFor(src, data)
+	}
+	if block, _ := pem.Decode(data); block == nil || !privateKeyPEMTypes[block.Type] {
+		// Not a key rye signs with: say what it is (a public key, another
+		// format) rather than how to protect it.
+		_, err := ParsePrivateKey(data, nil)
+		return nil, &KeyError{Path: src.Path, Msg: err.Error()}
 	}
 	if err := checkPrivateMode(src.Path, info); err != nil {
 		return nil, err
@@ -267,10 +276,12 @@ func ParseKeyFileFormat(s string) (KeyFileFormat, error) {
 }
 
 // GenerateKeyFiles creates a new key pair at paths: the private key with
-// mode 0600 in format (encrypted when passphrase is not nil) and the public
-// key PEM with mode 0644, in a folder of mode 0700. It never overwrites an
-// existing key unless force, and never writes a private key to a .pub path.
-func GenerateKeyFiles(paths KeyPaths, format KeyFileFormat, passphrase []byte, force bool) (*Key, error) {
+// mode 0600 in format and the public key PEM with mode 0644, in a folder of
+// mode 0700. The private key is encrypted with the passphrase that
+// passphrase returns, asked only once the paths are known to be free; nil
+// writes it unencrypted. It never overwrites an existing key unless force,
+// and never writes a private key to a .pub path.
+func GenerateKeyFiles(paths KeyPaths, format KeyFileFormat, passphrase func() ([]byte, error), force bool) (*Key, error) {
 	if strings.HasSuffix(paths.Private, ".pub") {
 		return nil, &KeyError{Path: paths.Private, Msg: "a .pub file holds a public key; rye will not write a private key there", Fix: "point RYE_SIGNING_KEY at where the private key should go"}
 	}
@@ -281,6 +292,14 @@ func GenerateKeyFiles(paths KeyPaths, format KeyFileFormat, passphrase []byte, f
 			}
 		}
 	}
+	var pass []byte
+	if passphrase != nil {
+		p, err := passphrase()
+		if err != nil {
+			return nil, err
+		}
+		pass = p
+	}
 	_, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
 		return nil, err
@@ -288,9 +307,9 @@ func GenerateKeyFiles(paths KeyPaths, format KeyFileFormat, passphrase []byte, f
 	key := NewKey(priv)
 	var privData []byte
 	if format == KeyFileOpenSSH {
-		privData, err = MarshalOpenSSHPrivateKey(priv, "rye:"+key.Fingerprint, passphrase)
+		privData, err = MarshalOpenSSHPrivateKey(priv, "rye:"+key.Fingerprint, pass)
 	} else {
-		privData, err = MarshalPrivateKey(priv, passphrase)
+		privData, err = MarshalPrivateKey(priv, pass)
 	}
 	if err != nil {
 		return nil, err

@@ -32,7 +32,12 @@ func TestKeyFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := GenerateKeyFiles(paths, KeyFilePEM, nil, false); err == nil || !strings.Contains(err.Error(), "already exists") {
+	// An existing key is refused before a passphrase is asked for.
+	noAsk := func() ([]byte, error) {
+		t.Error("passphrase asked for a key that will not be written")
+		return nil, nil
+	}
+	if _, err := GenerateKeyFiles(paths, KeyFilePEM, noAsk, false); err == nil || !strings.Contains(err.Error(), "already exists") {
 		t.Errorf("overwrite: %v", err)
 	}
 	loaded, err := LoadSigningKey(KeySource{Path: paths.Private})
@@ -55,7 +60,7 @@ func TestKeyFiles(t *testing.T) {
 	}
 	// Encrypted keys: the right passphrase, a wrong one, none.
 	enc := KeyPaths{Private: filepath.Join(dir, "enc", "k.pem"), Public: filepath.Join(dir, "enc", "public_key.pem")}
-	key, err = GenerateKeyFiles(enc, KeyFilePEM, []byte("open sesame"), false)
+	key, err = GenerateKeyFiles(enc, KeyFilePEM, func() ([]byte, error) { return []byte("open sesame"), nil }, false)
 	if err != nil {
 		t.Fatal(err)
 	}

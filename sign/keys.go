@@ -151,7 +151,7 @@ func checkSSHKeyType(t string) error {
 		return fmt.Errorf("%s is a security-key (FIDO) key, which signs a different message than rye's: use a plain ssh-ed25519 key (ssh-keygen -t ed25519)", t)
 	case strings.Contains(t, "-cert-v01@openssh.com"):
 		return fmt.Errorf("%s is an OpenSSH certificate: give rye the plain ssh-ed25519 key", t)
-	case t == ssh.KeyAlgoRSA || t == ssh.KeyAlgoDSA || strings.HasPrefix(t, "ecdsa-sha2-"):
+	case t == ssh.KeyAlgoRSA || t == "ssh-dss" || strings.HasPrefix(t, "ecdsa-sha2-"):
 		return fmt.Errorf("the key is an OpenSSH %s key; rye uses Ed25519 keys only (ssh-keygen -t ed25519 makes one)", t)
 	}
 	return fmt.Errorf("%.40q is not an OpenSSH key type: %s", t, publicForms)

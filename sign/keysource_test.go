@@ -24,6 +24,7 @@ import (
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/agent"
 
+	"github.com/ryekit/rye/internal/agenttest"
 	"github.com/ryekit/rye/item"
 )
 
@@ -210,7 +211,7 @@ func TestKeyFormsMadeBySSHKeygen(t *testing.T) {
 	}
 	// A key rye generates in OpenSSH format is one ssh-keygen reads.
 	paths := KeyPaths{Private: filepath.Join(dir, "gen", "id"), Public: filepath.Join(dir, "gen", "public_key.pem")}
-	key, err := GenerateKeyFiles(paths, KeyFileOpenSSH, []byte("pw"), false)
+	key, err := GenerateKeyFiles(paths, KeyFileOpenSSH, func() ([]byte, error) { return []byte("pw"), nil }, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -438,7 +439,11 @@ func TestRealSSHAgent(t *testing.T) {
 			t.Skipf("%s is not installed: signing through a real agent is not tested", tool)
 		}
 	}
-	sock := startSSHAgent(t)
+	sock, stop, err := agenttest.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
 	dir := t.TempDir()
 	id := filepath.Join(dir, "id_ed25519")
 	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", id).CombinedOutput(); err != nil {
@@ -474,39 +479,11 @@ func TestRealSSHAgent(t *testing.T) {
 	}
 }
 
-// startSSHAgent runs ssh-agent in the foreground on a socket of its own
-// and stops it when the test ends.
-func startSSHAgent(t *testing.T) string {
-	t.Helper()
-	// Socket paths are limited to about 100 bytes: a short folder.
-	dir, err := os.MkdirTemp("", "rye-agent")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	sock := filepath.Join(dir, "agent.sock")
-	cmd := exec.Command("ssh-agent", "-D", "-a", sock)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	})
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if _, err := os.Stat(sock); err == nil {
-			return sock
-		}
-	}
-	t.Fatal("ssh-agent did not create its socket")
-	return ""
-}
-
 // TestPublicKeyOf: where the public half of each kind of key comes from.
 func TestPublicKeyOf(t *testing.T) {
 	dir := t.TempDir()
 	paths := KeyPaths{Private: filepath.Join(dir, "private_key.pem"), Public: filepath.Join(dir, "public_key.pem")}
-	key, err := GenerateKeyFiles(paths, KeyFilePEM, []byte("pw"), false)
+	key, err := GenerateKeyFiles(paths, KeyFilePEM, func() ([]byte, error) { return []byte("pw"), nil }, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/ryekit/rye/cmd/rye/cli"
+	"github.com/ryekit/rye/internal/agenttest"
 	"github.com/ryekit/rye/internal/sarifcheck"
 	"github.com/ryekit/rye/internal/vectors"
 	"github.com/ryekit/rye/sign"
@@ -53,6 +54,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("RYE_SYSTEM_PATH", "")
 			env.Setenv("RYE_SIGNING_KEY", "")
 			env.Setenv("RYE_KEY_PASSWORD", "")
+			env.Setenv("SSH_AUTH_SOCK", "")
 			env.Setenv("SOURCE_DATE_EPOCH", "")
 			env.Setenv("REPO", repo)
 			return os.MkdirAll(filepath.Join(work, "home"), 0o755)
@@ -70,6 +72,7 @@ func TestScripts(t *testing.T) {
 			"sarifvalid":  sarifValid,
 			"pidgone":     pidgone,
 			"status":      status,
+			"sshagent":    sshAgent,
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {
@@ -262,4 +265,17 @@ func sarifValid(ts *testscript.TestScript, neg bool, args []string) {
 	if !neg && err != nil {
 		ts.Fatalf("%s: %v", args[0], err)
 	}
+}
+
+// sshagent starts a real ssh-agent for the rest of the script and sets
+// SSH_AUTH_SOCK; the agent stops when the script ends. Scripts check
+// [exec:ssh-agent] first.
+func sshAgent(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: sshagent")
+	}
+	sock, stop, err := agenttest.Start()
+	ts.Check(err)
+	ts.Defer(stop)
+	ts.Setenv("SSH_AUTH_SOCK", sock)
 }

@@ -123,7 +123,7 @@ func principalsField(s string) (string, string, error) {
 	}
 	i := strings.IndexFunc(s, unicode.IsSpace)
 	if i < 0 {
-		return "", "", errors.New("no key after the principals: write principals [options] ssh-ed25519 AAAA...")
+		return "", "", errors.New("no key after the principals: write principals [options] ssh-ed25519 <base64 key>")
 	}
 	return s[:i], strings.TrimSpace(s[i:]), nil
 }

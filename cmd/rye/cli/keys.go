@@ -168,11 +168,9 @@ key without --force.`,
 			if err != nil {
 				return err
 			}
-			var pass []byte
+			var pass func() ([]byte, error)
 			if !noPassphrase {
-				if pass, err = a.newPassphrase(paths.Private); err != nil {
-					return err
-				}
+				pass = func() ([]byte, error) { return a.newPassphrase(paths.Private) }
 			}
 			key, err := sign.GenerateKeyFiles(paths, kf, pass, force)
 			if err != nil {
