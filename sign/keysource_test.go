@@ -550,3 +550,53 @@ func TestParsePublicKey(t *testing.T) {
 		t.Errorf("mislabelled: %v", err)
 	}
 }
+
+// BenchmarkSignMessage: one v2 signature, made and checked, by a key in
+// memory, by golang.org/x/crypto's in-memory agent, and by a real
+// ssh-agent over its socket (BENCHMARKS.md).
+func BenchmarkSignMessage(b *testing.B) {
+	priv := testPrivateKey(11)
+	pub := priv.Public().(ed25519.PublicKey)
+	msg := []byte(MessageV2(item.Tool, "my-project/deploy", "2026-01-01T00:00:00Z", Fingerprint(pub), strings.Repeat("ab", 32)))
+	run := func(b *testing.B, key *Key) {
+		for b.Loop() {
+			if _, err := key.SignMessage(msg); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Run("key", func(b *testing.B) { run(b, NewKey(priv)) })
+	b.Run("ed25519.Sign-alone", func(b *testing.B) {
+		for b.Loop() {
+			ed25519.Sign(priv, msg)
+		}
+	})
+	ring := agent.NewKeyring()
+	ring.Add(agent.AddedKey{PrivateKey: priv})
+	b.Run("keyring", func(b *testing.B) {
+		key, err := AgentKey(ring, pub)
+		if err != nil {
+			b.Fatal(err)
+		}
+		run(b, key)
+	})
+	b.Run("ssh-agent", func(b *testing.B) {
+		sock, stop, err := agenttest.Start()
+		if err != nil {
+			b.Skip(err)
+		}
+		defer stop()
+		ag, err := DialAgent(sock)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := ag.Add(agent.AddedKey{PrivateKey: priv}); err != nil {
+			b.Fatal(err)
+		}
+		key, err := AgentKey(ag, pub)
+		if err != nil {
+			b.Fatal(err)
+		}
+		run(b, key)
+	})
+}
