@@ -137,12 +137,11 @@ func LoadSigningKey(src KeySource) (*Key, error) {
 	}
 	tries := max(src.Tries, 1)
 	for attempt := 1; ; attempt++ {
-		priv, err := ParsePrivateKey(data, func() ([]byte, error) {
-			if src.Passphrase == nil {
-				return nil, ErrPassphraseNeeded
-			}
-			return src.Passphrase(src.Path, attempt)
-		})
+		var ask func() ([]byte, error)
+		if src.Passphrase != nil {
+			ask = func() ([]byte, error) { return src.Passphrase(src.Path, attempt) }
+		}
+		priv, err := ParsePrivateKey(data, ask)
 		switch {
 		case err == nil:
 			return NewKey(priv), nil
@@ -235,7 +234,7 @@ func openSSHPublicHalf(data []byte) (ed25519.PublicKey, error) {
 	if k, ok := raw.(*ed25519.PrivateKey); ok {
 		return k.Public().(ed25519.PublicKey), nil
 	}
-	_, err = parseOpenSSHPrivateKey(data, func() ([]byte, error) { return nil, ErrPassphraseNeeded })
+	_, err = ParsePrivateKey(data, nil)
 	return nil, err
 }
 

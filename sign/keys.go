@@ -231,8 +231,12 @@ var ErrWrongPassphrase = errors.New("wrong passphrase, or the key file is damage
 // ParsePrivateKey reads a private key file's contents: PKCS#8, encrypted
 // PKCS#8, sigstore's encrypted PEM or an OpenSSH private key. passphrase is
 // called only for an encrypted key; it may return ErrPassphraseNeeded. A
-// passphrase that does not open the key gives ErrWrongPassphrase.
+// passphrase that does not open the key gives ErrWrongPassphrase; a nil
+// passphrase gives ErrPassphraseNeeded.
 func ParsePrivateKey(data []byte, passphrase func() ([]byte, error)) (ed25519.PrivateKey, error) {
+	if passphrase == nil {
+		passphrase = func() ([]byte, error) { return nil, ErrPassphraseNeeded }
+	}
 	block, _ := pem.Decode(data)
 	if block == nil {
 		if IsOpenSSHPublicKey(data) {
