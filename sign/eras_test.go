@@ -19,7 +19,10 @@ import (
 func ryeosLine(key *Key, body string) string {
 	sum := sha256.Sum256([]byte(body))
 	hash := hex.EncodeToString(sum[:])
-	sig := ed25519.Sign(key.Private, []byte(hash))
+	sig, err := key.SignMessage([]byte(hash))
+	if err != nil {
+		panic(err)
+	}
 	return "# ryeos:signed:2026-07-01T00:00:00Z:" + hash + ":" + base64.StdEncoding.EncodeToString(sig) + ":" + Fingerprint64(key.Public) + "\n" + body
 }
 

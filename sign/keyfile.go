@@ -3,12 +3,18 @@ package sign
 import (
 	"crypto/ed25519"
 	"crypto/rand"
+	"encoding/pem"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
+
+	"golang.org/x/crypto/ssh"
+	"golang.org/x/crypto/ssh/agent"
 )
 
 // KeyPaths are where a signing key lives: the private key and the public
@@ -47,28 +53,189 @@ func (e *KeyError) Error() string {
 	return s
 }
 
-// LoadPrivateKey reads a private key file. Like ssh, it refuses a file that
-// group or others can read. passphrase is asked only for an encrypted key.
-func LoadPrivateKey(path string, passphrase func() ([]byte, error)) (*Key, error) {
+// KeySource names a signing key and says how to unlock it.
+type KeySource struct {
+	// Path is the key file: a private key in any of AcceptedForms, or an
+	// OpenSSH public key (.pub) whose private half ssh-agent holds.
+	Path string
+	// Passphrase returns the passphrase of the encrypted key file path;
+	// attempt counts from 1 (a prompt says "try again" after the first).
+	// It may return ErrPassphraseNeeded. nil: no passphrase can be had.
+	Passphrase func(path string, attempt int) ([]byte, error)
+	// Tries is how many passphrases are asked for while they are wrong
+	// (0 means 1): 3 for a person at a prompt, as ssh does, 1 for a
+	// passphrase from the environment, which would only be wrong again.
+	Tries int
+	// Agent connects to ssh-agent, for a public key file; nil: none.
+	Agent func() (agent.Agent, error)
+}
+
+// maxKeyFile bounds what is read as a key file: keys are a few hundred
+// bytes, and a path that names something else must not be read whole.
+const maxKeyFile = 64 << 10
+
+// readKeyFile reads a key file, with errors that say what to do.
+func readKeyFile(path string) ([]byte, fs.FileInfo, error) {
 	info, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, &KeyError{Path: path, Msg: "no signing key here", Fix: "create one with 'rye keys generate', or point RYE_SIGNING_KEY at yours"}
+		return nil, nil, &KeyError{Path: path, Msg: "no signing key here", Fix: "create one with 'rye keys generate', or point RYE_SIGNING_KEY at yours"}
 	}
 	if err != nil {
-		return nil, &KeyError{Path: path, Msg: err.Error()}
+		return nil, nil, &KeyError{Path: path, Msg: err.Error()}
 	}
+	if !info.Mode().IsRegular() {
+		return nil, nil, &KeyError{Path: path, Msg: "not a regular file", Fix: AcceptedForms}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, &KeyError{Path: path, Msg: err.Error()}
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxKeyFile+1))
+	if err != nil {
+		return nil, nil, &KeyError{Path: path, Msg: err.Error()}
+	}
+	if len(data) > maxKeyFile {
+		return nil, nil, &KeyError{Path: path, Msg: "larger than 64 KiB: not a key file", Fix: AcceptedForms}
+	}
+	return data, info, nil
+}
+
+// checkPrivateMode refuses, like ssh, a private key file that group or
+// others can read.
+func checkPrivateMode(path string, info fs.FileInfo) error {
 	if runtime.GOOS != "windows" && info.Mode().Perm()&0o077 != 0 {
-		return nil, &KeyError{Path: path, Msg: fmt.Sprintf("private key is readable by others (mode %04o)", info.Mode().Perm()), Fix: "run: chmod 600 " + path}
+		return &KeyError{Path: path, Msg: fmt.Sprintf("private key is readable by others (mode %04o)", info.Mode().Perm()), Fix: "run: chmod 600 " + path}
 	}
-	data, err := os.ReadFile(path)
+	return nil
+}
+
+// privateKeyPEMTypes are the PEM blocks of the private keys rye signs with.
+var privateKeyPEMTypes = map[string]bool{PrivateKeyPEM: true, EncryptedPrivateKeyPEM: true, EncryptedPKCS8PEM: true, OpenSSHPrivateKeyPEM: true}
+
+// LoadSigningKey returns the key src names, ready to sign: a private key
+// file of any of AcceptedForms (unlocked with src.Passphrase when it is
+// encrypted), or an OpenSSH public key file whose private half ssh-agent
+// holds, the way git's user.signingKey works for SSH signing. Every error
+// is a *KeyError that names the file.
+func LoadSigningKey(src KeySource) (*Key, error) {
+	data, info, err := readKeyFile(src.Path)
 	if err != nil {
-		return nil, &KeyError{Path: path, Msg: err.Error()}
+		return nil, err
 	}
-	priv, err := ParsePrivateKey(data, passphrase)
+	if IsOpenSSHPublicKey(data) {
+		return agentKeyFor(src, data)
+	}
+	if block, _ := pem.Decode(data); block == nil || !privateKeyPEMTypes[block.Type] {
+		// Not a key rye signs with: say what it is (a public key, another
+		// format) rather than how to protect it.
+		_, err := ParsePrivateKey(data, nil)
+		return nil, &KeyError{Path: src.Path, Msg: err.Error()}
+	}
+	if err := checkPrivateMode(src.Path, info); err != nil {
+		return nil, err
+	}
+	tries := max(src.Tries, 1)
+	for attempt := 1; ; attempt++ {
+		var ask func() ([]byte, error)
+		if src.Passphrase != nil {
+			ask = func() ([]byte, error) { return src.Passphrase(src.Path, attempt) }
+		}
+		priv, err := ParsePrivateKey(data, ask)
+		switch {
+		case err == nil:
+			return NewKey(priv), nil
+		case errors.Is(err, ErrWrongPassphrase) && attempt < tries:
+			continue
+		case errors.Is(err, ErrWrongPassphrase) && tries > 1:
+			return nil, &KeyError{Path: src.Path, Msg: fmt.Sprintf("%v (%d tries)", err, tries)}
+		}
+		return nil, &KeyError{Path: src.Path, Msg: err.Error()}
+	}
+}
+
+// agentKeyFor signs through ssh-agent with the key of the public key file
+// data.
+func agentKeyFor(src KeySource, data []byte) (*Key, error) {
+	pub, _, err := ParsePublicKey(data)
 	if err != nil {
-		return nil, &KeyError{Path: path, Msg: err.Error()}
+		return nil, &KeyError{Path: src.Path, Msg: err.Error()}
 	}
-	return NewKey(priv), nil
+	const why = "is an OpenSSH public key, so rye signs through ssh-agent, which holds the private half; "
+	if src.Agent == nil {
+		return nil, &KeyError{Path: src.Path, Msg: why + "but no agent was given"}
+	}
+	ag, err := src.Agent()
+	if err != nil {
+		return nil, &KeyError{Path: src.Path, Msg: why + "but " + err.Error()}
+	}
+	key, err := AgentKey(ag, pub)
+	if err != nil {
+		return nil, &KeyError{Path: src.Path, Msg: err.Error()}
+	}
+	return key, nil
+}
+
+// PublicKeyOf returns the public half of the signing key src names and the
+// file it was read from, unlocking the key only when nothing else tells:
+// an OpenSSH public key file is the key; an OpenSSH private key carries its
+// public half in clear; for a PEM private key, besidePEM (public_key.pem
+// beside it) is used when it exists, after checking it against the private
+// key when that can be read without a passphrase; otherwise the private key
+// is loaded (asking for its passphrase).
+func PublicKeyOf(src KeySource, besidePEM string) (ed25519.PublicKey, string, error) {
+	data, info, err := readKeyFile(src.Path)
+	if err != nil {
+		return nil, "", err
+	}
+	if IsOpenSSHPublicKey(data) {
+		pub, _, err := ParsePublicKey(data)
+		if err != nil {
+			return nil, "", &KeyError{Path: src.Path, Msg: err.Error()}
+		}
+		return pub, src.Path, nil
+	}
+	if block, _ := pem.Decode(data); block != nil && block.Type == OpenSSHPrivateKeyPEM {
+		if err := checkPrivateMode(src.Path, info); err != nil {
+			return nil, "", err
+		}
+		pub, err := openSSHPublicHalf(data)
+		if err != nil {
+			return nil, "", &KeyError{Path: src.Path, Msg: err.Error()}
+		}
+		return pub, src.Path, nil
+	}
+	if pub, err := LoadPublicKey(besidePEM); err == nil {
+		locked := src
+		locked.Passphrase, locked.Tries = nil, 1
+		if priv, err := LoadSigningKey(locked); err == nil && !priv.Public.Equal(pub) {
+			return nil, "", &KeyError{Path: besidePEM, Msg: "does not belong to " + src.Path, Fix: "restore the right public key, or delete it so that rye derives it from the private key"}
+		}
+		return pub, besidePEM, nil
+	}
+	key, err := LoadSigningKey(src)
+	if err != nil {
+		return nil, "", err
+	}
+	return key.Public, src.Path, nil
+}
+
+// openSSHPublicHalf reads the public key that an OpenSSH private key file
+// stores in clear, without a passphrase.
+func openSSHPublicHalf(data []byte) (ed25519.PublicKey, error) {
+	raw, err := ssh.ParseRawPrivateKey(data)
+	var missing *ssh.PassphraseMissingError
+	if errors.As(err, &missing) && missing.PublicKey != nil {
+		return sshEd25519(missing.PublicKey)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("not an OpenSSH private key rye can read: %s", strings.TrimPrefix(err.Error(), "ssh: "))
+	}
+	if k, ok := raw.(*ed25519.PrivateKey); ok {
+		return k.Public().(ed25519.PublicKey), nil
+	}
+	_, err = ParsePrivateKey(data, nil)
+	return nil, err
 }
 
 // LoadPublicKey reads a public key PEM file.
@@ -84,11 +251,39 @@ func LoadPublicKey(path string) (ed25519.PublicKey, error) {
 	return pub, nil
 }
 
+// KeyFileFormat is how GenerateKeyFiles writes the private key.
+type KeyFileFormat int
+
+const (
+	// KeyFilePEM is PKCS#8 (the reference's format), or sigstore's
+	// encrypted PEM with a passphrase.
+	KeyFilePEM KeyFileFormat = iota
+	// KeyFileOpenSSH is ssh-keygen's format, which ssh-add and git read:
+	// one key for SSH, git commit signing and rye.
+	KeyFileOpenSSH
+)
+
+// ParseKeyFileFormat reads a format name: pem or openssh.
+func ParseKeyFileFormat(s string) (KeyFileFormat, error) {
+	switch s {
+	case "pem", "":
+		return KeyFilePEM, nil
+	case "openssh":
+		return KeyFileOpenSSH, nil
+	}
+	return 0, fmt.Errorf("key format %q: use pem or openssh", s)
+}
+
 // GenerateKeyFiles creates a new key pair at paths: the private key with
-// mode 0600 (encrypted when passphrase is not nil) and the public key with
-// mode 0644, in a folder of mode 0700. It never overwrites an existing key
-// unless force.
-func GenerateKeyFiles(paths KeyPaths, passphrase []byte, force bool) (*Key, error) {
+// mode 0600 in format and the public key PEM with mode 0644, in a folder of
+// mode 0700. The private key is encrypted with the passphrase that
+// passphrase returns, asked only once the paths are known to be free; nil
+// writes it unencrypted. It never overwrites an existing key unless force,
+// and never writes a private key to a .pub path.
+func GenerateKeyFiles(paths KeyPaths, format KeyFileFormat, passphrase func() ([]byte, error), force bool) (*Key, error) {
+	if strings.HasSuffix(paths.Private, ".pub") {
+		return nil, &KeyError{Path: paths.Private, Msg: "a .pub file holds a public key; rye will not write a private key there", Fix: "point RYE_SIGNING_KEY at where the private key should go"}
+	}
 	if !force {
 		for _, p := range []string{paths.Private, paths.Public} {
 			if _, err := os.Lstat(p); err == nil {
@@ -96,12 +291,25 @@ func GenerateKeyFiles(paths KeyPaths, passphrase []byte, force bool) (*Key, erro
 			}
 		}
 	}
+	var pass []byte
+	if passphrase != nil {
+		p, err := passphrase()
+		if err != nil {
+			return nil, err
+		}
+		pass = p
+	}
 	_, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
 		return nil, err
 	}
 	key := NewKey(priv)
-	privPEM, err := MarshalPrivateKey(priv, passphrase)
+	var privData []byte
+	if format == KeyFileOpenSSH {
+		privData, err = MarshalOpenSSHPrivateKey(priv, "rye:"+key.Fingerprint, pass)
+	} else {
+		privData, err = MarshalPrivateKey(priv, pass)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +320,7 @@ func GenerateKeyFiles(paths KeyPaths, passphrase []byte, force bool) (*Key, erro
 	if err := os.MkdirAll(filepath.Dir(paths.Private), 0o700); err != nil {
 		return nil, err
 	}
-	if err := writeNew(paths.Private, privPEM, 0o600); err != nil {
+	if err := writeNew(paths.Private, privData, 0o600); err != nil {
 		return nil, err
 	}
 	if err := writeNew(paths.Public, []byte(pubPEM), 0o644); err != nil {

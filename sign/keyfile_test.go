@@ -6,7 +6,6 @@ import (
 	"crypto/rand"
 	"crypto/x509"
 	"encoding/pem"
-	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -26,17 +25,22 @@ func TestKeyFiles(t *testing.T) {
 	if _, err := DefaultKeyPaths("", ""); err == nil {
 		t.Error("no location accepted")
 	}
-	if _, err := LoadPrivateKey(paths.Private, nil); err == nil || !strings.Contains(err.Error(), "no signing key here") {
+	if _, err := LoadSigningKey(KeySource{Path: paths.Private}); err == nil || !strings.Contains(err.Error(), "no signing key here") {
 		t.Errorf("missing: %v", err)
 	}
-	key, err := GenerateKeyFiles(paths, nil, false)
+	key, err := GenerateKeyFiles(paths, KeyFilePEM, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := GenerateKeyFiles(paths, nil, false); err == nil || !strings.Contains(err.Error(), "already exists") {
+	// An existing key is refused before a passphrase is asked for.
+	noAsk := func() ([]byte, error) {
+		t.Error("passphrase asked for a key that will not be written")
+		return nil, nil
+	}
+	if _, err := GenerateKeyFiles(paths, KeyFilePEM, noAsk, false); err == nil || !strings.Contains(err.Error(), "already exists") {
 		t.Errorf("overwrite: %v", err)
 	}
-	loaded, err := LoadPrivateKey(paths.Private, nil)
+	loaded, err := LoadSigningKey(KeySource{Path: paths.Private})
 	if err != nil || loaded.Fingerprint != key.Fingerprint {
 		t.Fatalf("load: %v", err)
 	}
@@ -50,24 +54,26 @@ func TestKeyFiles(t *testing.T) {
 			t.Errorf("private key mode %v", info.Mode().Perm())
 		}
 		os.Chmod(paths.Private, 0o640)
-		if _, err := LoadPrivateKey(paths.Private, nil); err == nil || !strings.Contains(err.Error(), "chmod 600") {
+		if _, err := LoadSigningKey(KeySource{Path: paths.Private}); err == nil || !strings.Contains(err.Error(), "chmod 600") {
 			t.Errorf("group-readable: %v", err)
 		}
 	}
 	// Encrypted keys: the right passphrase, a wrong one, none.
 	enc := KeyPaths{Private: filepath.Join(dir, "enc", "k.pem"), Public: filepath.Join(dir, "enc", "public_key.pem")}
-	key, err = GenerateKeyFiles(enc, []byte("open sesame"), false)
+	key, err = GenerateKeyFiles(enc, KeyFilePEM, func() ([]byte, error) { return []byte("open sesame"), nil }, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pass := func(p string) func() ([]byte, error) { return func() ([]byte, error) { return []byte(p), nil } }
-	if k, err := LoadPrivateKey(enc.Private, pass("open sesame")); err != nil || k.Fingerprint != key.Fingerprint {
+	pass := func(p string) func(string, int) ([]byte, error) {
+		return func(string, int) ([]byte, error) { return []byte(p), nil }
+	}
+	if k, err := LoadSigningKey(KeySource{Path: enc.Private, Passphrase: pass("open sesame")}); err != nil || k.Fingerprint != key.Fingerprint {
 		t.Errorf("right passphrase: %v", err)
 	}
-	if _, err := LoadPrivateKey(enc.Private, pass("close")); err == nil || !strings.Contains(err.Error(), "wrong passphrase") {
+	if _, err := LoadSigningKey(KeySource{Path: enc.Private, Passphrase: pass("close")}); err == nil || !strings.Contains(err.Error(), "wrong passphrase") {
 		t.Errorf("wrong passphrase: %v", err)
 	}
-	if _, err := LoadPrivateKey(enc.Private, func() ([]byte, error) { return nil, ErrPassphraseNeeded }); !errors.Is(err, ErrPassphraseNeeded) && !strings.Contains(err.Error(), "RYE_KEY_PASSWORD") {
+	if _, err := LoadSigningKey(KeySource{Path: enc.Private}); err == nil || !strings.Contains(err.Error(), "RYE_KEY_PASSWORD") {
 		t.Errorf("no passphrase: %v", err)
 	}
 	// Not Ed25519.

@@ -1,6 +1,8 @@
 package sign
 
 import (
+	"bytes"
+	"crypto"
 	"crypto/ed25519"
 	"crypto/sha256"
 	"crypto/x509"
@@ -12,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/sigstore/sigstore/pkg/cryptoutils"
+	"golang.org/x/crypto/ssh"
 
 	"github.com/ryekit/rye/item"
 )
@@ -21,7 +24,15 @@ const (
 	PublicKeyPEM           = "PUBLIC KEY"
 	PrivateKeyPEM          = "PRIVATE KEY"                    // PKCS#8, the reference's format
 	EncryptedPrivateKeyPEM = "ENCRYPTED SIGSTORE PRIVATE KEY" // sigstore cryptoutils (scrypt + secretbox)
+	EncryptedPKCS8PEM      = "ENCRYPTED PRIVATE KEY"          // PKCS#8 encrypted with PBES2 (openssl, and others)
+	OpenSSHPrivateKeyPEM   = "OPENSSH PRIVATE KEY"            // ssh-keygen's format
 )
+
+// AcceptedForms names every key file rye signs with, for error messages.
+const AcceptedForms = `rye signs with a PKCS#8 private key ("PRIVATE KEY"), an encrypted PKCS#8 key ("ENCRYPTED PRIVATE KEY"), ` +
+	`sigstore's encrypted key ("ENCRYPTED SIGSTORE PRIVATE KEY", what rye keys generate writes), ` +
+	`an OpenSSH ed25519 private key ("OPENSSH PRIVATE KEY", with or without a passphrase), ` +
+	`or an OpenSSH public key file (ssh-ed25519 AAAA..., a .pub file) whose private half ssh-agent holds`
 
 // CanonicalPublicPEM is the public key as the reference writes it: the
 // PEM text whose hash is the fingerprint.
@@ -69,6 +80,110 @@ func ParsePublicKeyPEM(data []byte) (ed25519.PublicKey, error) {
 	return pub, nil
 }
 
+// publicForms names the public key forms rye reads, for error messages.
+const publicForms = `rye reads a PEM public key ("-----BEGIN PUBLIC KEY-----") or an OpenSSH public key line ("ssh-ed25519 AAAA... [comment]", as in a .pub file)`
+
+// ParsePublicKey reads an Ed25519 public key in either form a user has one:
+// a PEM PUBLIC KEY block, or one OpenSSH public key line (a .pub file:
+// "ssh-ed25519 <base64> [comment]"), whose comment it returns. Blank lines
+// and # comment lines around an OpenSSH line are ignored; a second key is
+// an error. The fingerprint of the result is rye's (Fingerprint), whatever
+// the form.
+func ParsePublicKey(data []byte) (pub ed25519.PublicKey, comment string, err error) {
+	if bytes.HasPrefix(bytes.TrimSpace(data), []byte("-----BEGIN ")) {
+		pub, err := ParsePublicKeyPEM(data)
+		return pub, "", err
+	}
+	var line string
+	for n, l := range strings.Split(string(data), "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		if line != "" {
+			return nil, "", fmt.Errorf("line %d: a second key; give one key at a time", n+1)
+		}
+		line = l
+	}
+	if line == "" {
+		return nil, "", errors.New("no key found: " + publicForms)
+	}
+	return ParseOpenSSHPublicKey(line)
+}
+
+// ParseOpenSSHPublicKey reads one OpenSSH public key line: "ssh-ed25519
+// <base64> [comment]". Other key types are refused by name: rye signs and
+// verifies plain Ed25519 only (an sk-ssh-ed25519 security key signs a
+// different message, with a counter and flags).
+func ParseOpenSSHPublicKey(line string) (ed25519.PublicKey, string, error) {
+	fields := strings.Fields(line)
+	if len(fields) < 2 {
+		return nil, "", errors.New("not a public key: " + publicForms)
+	}
+	if err := checkSSHKeyType(fields[0]); err != nil {
+		return nil, "", err
+	}
+	blob, err := base64.StdEncoding.DecodeString(fields[1])
+	if err != nil {
+		return nil, "", fmt.Errorf("the key after %q is not base64: %v", fields[0], err)
+	}
+	key, err := ssh.ParsePublicKey(blob)
+	if err != nil {
+		return nil, "", fmt.Errorf("not a valid %s key: %v", fields[0], err)
+	}
+	if key.Type() != fields[0] {
+		return nil, "", fmt.Errorf("the line says %s but holds a %s key", fields[0], key.Type())
+	}
+	pub, err := sshEd25519(key)
+	if err != nil {
+		return nil, "", err
+	}
+	return pub, strings.Join(fields[2:], " "), nil
+}
+
+// checkSSHKeyType accepts ssh-ed25519 and names what is wrong with any
+// other OpenSSH key type.
+func checkSSHKeyType(t string) error {
+	switch {
+	case t == ssh.KeyAlgoED25519:
+		return nil
+	case strings.HasPrefix(t, "sk-"):
+		return fmt.Errorf("%s is a security-key (FIDO) key, which signs a different message than rye's: use a plain ssh-ed25519 key (ssh-keygen -t ed25519)", t)
+	case strings.Contains(t, "-cert-v01@openssh.com"):
+		return fmt.Errorf("%s is an OpenSSH certificate: give rye the plain ssh-ed25519 key", t)
+	case t == ssh.KeyAlgoRSA || t == "ssh-dss" || strings.HasPrefix(t, "ecdsa-sha2-"):
+		return fmt.Errorf("the key is an OpenSSH %s key; rye uses Ed25519 keys only (ssh-keygen -t ed25519 makes one)", t)
+	}
+	return fmt.Errorf("%.40q is not an OpenSSH key type: %s", t, publicForms)
+}
+
+// sshEd25519 turns a parsed OpenSSH public key into an Ed25519 key.
+func sshEd25519(key ssh.PublicKey) (ed25519.PublicKey, error) {
+	if key.Type() != ssh.KeyAlgoED25519 {
+		return nil, checkSSHKeyType(key.Type())
+	}
+	ck, ok := key.(ssh.CryptoPublicKey)
+	if !ok {
+		return nil, fmt.Errorf("cannot read the %s key", key.Type())
+	}
+	pub, ok := ck.CryptoPublicKey().(ed25519.PublicKey)
+	if !ok || len(pub) != ed25519.PublicKeySize {
+		return nil, fmt.Errorf("cannot read the %s key", key.Type())
+	}
+	return pub, nil
+}
+
+// OpenSSHPublicKey is the key as an OpenSSH public key line, without a
+// comment or newline: what a .pub file, authorized_keys, allowed_signers
+// and git's user.signingKey hold.
+func OpenSSHPublicKey(pub ed25519.PublicKey) string {
+	key, err := ssh.NewPublicKey(pub)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSuffix(string(ssh.MarshalAuthorizedKey(key)), "\n")
+}
+
 // MarshalPrivateKey writes a private key as PEM: PKCS#8, or encrypted with
 // passphrase (sigstore's format) when passphrase is not nil.
 func MarshalPrivateKey(priv ed25519.PrivateKey, passphrase []byte) ([]byte, error) {
@@ -86,39 +201,152 @@ func MarshalPrivateKey(priv ed25519.PrivateKey, passphrase []byte) ([]byte, erro
 	return pem.EncodeToMemory(&pem.Block{Type: EncryptedPrivateKeyPEM, Bytes: der}), nil
 }
 
+// MarshalOpenSSHPrivateKey writes a private key in OpenSSH's format, the
+// one ssh-keygen writes and ssh-add and git read: unencrypted, or with
+// passphrase (bcrypt KDF, aes256-ctr) when passphrase is not nil. comment
+// is the key's label in ssh-add -l.
+func MarshalOpenSSHPrivateKey(priv ed25519.PrivateKey, comment string, passphrase []byte) ([]byte, error) {
+	var block *pem.Block
+	var err error
+	if passphrase == nil {
+		block, err = ssh.MarshalPrivateKey(priv, comment)
+	} else {
+		block, err = ssh.MarshalPrivateKeyWithPassphrase(priv, comment, passphrase)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return pem.EncodeToMemory(block), nil
+}
+
 // ErrPassphraseNeeded is returned when a key is encrypted and no passphrase
 // source is available.
-var ErrPassphraseNeeded = errors.New("the key is encrypted: set RYE_KEY_PASSWORD or run rye on a terminal to be asked for the passphrase")
+var ErrPassphraseNeeded = errors.New("the key is encrypted and there is no terminal to ask for its passphrase on: set RYE_KEY_PASSWORD (in CI), or run rye from a terminal")
 
-// ParsePrivateKey reads a private key file's contents. passphrase is called
-// only for an encrypted key; it may return ErrPassphraseNeeded.
+// ErrWrongPassphrase is returned when an encrypted key does not open with
+// the passphrase given. The formats cannot tell a wrong passphrase from a
+// damaged file.
+var ErrWrongPassphrase = errors.New("wrong passphrase, or the key file is damaged")
+
+// ParsePrivateKey reads a private key file's contents: PKCS#8, encrypted
+// PKCS#8, sigstore's encrypted PEM or an OpenSSH private key. passphrase is
+// called only for an encrypted key; it may return ErrPassphraseNeeded. A
+// passphrase that does not open the key gives ErrWrongPassphrase; a nil
+// passphrase gives ErrPassphraseNeeded.
 func ParsePrivateKey(data []byte, passphrase func() ([]byte, error)) (ed25519.PrivateKey, error) {
+	if passphrase == nil {
+		passphrase = func() ([]byte, error) { return nil, ErrPassphraseNeeded }
+	}
 	block, _ := pem.Decode(data)
 	if block == nil {
-		return nil, errors.New("not a PEM private key")
+		if IsOpenSSHPublicKey(data) {
+			return nil, errors.New("this is an OpenSSH public key, not a private key: rye signs with it only through ssh-agent")
+		}
+		return nil, errors.New("not a key file rye reads: " + AcceptedForms)
 	}
-	var der []byte
 	switch block.Type {
 	case PrivateKeyPEM:
-		der = block.Bytes
-	case EncryptedPrivateKeyPEM:
+		key, err := x509.ParsePKCS8PrivateKey(block.Bytes)
+		if err != nil {
+			return nil, fmt.Errorf("not a PKCS#8 private key: %v", err)
+		}
+		return ed25519Key(key)
+	case EncryptedPrivateKeyPEM, EncryptedPKCS8PEM:
 		pass, err := passphrase()
 		if err != nil {
 			return nil, err
 		}
-		key, err := cryptoutils.UnmarshalPEMToPrivateKey(data, cryptoutils.StaticPasswordFunc(pass))
+		key, err := decryptPEM(data, pass)
 		if err != nil {
-			return nil, errors.New("wrong passphrase, or the key file is damaged")
+			return nil, err
 		}
 		return ed25519Key(key)
-	default:
-		return nil, fmt.Errorf("PEM block is %q; rye reads %q (PKCS#8) and %q", block.Type, PrivateKeyPEM, EncryptedPrivateKeyPEM)
+	case OpenSSHPrivateKeyPEM:
+		return parseOpenSSHPrivateKey(data, passphrase)
+	case PublicKeyPEM:
+		return nil, errors.New(`this is a PEM public key ("PUBLIC KEY"): signing needs the private key`)
 	}
-	key, err := x509.ParsePKCS8PrivateKey(der)
+	return nil, fmt.Errorf("PEM block is %q; %s", block.Type, AcceptedForms)
+}
+
+// decryptPEM opens an encrypted PEM key (sigstore's or PKCS#8) with
+// sigstore's cryptoutils. A damaged PKCS#8 file can make the library it
+// relies on panic (a ciphertext that is not whole blocks), so a panic is
+// turned into an error here: bad input must never crash rye.
+func decryptPEM(data, pass []byte) (key any, err error) {
+	if len(pass) == 0 {
+		// The PKCS#8 reader takes an empty passphrase for "not encrypted".
+		return nil, ErrWrongPassphrase
+	}
+	defer func() {
+		if recover() != nil {
+			key, err = nil, errors.New("the encrypted key is damaged")
+		}
+	}()
+	key, err = cryptoutils.UnmarshalPEMToPrivateKey(data, cryptoutils.StaticPasswordFunc(pass))
 	if err != nil {
-		return nil, fmt.Errorf("not a PKCS#8 private key: %v", err)
+		msg := err.Error()
+		if strings.Contains(msg, "unsupported") || strings.Contains(msg, "only PBES2") || strings.Contains(msg, "only PKCS #5") || strings.Contains(msg, "unknown") {
+			return nil, fmt.Errorf("the key is encrypted in a way rye cannot read (%v): re-encrypt it with PBES2 (openssl pkcs8 -topk8 -v2 aes-256-cbc)", err)
+		}
+		return nil, ErrWrongPassphrase
 	}
-	return ed25519Key(key)
+	return key, nil
+}
+
+// parseOpenSSHPrivateKey reads ssh-keygen's format. The public half is
+// stored in clear, so a key of another type is refused before a passphrase
+// is asked for.
+func parseOpenSSHPrivateKey(data []byte, passphrase func() ([]byte, error)) (ed25519.PrivateKey, error) {
+	raw, err := ssh.ParseRawPrivateKey(data)
+	var missing *ssh.PassphraseMissingError
+	if errors.As(err, &missing) {
+		if missing.PublicKey != nil {
+			if err := checkSSHKeyType(missing.PublicKey.Type()); err != nil {
+				return nil, err
+			}
+		}
+		pass, perr := passphrase()
+		if perr != nil {
+			return nil, perr
+		}
+		if len(pass) == 0 {
+			return nil, ErrWrongPassphrase
+		}
+		raw, err = ssh.ParseRawPrivateKeyWithPassphrase(data, pass)
+		if errors.Is(err, x509.IncorrectPasswordError) {
+			return nil, ErrWrongPassphrase
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("not an OpenSSH private key rye can read: %s", strings.TrimPrefix(err.Error(), "ssh: "))
+	}
+	switch k := raw.(type) {
+	case *ed25519.PrivateKey:
+		return *k, nil
+	case ed25519.PrivateKey:
+		return k, nil
+	}
+	if pk, ok := raw.(interface{ Public() crypto.PublicKey }); ok {
+		if sk, err := ssh.NewPublicKey(pk.Public()); err == nil {
+			return nil, checkSSHKeyType(sk.Type())
+		}
+	}
+	return ed25519Key(raw)
+}
+
+// IsOpenSSHPublicKey reports whether data starts like an OpenSSH public key
+// line (a .pub file): a key type, a space, base64.
+func IsOpenSSHPublicKey(data []byte) bool {
+	t, rest, ok := strings.Cut(strings.TrimSpace(string(data)), " ")
+	return ok && IsOpenSSHKeyType(t) && strings.HasPrefix(strings.TrimSpace(rest), "AAAA")
+}
+
+// IsOpenSSHKeyType reports whether t looks like the name of an OpenSSH key
+// type (ssh-ed25519, ssh-rsa, ecdsa-sha2-..., sk-..., certificates), for
+// telling a key line from other text; checkSSHKeyType says which rye takes.
+func IsOpenSSHKeyType(t string) bool {
+	return strings.HasPrefix(t, "ssh-") || strings.HasPrefix(t, "ecdsa-sha2-") || strings.HasPrefix(t, "sk-")
 }
 
 func ed25519Key(key any) (ed25519.PrivateKey, error) {

@@ -2,6 +2,7 @@ package sign
 
 import (
 	"bytes"
+	"crypto"
 	"crypto/ed25519"
 	"errors"
 	"fmt"
@@ -10,17 +11,50 @@ import (
 	"github.com/ryekit/rye/item"
 )
 
-// Key is a signing key with its fingerprint.
+// Key is a signing key: its public half, its fingerprint, and what signs
+// with it. The private half may be elsewhere (ssh-agent holds it for a key
+// named by its OpenSSH public key), so signing goes through a crypto.Signer,
+// and every signature is checked against the public key before it is used.
 type Key struct {
-	Private     ed25519.PrivateKey
 	Public      ed25519.PublicKey
 	Fingerprint string
+	signer      crypto.Signer
 }
 
-// NewKey wraps a private key.
+// NewKey wraps a private key held in memory.
 func NewKey(priv ed25519.PrivateKey) *Key {
 	pub := priv.Public().(ed25519.PublicKey)
-	return &Key{Private: priv, Public: pub, Fingerprint: Fingerprint(pub)}
+	return &Key{Public: pub, Fingerprint: Fingerprint(pub), signer: priv}
+}
+
+// NewSignerKey wraps a signer whose private half rye does not hold (an
+// agent, a hardware token). Its public key must be Ed25519, and it must
+// make pure Ed25519 signatures (crypto.Hash(0): the message itself, not a
+// digest).
+func NewSignerKey(s crypto.Signer) (*Key, error) {
+	pub, ok := s.Public().(ed25519.PublicKey)
+	if !ok {
+		return nil, fmt.Errorf("the key is %T; rye signs with Ed25519 keys only", s.Public())
+	}
+	return &Key{Public: pub, Fingerprint: Fingerprint(pub), signer: s}, nil
+}
+
+// SignMessage returns the Ed25519 signature of msg, after checking that it
+// verifies with the key's public half: a signer that answers with anything
+// else (another key, a damaged reply, a faulty device) fails here, before
+// any file is written.
+func (k *Key) SignMessage(msg []byte) ([]byte, error) {
+	if k.signer == nil {
+		return nil, errors.New("this key has no private half to sign with")
+	}
+	sig, err := k.signer.Sign(nil, msg, crypto.Hash(0))
+	if err != nil {
+		return nil, err
+	}
+	if len(sig) != ed25519.SignatureSize || !ed25519.Verify(k.Public, msg, sig) {
+		return nil, fmt.Errorf("the signature made with key %s does not verify against its public key: nothing signed", k.Fingerprint)
+	}
+	return sig, nil
 }
 
 // ErrDuplicate is returned when asked to sign a file that has two signature
@@ -67,7 +101,11 @@ func Sign(key *Key, f Format, kind item.Kind, id item.ID, ext string, src []byte
 	default:
 		return nil, fmt.Errorf("unknown signature format %d", f)
 	}
-	l.Signature = EncodeSignature(ed25519.Sign(key.Private, SignedBytes(l, kind, id)))
+	sig, err := key.SignMessage(SignedBytes(l, kind, id))
+	if err != nil {
+		return nil, err
+	}
+	l.Signature = EncodeSignature(sig)
 	text, err := l.Encode(ext)
 	if err != nil {
 		return nil, err

@@ -115,7 +115,7 @@ func signFile(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	paths, err := sign.DefaultKeyPaths("", ts.Getenv("HOME"))
 	ts.Check(err)
-	key, err := sign.LoadPrivateKey(paths.Private, nil)
+	key, err := sign.LoadSigningKey(sign.KeySource{Path: paths.Private})
 	ts.Check(err)
 	p := ts.MkAbs(args[2])
 	data, err := os.ReadFile(p)

@@ -18,6 +18,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/ryekit/rye/cmd/rye/cli"
+	"github.com/ryekit/rye/internal/agenttest"
 	"github.com/ryekit/rye/internal/sarifcheck"
 	"github.com/ryekit/rye/internal/vectors"
 	"github.com/ryekit/rye/sign"
@@ -27,7 +28,10 @@ var update = flag.Bool("update", false, "rewrite cmp golden files in the scripts
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"rye": func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"rye": func() {
+			detachTerminal()
+			os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		},
 	})
 }
 
@@ -51,6 +55,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("RYE_SYSTEM_PATH", "")
 			env.Setenv("RYE_SIGNING_KEY", "")
 			env.Setenv("RYE_KEY_PASSWORD", "")
+			env.Setenv("SSH_AUTH_SOCK", "")
 			env.Setenv("SOURCE_DATE_EPOCH", "")
 			env.Setenv("REPO", repo)
 			return os.MkdirAll(filepath.Join(work, "home"), 0o755)
@@ -73,6 +78,7 @@ func TestScripts(t *testing.T) {
 			"items":       itemsCmd,
 			"maxlines":    maxLines,
 			"signfile":    signFile,
+			"sshagent":    sshAgent,
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {
@@ -265,4 +271,17 @@ func sarifValid(ts *testscript.TestScript, neg bool, args []string) {
 	if !neg && err != nil {
 		ts.Fatalf("%s: %v", args[0], err)
 	}
+}
+
+// sshagent starts a real ssh-agent for the rest of the script and sets
+// SSH_AUTH_SOCK; the agent stops when the script ends. Scripts check
+// [exec:ssh-agent] first.
+func sshAgent(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: sshagent")
+	}
+	sock, stop, err := agenttest.Start()
+	ts.Check(err)
+	ts.Defer(stop)
+	ts.Setenv("SSH_AUTH_SOCK", sock)
 }

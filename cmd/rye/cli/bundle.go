@@ -100,6 +100,7 @@ items.`,
 	cmd.Flags().StringVar(&version, "version", "", "the bundle's `VERSION` (semantic version; default 0.0.0)")
 	cmd.Flags().StringArrayVar(&include, "include", nil, "also pack the items `PATTERN` selects (an id or glob, every kind)")
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write the bundle to `FILE`")
+	a.keyFlag(cmd)
 	return cmd
 }
 

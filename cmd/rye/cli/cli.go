@@ -71,6 +71,7 @@ type app struct {
 	json       bool
 	quiet      bool
 	verbose    bool
+	keyFile    string // --key, of the verbs that sign or show your key
 
 	spaces *space.Spaces
 }

@@ -2,12 +2,12 @@ package cli
 
 import (
 	"bytes"
-	"errors"
+	"crypto/ed25519"
 	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
+	"golang.org/x/crypto/ssh/agent"
 
 	"github.com/ryekit/rye/sign"
 )
@@ -16,13 +16,27 @@ func (a *app) keysCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "keys",
 		Short: "Create and show your signing key",
-		Long: `Your signing key lives outside every project: at RYE_SIGNING_KEY when that is
-set, else in <user space>/.ai/keys/private_key.pem with public_key.pem beside
-it (the reference implementation's layout). rye refuses a private key file
-that group or others can read.`,
+		Long: `Your signing key lives outside every project: the file named by --key (on the
+verbs that take it), else RYE_SIGNING_KEY, else <user space>/.ai/keys/
+private_key.pem, with public_key.pem beside it (the reference
+implementation's layout). rye refuses a private key file that group or
+others can read.
+
+The key file may be a PKCS#8 PEM key, an encrypted PKCS#8 key, the
+sigstore-encrypted key that rye keys generate writes, an OpenSSH ed25519
+private key (such as ~/.ssh/id_ed25519), or an OpenSSH public key file
+(~/.ssh/id_ed25519.pub) whose private half ssh-agent holds (SSH_AUTH_SOCK),
+as git's user.signingKey works for SSH signing. An encrypted key's
+passphrase comes from RYE_KEY_PASSWORD, else a prompt on your terminal
+(/dev/tty, even when stdin is not a terminal). See docs/keys.md.`,
 	}
 	cmd.AddCommand(a.keysGenerateCommand(), a.keysShowCommand(), a.keysExportCommand())
 	return cmd
+}
+
+// keyFlag adds --key to a verb that signs with or shows your key.
+func (a *app) keyFlag(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&a.keyFile, "key", "", "your signing key `FILE` (default: RYE_SIGNING_KEY, else <user space>/.ai/keys/private_key.pem); an OpenSSH .pub file signs through ssh-agent")
 }
 
 // userRoot is the user space's root: USER_SPACE, else HOME.
@@ -34,85 +48,140 @@ func (a *app) userRoot() string {
 	return ss.User.Root
 }
 
+// keyPaths is where your key is: --key, else RYE_SIGNING_KEY, else the
+// user space's keys folder.
 func (a *app) keyPaths() (sign.KeyPaths, error) {
-	p, err := sign.DefaultKeyPaths(os.Getenv("RYE_SIGNING_KEY"), a.userRoot())
+	file := a.keyFile
+	if file == "" {
+		file = os.Getenv("RYE_SIGNING_KEY")
+	}
+	p, err := sign.DefaultKeyPaths(file, a.userRoot())
 	return p, asUsage(err)
 }
 
-// passphrase returns the key passphrase: RYE_KEY_PASSWORD (for CI), else a
-// prompt on the terminal (twice when creating a key), else an error.
-func (a *app) passphrase(confirm bool) ([]byte, error) {
-	if p, ok := os.LookupEnv("RYE_KEY_PASSWORD"); ok && p != "" {
-		return []byte(p), nil
+// keySource says how to open the key file path: passphrases from
+// RYE_KEY_PASSWORD (one try) or the terminal (three), and ssh-agent at
+// SSH_AUTH_SOCK for an OpenSSH public key file.
+func (a *app) keySource(path string) sign.KeySource {
+	src := sign.KeySource{Path: path, Passphrase: a.keyPassphrase, Tries: 3,
+		Agent: func() (agent.Agent, error) { return sign.DialAgent(os.Getenv("SSH_AUTH_SOCK")) }}
+	if os.Getenv("RYE_KEY_PASSWORD") != "" {
+		src.Tries = 1
 	}
-	f, ok := a.stdin.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return nil, sign.ErrPassphraseNeeded
-	}
-	fmt.Fprint(a.stderr, "Passphrase for the signing key: ")
-	p, err := term.ReadPassword(int(f.Fd()))
-	fmt.Fprintln(a.stderr)
-	if err != nil {
-		return nil, err
-	}
-	if confirm {
-		fmt.Fprint(a.stderr, "Repeat the passphrase: ")
-		again, err := term.ReadPassword(int(f.Fd()))
-		fmt.Fprintln(a.stderr)
-		if err != nil {
-			return nil, err
-		}
-		if !bytes.Equal(p, again) {
-			return nil, errors.New("the passphrases differ")
-		}
-	}
-	if len(p) == 0 {
-		return nil, errors.New("empty passphrase: use --no-passphrase for a key without one")
-	}
-	return p, nil
+	return src
 }
 
-// signingKey loads the user's private key; every failure is a
+// keyPassphrase is the passphrase of the key file path: RYE_KEY_PASSWORD
+// (for CI), else asked on the terminal, naming the file.
+func (a *app) keyPassphrase(path string, attempt int) ([]byte, error) {
+	if p := os.Getenv("RYE_KEY_PASSWORD"); p != "" {
+		return []byte(p), nil
+	}
+	t, err := a.openTerminal()
+	if err != nil {
+		return nil, sign.ErrPassphraseNeeded
+	}
+	defer t.close()
+	prompt := "Enter passphrase for " + path + ": "
+	if attempt > 1 {
+		prompt = "Wrong passphrase; try again for " + path + ": "
+	}
+	return t.readSecret(prompt)
+}
+
+// newPassphrase is the passphrase of a new key: RYE_KEY_PASSWORD, else
+// asked twice on the terminal, and asked again (three times in all) while
+// the two differ or it is empty.
+func (a *app) newPassphrase(path string) ([]byte, error) {
+	if p := os.Getenv("RYE_KEY_PASSWORD"); p != "" {
+		return []byte(p), nil
+	}
+	t, err := a.openTerminal()
+	if err != nil {
+		return nil, usageError("no passphrase: there is no terminal to ask on; set RYE_KEY_PASSWORD or use --no-passphrase")
+	}
+	defer t.close()
+	for range 3 {
+		p, err := t.readSecret("Enter a passphrase for the new key " + path + ": ")
+		if err != nil {
+			return nil, asUsage(err)
+		}
+		if len(p) == 0 {
+			fmt.Fprintln(t.out, "The passphrase is empty: type one (for a key without one, stop and use --no-passphrase).")
+			continue
+		}
+		again, err := t.readSecret("Enter the same passphrase again: ")
+		if err != nil {
+			return nil, asUsage(err)
+		}
+		if bytes.Equal(p, again) {
+			return p, nil
+		}
+		fmt.Fprintln(t.out, "The passphrases differ; try again.")
+	}
+	return nil, usageError("no key written: three tries without two equal, non-empty passphrases")
+}
+
+// signingKey loads your key, ready to sign; every failure is a
 // configuration error (exit 2).
 func (a *app) signingKey() (*sign.Key, error) {
 	paths, err := a.keyPaths()
 	if err != nil {
 		return nil, err
 	}
-	key, err := sign.LoadPrivateKey(paths.Private, func() ([]byte, error) { return a.passphrase(false) })
+	key, err := sign.LoadSigningKey(a.keySource(paths.Private))
 	return key, asUsage(err)
+}
+
+// publicKey returns your public key and the file it was read from
+// (sign.PublicKeyOf: without unlocking the key when the files tell).
+func (a *app) publicKey() (ed25519.PublicKey, string, error) {
+	paths, err := a.keyPaths()
+	if err != nil {
+		return nil, "", err
+	}
+	pub, from, err := sign.PublicKeyOf(a.keySource(paths.Private), paths.Public)
+	return pub, from, asUsage(err)
 }
 
 func (a *app) keysGenerateCommand() *cobra.Command {
 	var noPassphrase, force bool
+	var format string
 	cmd := &cobra.Command{
 		Use:   "generate",
 		Short: "Create a new Ed25519 signing key",
 		Long: `rye keys generate writes a new key pair. The private key is encrypted with a
-passphrase (asked on the terminal, or taken from RYE_KEY_PASSWORD) in
-sigstore's format, or stored as plain PKCS#8 with --no-passphrase (the
-reference implementation's format). It never replaces an existing key
-without --force.`,
+passphrase (asked twice on your terminal, again while the two differ, up to
+three times; or taken from RYE_KEY_PASSWORD) in sigstore's format, or stored
+as plain PKCS#8 with --no-passphrase (the reference implementation's format).
+With --format openssh it is written in OpenSSH's format instead, which
+ssh-add and git read: one key signs git commits and rye items. The public
+key is written beside it as public_key.pem. It never replaces an existing
+key without --force.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			kf, err := sign.ParseKeyFileFormat(format)
+			if err != nil {
+				return usageError("--format: %v", err)
+			}
 			paths, err := a.keyPaths()
 			if err != nil {
 				return err
 			}
-			var pass []byte
+			var pass func() ([]byte, error)
 			if !noPassphrase {
-				if pass, err = a.passphrase(true); err != nil {
-					if errors.Is(err, sign.ErrPassphraseNeeded) {
-						return usageError("no passphrase: there is no terminal to ask on; set RYE_KEY_PASSWORD or use --no-passphrase")
-					}
-					return asUsage(err)
-				}
+				pass = func() ([]byte, error) { return a.newPassphrase(paths.Private) }
 			}
-			key, err := sign.GenerateKeyFiles(paths, pass, force)
+			key, err := sign.GenerateKeyFiles(paths, kf, pass, force)
 			if err != nil {
 				return asUsage(err)
 			}
-			a.info("created %s (private, mode 0600) and %s", paths.Private, paths.Public)
+			if kf == sign.KeyFileOpenSSH {
+				a.info("created %s (OpenSSH format, private, mode 0600) and %s", paths.Private, paths.Public)
+				a.info("for git: ssh-add %s; git config gpg.format ssh; git config user.signingKey %s", paths.Private, paths.Private)
+			} else {
+				a.info("created %s (private, mode 0600) and %s", paths.Private, paths.Public)
+			}
 			a.info("trust it in this project with: rye trust self")
 			if a.json {
 				return writeJSON(a.stdout, map[string]string{"fingerprint": key.Fingerprint, "private_key": paths.Private, "public_key": paths.Public})
@@ -121,67 +190,64 @@ without --force.`,
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&noPassphrase, "no-passphrase", false, "store the private key unencrypted (PKCS#8)")
+	cmd.Flags().BoolVar(&noPassphrase, "no-passphrase", false, "store the private key unencrypted")
 	cmd.Flags().BoolVar(&force, "force", false, "replace an existing key")
+	cmd.Flags().StringVar(&format, "format", "pem", "private key `FORMAT`: pem (PKCS#8, or sigstore-encrypted) or openssh")
 	return cmd
 }
 
-// publicKey returns your public key and where it came from: public_key.pem
-// beside the private key (checked against the private key when that can be
-// read without a passphrase), else derived from the private key.
-func (a *app) publicKey() (*sign.Key, string, error) {
-	paths, err := a.keyPaths()
-	if err != nil {
-		return nil, "", err
-	}
-	pub, pubErr := sign.LoadPublicKey(paths.Public)
-	if pubErr == nil {
-		priv, err := sign.LoadPrivateKey(paths.Private, func() ([]byte, error) { return nil, sign.ErrPassphraseNeeded })
-		if err == nil && !priv.Public.Equal(pub) {
-			return nil, "", usageError("%s does not belong to %s: restore the right public key, or delete it so that rye derives it from the private key", paths.Public, paths.Private)
-		}
-		return &sign.Key{Public: pub, Fingerprint: sign.Fingerprint(pub)}, paths.Public, nil
-	}
-	key, err := a.signingKey()
-	if err != nil {
-		return nil, "", err
-	}
-	return key, paths.Private, nil
-}
-
 func (a *app) keysShowCommand() *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "show",
-		Short: "Print your key's fingerprint and public key",
-		Args:  cobra.NoArgs,
+		Short: "Print your key's fingerprint and public key (PEM and OpenSSH)",
+		Long: `rye keys show prints your key's rye fingerprint, the file the public key was
+read from, the public key as PEM (what rye's trust store holds) and as an
+OpenSSH public key line (for ~/.ssh/*.pub, authorized_keys, allowed_signers
+and git's user.signingKey).`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			key, from, err := a.publicKey()
+			pub, from, err := a.publicKey()
 			if err != nil {
 				return err
 			}
-			pemText, _ := sign.CanonicalPublicPEM(key.Public)
+			fp := sign.Fingerprint(pub)
+			pemText, _ := sign.CanonicalPublicPEM(pub)
+			line := sign.OpenSSHPublicKey(pub)
 			if a.json {
-				return writeJSON(a.stdout, map[string]string{"fingerprint": key.Fingerprint, "public_key_pem": pemText, "from": from})
+				return writeJSON(a.stdout, map[string]string{"fingerprint": fp, "public_key_pem": pemText, "public_key_openssh": line, "from": from})
 			}
-			fmt.Fprintf(a.stdout, "fingerprint: %s\nfrom: %s\n%s", key.Fingerprint, from, pemText)
+			fmt.Fprintf(a.stdout, "fingerprint: %s\nfrom: %s\n%s%s\n", fp, from, pemText, line)
 			return nil
 		},
 	}
+	a.keyFlag(cmd)
+	return cmd
 }
 
 func (a *app) keysExportCommand() *cobra.Command {
-	return &cobra.Command{
+	var format string
+	cmd := &cobra.Command{
 		Use:   "export",
-		Short: "Print your public key (PEM), to give to others",
+		Short: "Print your public key (PEM, or --format openssh), to give to others",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			key, _, err := a.publicKey()
+			if format != "pem" && format != "openssh" {
+				return usageError("--format %q: use pem or openssh", format)
+			}
+			pub, _, err := a.publicKey()
 			if err != nil {
 				return err
 			}
-			pemText, _ := sign.CanonicalPublicPEM(key.Public)
+			if format == "openssh" {
+				_, err = fmt.Fprintln(a.stdout, sign.OpenSSHPublicKey(pub))
+				return err
+			}
+			pemText, _ := sign.CanonicalPublicPEM(pub)
 			_, err = fmt.Fprint(a.stdout, pemText)
 			return err
 		},
 	}
+	cmd.Flags().StringVar(&format, "format", "pem", "`FORMAT`: pem or openssh (an ssh-ed25519 line)")
+	a.keyFlag(cmd)
+	return cmd
 }

@@ -117,6 +117,7 @@ main "**" signs what a branch changed and leaves the rest alone.`,
 	cmd.Flags().BoolVar(&force, "force", false, "re-sign items that are already validly signed")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "list what would be signed; write nothing")
 	cmd.Flags().StringVar(&changedSince, "changed-since", "", "sign only the selected items whose content differs from git commit `REF`")
+	a.keyFlag(cmd)
 	return cmd
 }
 

@@ -24,9 +24,14 @@ func (a *app) trustCommand() *cobra.Command {
 		Long: `The trust store is the set of public keys whose signatures rye accepts:
 .ai/trusted_keys/ of the project (tracked in git), then of the user space,
 then of the system space. Each key is a TOML file named after its
-fingerprint; a file whose name does not match its key is ignored.`,
+fingerprint; a file whose name does not match its key is ignored.
+
+rye trust add takes a PEM public key, an OpenSSH public key (ssh-ed25519,
+a .pub file) or a line of an OpenSSH allowed_signers file; rye trust export
+--format allowed-signers writes the store for git and ssh-keygen -Y. The
+fingerprint is always rye's, recomputed from the key. See docs/keys.md.`,
 	}
-	cmd.AddCommand(a.trustAddCommand(), a.trustSelfCommand(), a.trustListCommand(), a.trustRemoveCommand())
+	cmd.AddCommand(a.trustAddCommand(), a.trustSelfCommand(), a.trustListCommand(), a.trustRemoveCommand(), a.trustExportCommand())
 	return cmd
 }
 
@@ -60,13 +65,13 @@ func (a *app) trustDir(user bool) (string, error) {
 	return filepath.Join(sp.AI(), verify.TrustedKeysDir), nil
 }
 
-// addTrust writes the trust entry for pub.
-func (a *app) addTrust(pubPEM []byte, o *trustOptions) error {
-	pub, err := sign.ParsePublicKeyPEM(pubPEM)
-	if err != nil {
-		return usageError("not an Ed25519 public key: %v", err)
+// addTrust writes the trust entry for k (its key, and the owner and
+// expiry its input carried), with the flags applied over them.
+func (a *app) addTrust(k *verify.TrustedKey, o *trustOptions) error {
+	if o.owner != "" {
+		k.Owner = o.owner
 	}
-	k := &verify.TrustedKey{Fingerprint: sign.Fingerprint(pub), Owner: o.owner, Public: pub, Scopes: o.scopes}
+	k.Scopes = o.scopes
 	if o.expires != "" {
 		t, err := time.Parse("2006-01-02", o.expires)
 		if err != nil {
@@ -113,20 +118,38 @@ func (a *app) trustAddCommand() *cobra.Command {
 	o := &trustOptions{}
 	cmd := &cobra.Command{
 		Use:   "add FILE",
-		Short: "Trust a public key (a PEM file, or - for standard input)",
-		Args:  cobra.ExactArgs(1),
+		Short: "Trust a public key: PEM, OpenSSH (.pub) or an allowed_signers line (FILE, or - for standard input)",
+		Long: `rye trust add writes .ai/trusted_keys/<fingerprint>.toml for the public key in
+FILE (- reads standard input). FILE holds one key, in any of these forms:
+
+  a PEM public key           -----BEGIN PUBLIC KEY----- ...
+  an OpenSSH public key      ssh-ed25519 AAAA... alice@laptop   (a .pub file)
+  an allowed_signers line    alice@example.com ssh-ed25519 AAAA...
+
+The owner is --owner, else the .pub file's comment or the allowed_signers
+line's principals; the expiry is --expires, else the line's valid-before.
+An allowed_signers line with valid-after or cert-authority is refused (rye
+cannot honour them); namespaces are not kept, since rye's signatures have
+none. The fingerprint is rye's, recomputed from the key.`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			name := args[0]
 			var data []byte
 			var err error
-			if args[0] == "-" {
+			if name == "-" {
+				name = "standard input"
 				data, err = io.ReadAll(io.LimitReader(a.stdin, 1<<16))
 			} else {
-				data, err = os.ReadFile(args[0])
+				data, err = os.ReadFile(name)
 			}
 			if err != nil {
 				return asUsage(err)
 			}
-			return a.addTrust(data, o)
+			k, err := verify.ParseKeyText(data)
+			if err != nil {
+				return usageError("%s: %v", name, err)
+			}
+			return a.addTrust(k, o)
 		},
 	}
 	o.flags(cmd)
@@ -140,18 +163,18 @@ func (a *app) trustSelfCommand() *cobra.Command {
 		Short: "Trust your own signing key in this project (or --user)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			key, _, err := a.publicKey()
+			pub, _, err := a.publicKey()
 			if err != nil {
 				return err
 			}
 			if o.owner == "" {
 				o.owner = os.Getenv("USER")
 			}
-			pemText, _ := sign.CanonicalPublicPEM(key.Public)
-			return a.addTrust([]byte(pemText), o)
+			return a.addTrust(&verify.TrustedKey{Fingerprint: sign.Fingerprint(pub), Public: pub}, o)
 		},
 	}
 	o.flags(cmd)
+	a.keyFlag(cmd)
 	return cmd
 }
 
@@ -165,7 +188,7 @@ func (a *app) trustListCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			ts, err := verify.LoadTrustStore(verify.TrustSources(ss.All()))
+			ts, err := verify.LoadTrustStore(verify.TrustTiers(ss, nil, true))
 			if err != nil {
 				return asUsage(err)
 			}
@@ -246,5 +269,45 @@ func (a *app) trustRemoveCommand() *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&user, "user", false, "remove it from your user space")
+	return cmd
+}
+
+func (a *app) trustExportCommand() *cobra.Command {
+	var format string
+	var namespaces []string
+	cmd := &cobra.Command{
+		Use:   "export --format allowed-signers",
+		Short: "Print the trusted keys as an OpenSSH allowed_signers file",
+		Long: `rye trust export prints the keys that rye trust list shows (every tier) in
+OpenSSH's allowed_signers format, for git (gpg.ssh.allowedSignersFile) and
+ssh-keygen -Y verify: one line per key, its owner as the principals (the
+fingerprint when it has none), its expiry as valid-before (the last second
+of that day, UTC), after a comment with its rye fingerprint, tier, file and
+scopes (allowed_signers cannot limit a key to items). No namespaces are
+written unless --namespace names them (git signs in namespace git).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "allowed-signers" {
+				return usageError("--format %q: the one format is allowed-signers", format)
+			}
+			ss, err := a.getSpaces()
+			if err != nil {
+				return err
+			}
+			ts, err := verify.LoadTrustStore(verify.TrustTiers(ss, nil, true))
+			if err != nil {
+				return asUsage(err)
+			}
+			a.warnTrustProblems(ts)
+			data, err := verify.FormatAllowedSigners(ts.Keys(), namespaces)
+			if err != nil {
+				return usageError("%v", err)
+			}
+			_, err = a.stdout.Write(data)
+			return err
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "allowed-signers", "output `FORMAT`: allowed-signers")
+	cmd.Flags().StringArrayVar(&namespaces, "namespace", nil, "limit every key to ssh-keygen -Y `NAMESPACE` (repeatable), e.g. git")
 	return cmd
 }

@@ -277,7 +277,12 @@ func (a *app) warnTrust(v *verification) {
 	for _, n := range v.settings.Notes() {
 		fmt.Fprintf(a.stderr, "rye: warning: %s\n", n)
 	}
-	for _, p := range v.trust.Problems {
+	a.warnTrustProblems(v.trust)
+}
+
+// warnTrustProblems prints the trusted-key files that were ignored.
+func (a *app) warnTrustProblems(ts *verify.TrustStore) {
+	for _, p := range ts.Problems {
 		fmt.Fprintf(a.stderr, "rye: warning: %s: %s\n", p.Path, p.Reason)
 	}
 }
