@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -322,35 +323,33 @@ type publisherFile struct {
 }
 
 // ImportKey reads a public key that someone chose to trust (rye trust add),
-// in any form RYE OS or rye wrote (spec 6.3.4): a trusted-key TOML of rye
-// (2.5) or of any RYE OS era (6.2.3, 6.3.3), a RyeOS PUBLISHER_TRUST.toml, a
-// *.pub or *.key file of the raw key, or a PUBLIC KEY PEM. Both
-// fingerprints are recomputed from the key, and a declared one that
-// disagrees refuses the file. A signature line in a document is not
-// checked here: the person importing the key decides to trust it. The
-// owner is the document's, when it has one.
+// in every form a user may hand over: those of ParseKeyText (a PEM, an
+// OpenSSH public key line, an allowed_signers line), and those RYE OS and
+// rye wrote (spec 6.3.4): a trusted-key TOML of rye (2.5) or of any RYE OS
+// era (6.2.3, 6.3.3), a RyeOS PUBLISHER_TRUST.toml, a *.pub or *.key file
+// of the raw key ("ed25519:<base64>"). Both fingerprints are recomputed
+// from the key, and a declared one that disagrees refuses the file. A
+// signature line in a document is not checked here: the person importing
+// the key decides to trust it. The owner is the document's, when it has one.
 func ImportKey(name string, data []byte) (*TrustedKey, error) {
 	text := strings.TrimSpace(string(data))
+	k, textErr := ParseKeyText(data)
 	switch {
-	case strings.HasPrefix(text, "-----BEGIN"):
-		pub, err := sign.ParsePublicKeyPEM(data)
-		if err != nil {
-			return nil, err
+	case textErr == nil:
+		return k, nil
+	case strings.HasPrefix(text, "-----BEGIN") || slices.ContainsFunc(strings.Fields(text), sign.IsOpenSSHKeyType):
+		return nil, textErr // an SSH or PEM key that ParseKeyText refused, with its reason
+	case !strings.Contains(text, "\n"):
+		if pub, err := sign.ParseRawPublicKey(text); err == nil {
+			return newKey(pub, "", ""), nil // a RYE OS *.pub or *.key file
 		}
-		return newKey(pub, "", ""), nil
-	case path.Ext(name) == ".pub" || path.Ext(name) == ".key":
-		doc, _, err := parseEraDoc(name, data)
-		if err != nil {
-			return nil, err
-		}
-		return doc.key, nil
 	}
 	if err := trustTOMLShape(data); err != nil {
 		return nil, err
 	}
 	var probe map[string]any
 	if err := toml.Unmarshal(data, &probe); err != nil {
-		return nil, fmt.Errorf("not a public key file: neither PEM, nor a raw ed25519 key, nor TOML (%s)", strings.TrimPrefix(err.Error(), "toml: "))
+		return nil, fmt.Errorf("%v; or a trusted-key TOML of rye or RYE OS, a PUBLISHER_TRUST.toml, or a raw key (ed25519:<base64>)", textErr)
 	}
 	if _, ok := probe["public_key"].(string); ok {
 		var p publisherFile
@@ -393,7 +392,7 @@ func ImportKey(name string, data []byte) (*TrustedKey, error) {
 	if err != nil {
 		return nil, fmt.Errorf("[public_key] pem: %v", err)
 	}
-	k := newKey(pub, f.Owner, f.Attestation)
+	k = newKey(pub, f.Owner, f.Attestation)
 	if f.Fingerprint != "" && f.Fingerprint != k.Fingerprint {
 		return nil, fmt.Errorf("its fingerprint field says %s but the key's fingerprint is %s", f.Fingerprint, k.Fingerprint)
 	}

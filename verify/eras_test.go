@@ -134,3 +134,37 @@ func TestEraRefusalReasons(t *testing.T) {
 		}
 	}
 }
+
+// rye trust add takes every RYE OS form of the vectors' key, and refuses
+// the documents whose declared fingerprint is not their key's.
+func TestImportKeyForms(t *testing.T) {
+	dir := vectors.ErasDir()
+	for _, f := range []string{
+		"trust/v1u/f0ff50dacf109dea.toml",
+		"trust/r1/56475aa75463474c0285df5dbf2bcab73da651358839e9b77481b2eab107708c.toml",
+		"trust/ryeos/56475aa75463474c0285df5dbf2bcab73da651358839e9b77481b2eab107708c.toml",
+		"trust/r1-pub/vectors.pub",
+		"trust/ryeos-publisher/PUBLISHER_TRUST.toml",
+	} {
+		data, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := ImportKey(filepath.Base(f), data)
+		if err != nil || k.Fingerprint != "f0ff50dacf109dea" || k.Fingerprint64 != "56475aa75463474c0285df5dbf2bcab73da651358839e9b77481b2eab107708c" {
+			t.Errorf("%s: %+v %v", f, k, err)
+		}
+	}
+	for _, f := range []string{
+		"trust/v1u-badfp/f0ff50dacf109dea.toml",
+		"trust/ryeos-badfp/56475aa75463474c0285df5dbf2bcab73da651358839e9b77481b2eab107708c.toml",
+	} {
+		data, _ := os.ReadFile(filepath.Join(dir, f))
+		if _, err := ImportKey(filepath.Base(f), data); err == nil || !strings.Contains(err.Error(), "fingerprint field says") {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	if _, err := ImportKey("x", []byte("not a key\n")); err == nil || !strings.Contains(err.Error(), "PUBLISHER_TRUST.toml") {
+		t.Errorf("garbage: %v", err)
+	}
+}

@@ -145,7 +145,7 @@ none. The fingerprint is rye's, recomputed from the key.`,
 			if err != nil {
 				return asUsage(err)
 			}
-			k, err := verify.ParseKeyText(data)
+			k, err := verify.ImportKey(name, data)
 			if err != nil {
 				return usageError("%s: %v", name, err)
 			}
