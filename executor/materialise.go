@@ -56,7 +56,14 @@ func newRunDir(tmp string) (*runDir, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &runDir{root: root}, nil
+	// Absolute, so that what the run is given (and what an anchor may put
+	// on a load path, inside) does not depend on the working directory.
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		os.RemoveAll(root)
+		return nil, err
+	}
+	return &runDir{root: abs}, nil
 }
 
 // remove deletes the directory and everything in it.
