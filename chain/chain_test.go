@@ -300,6 +300,27 @@ verify_deps:
 	if err != nil || l.Dir != "tools/my/lib/python" || l.Owner.ID() != "my/runtime" {
 		t.Errorf("lib %+v %v", l, err)
 	}
+	// The reference's node_runtime block reads too.
+	const node = `anchor:
+  enabled: true
+  mode: auto
+  markers_any: ["package.json"]
+  root: tool_dir
+  lib: lib/node
+  cwd: "{anchor_path}"
+  env_paths:
+    NODE_PATH:
+      prepend: ["{anchor_path}", "{anchor_path}/node_modules"]
+verify_deps:
+  enabled: true
+  scope: anchor
+  recursive: true
+  extensions: [".js", ".ts", ".mjs", ".cjs", ".json", ".yaml", ".yml"]
+  exclude_dirs: ["node_modules", "__pycache__", ".git", "dist", "build"]
+`
+	if ps := Validate(build(t, node, toolYAML("my/runtime", "")), Options{}); len(ps) != 0 {
+		t.Errorf("the reference's node runtime: %s", problems(ps))
+	}
 	// With a schema, {script} must be declared.
 	ch = build(t, anchored, toolYAML("my/runtime", "config_schema: {type: object, properties: {x: {type: string}}}\n"))
 	if got := problems(Validate(ch, Options{})); !strings.Contains(got, `needs {script} but tool my/tool declares no parameter "script" (declared: x)`) {
