@@ -83,7 +83,7 @@ func DepExtensions() []string {
 // (the tool first, then its runtimes) that declares one, or nil.
 func AnchorOf(c *Chain) (*Anchor, error) {
 	for _, el := range c.Elements {
-		if el.Meta.Get("anchor") != nil {
+		if !el.Meta.Get("anchor").IsNull() {
 			a, ps := parseAnchor(el)
 			return a, firstProblem(ps)
 		}
@@ -95,7 +95,7 @@ func AnchorOf(c *Chain) (*Anchor, error) {
 // one, or nil.
 func DepsOf(c *Chain) (*Deps, error) {
 	for _, el := range c.Elements {
-		if el.Meta.Get("verify_deps") != nil {
+		if !el.Meta.Get("verify_deps").IsNull() {
 			d, ps := parseDeps(el)
 			return d, firstProblem(ps)
 		}
@@ -130,11 +130,11 @@ func firstProblem(ps []Problem) error {
 func checkBlocks(c *Chain) []Problem {
 	var ps []Problem
 	for _, el := range c.Elements {
-		if el.Meta.Get("anchor") != nil {
+		if !el.Meta.Get("anchor").IsNull() {
 			_, p := parseAnchor(el)
 			ps = append(ps, p...)
 		}
-		if el.Meta.Get("verify_deps") != nil {
+		if !el.Meta.Get("verify_deps").IsNull() {
 			_, p := parseDeps(el)
 			ps = append(ps, p...)
 		}
@@ -317,7 +317,7 @@ func parseLib(el *Element) (*Lib, []Problem) {
 			l = &Lib{Owner: el, Dir: path.Join(dir, clean)}
 		}
 	}
-	if ids := el.Meta.Get("runtime_lib"); ids != nil {
+	if ids := el.Meta.Get("runtime_lib"); !ids.IsNull() {
 		if l != nil {
 			b.block = "runtime_lib"
 			b.add(ids, "declare the library either as anchor.lib (a folder) or as runtime_lib (item ids), not both: {runtime_lib} names one folder")

@@ -356,6 +356,14 @@ verify_deps:
 			t.Errorf("%q:\n got %s\nwant %s", c.extra, got, c.want)
 		}
 	}
+	// A null block is no block, as the reference read it.
+	ch = build(t, "runtime_lib: [my/lib]\nanchor: null\nverify_deps:\n", toolYAML("my/runtime", ""))
+	if a, _ := AnchorOf(ch); a != nil || len(Validate(ch, Options{})) != 0 {
+		t.Errorf("null blocks: %+v %s", a, problems(Validate(ch, Options{})))
+	}
+	if d, _ := DepsOf(ch); d != nil {
+		t.Errorf("null verify_deps: %+v", d)
+	}
 	// The tool's own block wins over the runtime's, and {runtime_lib} comes
 	// from the first element with a library.
 	ch = build(t, anchored, toolYAML("my/runtime", "anchor: {enabled: false}\nverify_deps: {enabled: false}\n"))
