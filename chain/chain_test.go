@@ -219,7 +219,7 @@ func TestValidate(t *testing.T) {
 		{"runtime_lib undeclared", with(map[string]string{
 			"project:tools/my/tool.yaml":    toolYAML("my/runtime", ""),
 			"project:tools/my/runtime.yaml": runtimeYAML("rye/core/primitives/subprocess", "  input_data: \"{runtime_lib}/loader.py\"\n")}),
-			`my/runtime: my/runtime uses {runtime_lib} but no element of the chain declares runtime_lib`},
+			`my/runtime: my/runtime uses {runtime_lib} but no element of the chain declares anchor.lib (a library folder) or runtime_lib (library item ids)`},
 	}
 	for _, c := range cases {
 		ch, err := Build(spaces(t, c.files), "my/tool", nil, nil)
@@ -245,6 +245,136 @@ func TestValidate(t *testing.T) {
 	}
 	if ps := Validate(ch, Options{}); len(ps) != 0 {
 		t.Errorf("good chain: %s", problems(ps))
+	}
+}
+
+// The reference's runtime (spec 6.6): an anchor: block, verify_deps with
+// scope anchor, {runtime_lib} from anchor.lib, and a tool that declares no
+// schema (its parameters are passed on, so the runtime's placeholders may
+// come from them). Then every way a block can be wrong.
+func TestValidateAnchor(t *testing.T) {
+	const anchored = `anchor:
+  enabled: true
+  mode: auto
+  markers_any: ["__init__.py", "pyproject.toml"]
+  root: tool_dir
+  lib: lib/python
+  cwd: "{anchor_path}"
+  env_paths:
+    PYTHONPATH:
+      prepend: ["{anchor_path}", "{runtime_lib}"]
+      append: []
+verify_deps:
+  enabled: true
+  scope: anchor
+  recursive: true
+  extensions: [".py", ".yaml", ".yml", ".json"]
+  exclude_dirs: ["__pycache__", ".venv", "node_modules", ".git", "config"]
+`
+	build := func(t *testing.T, runtimeExtra, tool string) *Chain {
+		t.Helper()
+		ch, err := Build(spaces(t, map[string]string{
+			"system:" + prim:                subprocess,
+			"project:tools/my/runtime.yaml": runtimeYAML("rye/core/primitives/subprocess", "  input_data: \"{runtime_lib} {script}\"\n"+runtimeExtra),
+			"project:tools/my/tool.yaml":    tool,
+		}), "my/tool", nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ch
+	}
+	ch := build(t, anchored, toolYAML("my/runtime", ""))
+	if ps := Validate(ch, Options{}); len(ps) != 0 {
+		t.Errorf("the reference's runtime: %s", problems(ps))
+	}
+	a, err := AnchorOf(ch)
+	if err != nil || !a.Enabled || a.Mode != "auto" || a.Root != "tool_dir" || strings.Join(a.Markers, " ") != "__init__.py pyproject.toml" ||
+		a.Cwd != "{anchor_path}" || len(a.EnvPaths) != 1 || a.EnvPaths[0].Var != "PYTHONPATH" || strings.Join(a.EnvPaths[0].Prepend, " ") != "{anchor_path} {runtime_lib}" {
+		t.Errorf("anchor %+v %v", a, err)
+	}
+	d, err := DepsOf(ch)
+	if err != nil || d.Scope != "anchor" || !d.Enabled || !d.Recursive || strings.Join(d.Exts, " ") != ".py .yaml .yml .json" || len(d.Exclude) != 5 {
+		t.Errorf("deps %+v %v", d, err)
+	}
+	l, err := LibOf(ch)
+	if err != nil || l.Dir != "tools/my/lib/python" || l.Owner.ID() != "my/runtime" {
+		t.Errorf("lib %+v %v", l, err)
+	}
+	// The reference's node_runtime block reads too.
+	const node = `anchor:
+  enabled: true
+  mode: auto
+  markers_any: ["package.json"]
+  root: tool_dir
+  lib: lib/node
+  cwd: "{anchor_path}"
+  env_paths:
+    NODE_PATH:
+      prepend: ["{anchor_path}", "{anchor_path}/node_modules"]
+verify_deps:
+  enabled: true
+  scope: anchor
+  recursive: true
+  extensions: [".js", ".ts", ".mjs", ".cjs", ".json", ".yaml", ".yml"]
+  exclude_dirs: ["node_modules", "__pycache__", ".git", "dist", "build"]
+`
+	if ps := Validate(build(t, node, toolYAML("my/runtime", "")), Options{}); len(ps) != 0 {
+		t.Errorf("the reference's node runtime: %s", problems(ps))
+	}
+	// With a schema, {script} must be declared.
+	ch = build(t, anchored, toolYAML("my/runtime", "config_schema: {type: object, properties: {x: {type: string}}}\n"))
+	if got := problems(Validate(ch, Options{})); !strings.Contains(got, `needs {script} but tool my/tool declares no parameter "script" (declared: x)`) {
+		t.Errorf("with a schema: %s", got)
+	}
+	cases := []struct{ extra, want string }{
+		{"anchor: [a]\n", "my/runtime: my/runtime: anchor: must be a mapping"},
+		{"anchor: {enabled: yes please}\n", "anchor: enabled must be true or false"},
+		{"anchor: {mode: sometimes}\n", "anchor: mode must be one of auto, always, never"},
+		{"anchor: {root: project_path}\n", "anchor: root project_path is not supported"},
+		{"anchor: {root: elsewhere}\n", "anchor: root must be one of tool_dir, tool_parent"},
+		{"anchor: {markers_any: [a/b]}\n", `anchor: markers_any: "a/b" is not a file name`},
+		{"anchor: {lib: ../shared}\n", `anchor: lib "../shared" leaves the runtime's folder tools/my`},
+		{"anchor: {lib: /usr/lib}\n", `anchor: lib "/usr/lib" leaves the runtime's folder`},
+		{"anchor: {lib: \"\"}\n", `anchor: lib must be a folder below tools/my`},
+		{"anchor: {env_path: {}}\n", `anchor: unknown key "env_path"`},
+		{"anchor: {env_paths: {\"A-B\": {prepend: [x]}}}\n", `anchor: env_paths: "A-B" is not a variable name`},
+		{"anchor: {env_paths: {P: {prepnd: [x]}}}\n", `anchor.env_paths.P: unknown key "prepnd"`},
+		{"anchor: {env_paths: {P: {prepend: x}}}\n", `anchor.env_paths.P: prepend must be a list of strings`},
+		{"anchor: {lib: lib}\nruntime_lib: [my/x]\n", "runtime_lib: declare the library either as anchor.lib (a folder) or as runtime_lib (item ids), not both"},
+		{"verify_deps: {scope: anchors}\n", "verify_deps: scope must be one of anchor, tool_dir, tool_siblings, tool_file, tool_parent"},
+		{"verify_deps: {extensions: [.txt]}\n", `verify_deps: extension ".txt" cannot carry a signature line`},
+		{"verify_deps: {exclude_dirs: [..]}\n", `verify_deps: exclude_dirs: ".." is not a file name`},
+		{"verify_deps: {recursive: 1}\n", "verify_deps: recursive must be true or false"},
+	}
+	for _, c := range cases {
+		extra := c.extra
+		if !strings.Contains(extra, "runtime_lib") {
+			extra = "runtime_lib: [my/lib]\n" + extra // {runtime_lib} is provided
+		}
+		ch := build(t, extra, toolYAML("my/runtime", ""))
+		if got := problems(Validate(ch, Options{})); !strings.Contains(got, c.want) {
+			t.Errorf("%q:\n got %s\nwant %s", c.extra, got, c.want)
+		}
+	}
+	// A null block is no block, as the reference read it.
+	ch = build(t, "runtime_lib: [my/lib]\nanchor: null\nverify_deps:\n", toolYAML("my/runtime", ""))
+	if a, _ := AnchorOf(ch); a != nil || len(Validate(ch, Options{})) != 0 {
+		t.Errorf("null blocks: %+v %s", a, problems(Validate(ch, Options{})))
+	}
+	if d, _ := DepsOf(ch); d != nil {
+		t.Errorf("null verify_deps: %+v", d)
+	}
+	// The tool's own block wins over the runtime's, and {runtime_lib} comes
+	// from the first element with a library.
+	ch = build(t, anchored, toolYAML("my/runtime", "anchor: {enabled: false}\nverify_deps: {enabled: false}\n"))
+	if a, _ := AnchorOf(ch); a.Enabled || a.Owner.ID() != "my/tool" {
+		t.Errorf("nearest anchor: %+v", a)
+	}
+	if d, _ := DepsOf(ch); d.Enabled || d.Owner.ID() != "my/tool" {
+		t.Errorf("nearest verify_deps: %+v", d)
+	}
+	if l, _ := LibOf(ch); l.Owner.ID() != "my/runtime" {
+		t.Errorf("lib: %+v", l)
 	}
 }
 

@@ -36,7 +36,8 @@ type Options struct {
 // space or a lower one; the last element is a known primitive and those
 // between are runtimes; child_constraints versions hold; every {name} in a
 // config is provided; the primitive's required config is present; declared
-// inputs and outputs fit.
+// inputs and outputs fit; every anchor, verify_deps and library
+// declaration reads (anchor.go).
 func Validate(c *Chain, o Options) []Problem {
 	var ps []Problem
 	add := func(e *Element, n *syntax.Node, format string, args ...any) {
@@ -74,6 +75,7 @@ func Validate(c *Chain, o Options) []Problem {
 			}
 		}
 	}
+	ps = append(ps, checkBlocks(c)...)
 	if !o.SkipIO {
 		ps = append(ps, checkPlaceholders(c, merged)...)
 	}
@@ -154,18 +156,23 @@ func MergedConfig(c *Chain) *syntax.Node {
 
 // checkPlaceholders: every {name} in any element's config must be provided
 // by the execution context, a key of the merged config, or a parameter the
-// tool declares in its schema.
+// tool declares in its schema. A tool that declares no schema takes its
+// parameters as they are given (the reference passes them on), so any
+// name may come from them: only {runtime_lib} is checked then.
 func checkPlaceholders(c *Chain, merged *syntax.Node) []Problem {
 	provided := map[string]bool{}
 	for _, n := range ContextNames {
 		provided[n] = true
 	}
-	// {runtime_lib} is the directory of the library files an element names
-	// in runtime_lib; without one, there is nothing for it to point at.
-	provided["runtime_lib"] = RuntimeLibOwner(c) != nil
+	// {runtime_lib} is the folder of an anchor's lib or of the library
+	// items an element names in runtime_lib; without one, there is nothing
+	// for it to point at.
+	lib, _ := LibOf(c)
+	provided["runtime_lib"] = lib != nil
 	for _, f := range merged.Fields {
 		provided[f.Key] = true
 	}
+	schemaless := c.Tool().Meta.Schema().IsNull()
 	params := map[string]bool{}
 	for _, f := range c.Tool().Meta.Schema().Get("properties").MapFields() {
 		params[f.Key] = true
@@ -178,7 +185,10 @@ func checkPlaceholders(c *Chain, merged *syntax.Node) []Problem {
 					continue
 				}
 				if p.Name == "runtime_lib" {
-					ps = append(ps, Problem{Element: el, Node: s, Msg: fmt.Sprintf("%s uses {runtime_lib} but no element of the chain declares runtime_lib (the library item ids to provide)", el.ID())})
+					ps = append(ps, Problem{Element: el, Node: s, Msg: fmt.Sprintf("%s uses {runtime_lib} but no element of the chain declares anchor.lib (a library folder) or runtime_lib (library item ids)", el.ID())})
+					continue
+				}
+				if schemaless {
 					continue
 				}
 				role := "runtime"
@@ -206,16 +216,4 @@ func declared(params map[string]bool) string {
 	}
 	sort.Strings(names)
 	return strings.Join(names, ", ")
-}
-
-// RuntimeLibOwner is the element nearest the tool that declares
-// runtime_lib (a list of library item ids that {runtime_lib} provides),
-// or nil.
-func RuntimeLibOwner(c *Chain) *Element {
-	for _, el := range c.Elements {
-		if len(el.Meta.Get("runtime_lib").ListItems()) > 0 {
-			return el
-		}
-	}
-	return nil
 }

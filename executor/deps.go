@@ -9,167 +9,231 @@ import (
 
 	"github.com/ryekit/rye/chain"
 	"github.com/ryekit/rye/item"
-	"github.com/ryekit/rye/item/syntax"
 	"github.com/ryekit/rye/space"
 )
 
-// Bounds on what one execution verifies and writes besides its chain
-// (variables so that tests can make them small).
+// Bounds on what one walk (verify_deps, an anchor's library folder)
+// verifies and writes besides the chain (variables so that tests can make
+// them small).
 var (
-	maxDeps     = 1000     // files under verify_deps
+	maxDeps     = 1000     // files
 	maxDepBytes = 64 << 20 // their total size
 )
 
-// depsSpec is a verify_deps block:
-//
-//	verify_deps:
-//	  scope: tool_dir        # or tool_parent: the folder whose files the tool needs
-//	  recursive: true        # descend into sub-folders (default true)
-//	  extensions: [.py]      # which files (default: the tool's own extension)
-//	  exclude_dirs: [tests]  # folders to skip (default __pycache__, node_modules, .venv)
-//	  enabled: false         # turn off a runtime's block for one tool
-//
-// Every file it selects must verify like a chain element. The files are
-// then written next to the verified tool in the run's private directory,
-// so that a multi-file tool imports the verified bytes and nothing else;
-// {anchor_path} names the copy of the scope folder.
-type depsSpec struct {
-	scope     string
-	recursive bool
-	exts      []string
-	exclude   []string
-	owner     *chain.Element
+// files is what a run gets besides its chain: the verified files of the
+// tool's package (verify_deps), the folder that {anchor_path} names, and
+// the library files behind {runtime_lib}. Nothing else of the spaces is
+// ever written into the run directory, so these are all a tool can load
+// from there.
+type runFiles struct {
+	deps      []*verifiedFile
+	anchorRel string        // the folder (relative to .ai/) that {anchor_path} names; "" = the tool's
+	anchor    *chain.Anchor // the anchor, when it applies (env_paths, cwd)
+	hasLib    bool          // {runtime_lib} exists: a library folder or items were declared
+	libDir    string        // anchor.lib: the folder (relative to .ai/) the library files come from
+	libs      []*verifiedFile
 }
 
-var defaultExcludeDirs = []string{"__pycache__", "node_modules", ".venv"}
-
-// depsSpecOf finds the verify_deps block nearest the tool (the tool's own,
-// else the nearest runtime's). nil means the tool runs alone.
-func depsSpecOf(c *chain.Chain) (*depsSpec, error) {
-	for _, el := range c.Elements {
-		n := el.Meta.Get("verify_deps")
-		if n.IsNull() {
-			continue
-		}
-		if n.Kind != syntax.MapNode {
-			return nil, fmt.Errorf("%s: verify_deps must be a mapping (scope, recursive, extensions, exclude_dirs)", el.ID())
-		}
-		if e := n.Get("enabled"); e != nil && !e.IsTrue() {
-			return nil, nil
-		}
-		s := &depsSpec{scope: "tool_dir", recursive: true, exclude: defaultExcludeDirs, owner: el}
-		if v := n.Get("scope"); v != nil {
-			s.scope = v.String()
-		}
-		if s.scope != "tool_dir" && s.scope != "tool_parent" {
-			return nil, fmt.Errorf("%s: verify_deps scope %q: use tool_dir or tool_parent", el.ID(), s.scope)
-		}
-		if v := n.Get("recursive"); v != nil {
-			s.recursive = v.IsTrue()
-		}
-		for _, x := range n.Get("extensions").ListItems() {
-			ext := x.String()
-			if !slices.Contains(item.Tool.Extensions(), ext) {
-				return nil, fmt.Errorf("%s: verify_deps extension %q is not a tool file extension (%v): only item files carry signatures", el.ID(), ext, item.Tool.Extensions())
-			}
-			s.exts = append(s.exts, ext)
-		}
-		if len(s.exts) == 0 {
-			s.exts = []string{path.Ext(c.Tool().Loc.Rel)}
-		}
-		if ex := n.Get("exclude_dirs"); ex != nil {
-			s.exclude = nil
-			for _, x := range ex.ListItems() {
-				s.exclude = append(s.exclude, x.String())
-			}
-		}
-		return s, nil
+// collectFiles reads and verifies everything the chain's anchor,
+// verify_deps and library declarations select (spec 6.6, 3.4 step 7),
+// before anything starts:
+//
+//   - the anchor (the first element's that declares one) applies when it
+//     is enabled and its mode is "always", or "auto" (the default) and one
+//     of markers_any is in the tool's folder; {anchor_path} is then the
+//     copy of its root (tool_dir or tool_parent);
+//   - verify_deps (the first element's) selects the files of a scope:
+//     anchor (the anchor's root, else the tool's folder), tool_dir,
+//     tool_siblings (not recursive), tool_parent or tool_file (none).
+//     When the chain declares an anchor it runs only when the anchor
+//     applies, as in the reference; a chain without an anchor always runs
+//     it (rye's own multi-file tools);
+//   - the library: an anchor's lib folder (every file of the verify_deps
+//     extensions, or of the tool's own, below it) or runtime_lib items.
+func collectFiles(v *verifier, ss *space.Spaces, c *chain.Chain) (*runFiles, error) {
+	out := &runFiles{}
+	tool := c.Tool()
+	toolDir := path.Dir(tool.Loc.Rel)
+	a, err := chain.AnchorOf(c)
+	if err != nil {
+		return nil, err
 	}
-	return nil, nil
+	applies := false
+	if a != nil {
+		if applies, err = anchorApplies(a, tool); err != nil {
+			return nil, err
+		}
+	}
+	if applies {
+		out.anchor = a
+		out.anchorRel = toolDir
+		if a.Root == "tool_parent" {
+			out.anchorRel = path.Dir(toolDir)
+		}
+		if err := wholeTools(out.anchorRel, a.Owner, "anchor root "+a.Root, tool); err != nil {
+			return nil, err
+		}
+	}
+	d, err := chain.DepsOf(c)
+	if err != nil {
+		return nil, err
+	}
+	exts, exclude := []string{path.Ext(tool.Loc.Rel)}, chain.DefaultExcludeDirs
+	if d != nil {
+		if len(d.Exts) > 0 {
+			exts = d.Exts
+		}
+		exclude = d.Exclude
+	}
+	if d != nil && d.Enabled && (a == nil || applies) {
+		base := toolDir
+		switch d.Scope {
+		case "anchor":
+			if applies {
+				base = out.anchorRel
+			}
+		case "tool_parent":
+			base = path.Dir(toolDir)
+		case "tool_file":
+			base = ""
+		}
+		if base != "" {
+			if err := wholeTools(base, d.Owner, "verify_deps scope "+d.Scope, tool); err != nil {
+				return nil, err
+			}
+			w := &walk{v: v, sp: tool.Loc.Space, exts: exts, exclude: exclude, recursive: d.Recursive, skip: tool.Loc.Rel, role: "dependency", what: "verify_deps of " + string(tool.ID())}
+			if out.deps, err = w.run(base); err != nil {
+				return nil, err
+			}
+			if a == nil {
+				out.anchorRel = base // rye's own: {anchor_path} is the scope's copy
+			}
+		}
+	}
+	l, err := chain.LibOf(c)
+	if err != nil || l == nil {
+		return out, err
+	}
+	out.hasLib = true
+	if l.Dir != "" {
+		out.libDir = l.Dir
+		w := &walk{v: v, sp: l.Owner.Loc.Space, exts: exts, exclude: exclude, recursive: true, role: "library", what: "the library folder of " + string(l.Owner.ID()), missingOK: true}
+		out.libs, err = w.run(l.Dir)
+		return out, err
+	}
+	out.libs, err = collectLibItems(v, ss, l)
+	return out, err
 }
 
-// root is the folder (relative to .ai/) that the spec covers for a tool.
-func (s *depsSpec) root(tool *chain.Element) (string, error) {
-	dir := path.Dir(tool.Loc.Rel)
-	if s.scope == "tool_parent" {
-		dir = path.Dir(dir)
+// anchorApplies decides whether an anchor applies to a tool (the
+// reference's _anchor_applies): enabled, and mode "always", or "auto" with
+// one of markers_any in the tool's folder (the folder in its space, where
+// the tool was found).
+func anchorApplies(a *chain.Anchor, tool *chain.Element) (bool, error) {
+	if !a.Enabled || a.Mode == "never" {
+		return false, nil
 	}
+	if a.Mode == "always" {
+		return true, nil
+	}
+	entries, err := fs.ReadDir(tool.Loc.Space.FS(), path.Dir(tool.Loc.Rel))
+	if err != nil {
+		return false, fmt.Errorf("anchor of %s: %v", tool.ID(), err)
+	}
+	for _, e := range entries {
+		if slices.Contains(a.Markers, e.Name()) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// wholeTools refuses a folder that is the whole tools folder (or outside
+// it): every tool of the space would become part of the run.
+func wholeTools(dir string, owner *chain.Element, what string, tool *chain.Element) error {
 	if dir == item.Tool.Folder() || !isUnder(dir, item.Tool.Folder()) {
-		return "", fmt.Errorf("%s: verify_deps scope %s of %s is the whole tools folder; move the tool into a folder of its own", s.owner.ID(), s.scope, tool.ID())
+		return fmt.Errorf("%s: %s of %s is the whole tools folder; move the tool into a folder of its own", owner.ID(), what, tool.ID())
 	}
-	return dir, nil
+	return nil
 }
 
 func isUnder(rel, folder string) bool {
 	return len(rel) > len(folder) && rel[:len(folder)] == folder && rel[len(folder)] == '/'
 }
 
-// collect verifies every file the spec selects, in the tool's space, in
-// walk order. A symbolic link anywhere under the scope is refused rather
-// than skipped, like everywhere else in .ai/.
-func (s *depsSpec) collect(v *verifier, tool *chain.Element) ([]*verifiedFile, string, error) {
-	root, err := s.root(tool)
-	if err != nil {
-		return nil, "", err
-	}
-	sp := tool.Loc.Space
-	var files []*verifiedFile
+// walk verifies the files of one folder of a space that a run gets.
+type walk struct {
+	v         *verifier
+	sp        *space.Space
+	exts      []string // the extensions selected
+	exclude   []string // folder names skipped
+	recursive bool
+	skip      string // a file not to select (the tool itself)
+	role      string // what a file that does not verify is ("dependency", "library")
+	what      string // for messages
+	missingOK bool   // a folder that does not exist gives no files
+}
+
+// run verifies every selected file under root, in walk order. A symbolic
+// link anywhere under root is refused rather than skipped, like everywhere
+// else in .ai/; a file that does not verify stops the walk.
+func (w *walk) run(root string) ([]*verifiedFile, error) {
+	var out []*verifiedFile
 	total := 0
-	err = fs.WalkDir(sp.FS(), root, func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(w.sp.FS(), root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
+			if p == root && w.missingOK && errors.Is(err, fs.ErrNotExist) {
+				return fs.SkipAll
+			}
 			return err
 		}
 		if d.Type()&fs.ModeSymlink != 0 {
-			return &space.PathError{Path: sp.DisplayPath(p), Err: space.ErrSymlink}
+			return &space.PathError{Path: w.sp.DisplayPath(p), Err: space.ErrSymlink}
 		}
 		if d.IsDir() {
-			if p != root && (!s.recursive || slices.Contains(s.exclude, d.Name())) {
+			if p != root && (!w.recursive || slices.Contains(w.exclude, d.Name())) {
 				return fs.SkipDir
 			}
 			return nil
 		}
-		if p == tool.Loc.Rel || !slices.Contains(s.exts, path.Ext(p)) {
+		if p == w.skip || !slices.Contains(w.exts, path.Ext(p)) {
 			return nil
 		}
 		if !d.Type().IsRegular() {
-			return &space.PathError{Path: sp.DisplayPath(p), Err: space.ErrNotFile}
+			return &space.PathError{Path: w.sp.DisplayPath(p), Err: space.ErrNotFile}
 		}
-		if len(files) == maxDeps {
-			return fmt.Errorf("verify_deps of %s selects more than %d files; narrow it with extensions or exclude_dirs", tool.ID(), maxDeps)
+		if len(out) == maxDeps {
+			return fmt.Errorf("it selects more than %d files; narrow it with extensions or exclude_dirs", maxDeps)
 		}
 		k, id, _, err := space.KindAndID(p)
 		if err != nil {
-			return fmt.Errorf("%s: %v", sp.DisplayPath(p), err)
+			return fmt.Errorf("%s: %v", w.sp.DisplayPath(p), err)
 		}
-		f, err := v.load(&space.Located{Space: sp, Kind: k, ID: id, Rel: p}, "dependency")
+		f, err := w.v.load(&space.Located{Space: w.sp, Kind: k, ID: id, Rel: p}, w.role)
 		if err != nil {
 			return err
 		}
 		total += len(f.Item.Bytes)
 		if total > maxDepBytes {
-			return fmt.Errorf("verify_deps of %s selects more than %d bytes; narrow it with extensions or exclude_dirs", tool.ID(), maxDepBytes)
+			return fmt.Errorf("it selects more than %d bytes; narrow it with extensions or exclude_dirs", maxDepBytes)
 		}
-		files = append(files, f)
+		out = append(out, f)
 		return nil
 	})
 	var ve *VerifyError
 	if err != nil && !errors.As(err, &ve) {
-		err = fmt.Errorf("verify_deps of %s: %w", tool.ID(), err)
+		err = fmt.Errorf("%s: %w", w.what, err)
 	}
-	return files, root, err
+	return out, err
 }
 
-// collectLibs verifies the library items that an element lists in
-// runtime_lib, each resolved like an executor_id: from the element's own
-// space downwards.
-func collectLibs(v *verifier, ss *space.Spaces, c *chain.Chain) ([]*verifiedFile, error) {
-	owner := chain.RuntimeLibOwner(c)
-	if owner == nil {
-		return nil, nil
-	}
+// collectLibItems verifies the library items of a runtime_lib list, each
+// resolved like an executor_id: from the element's own space downwards.
+func collectLibItems(v *verifier, ss *space.Spaces, l *chain.Lib) ([]*verifiedFile, error) {
+	owner := l.Owner
 	var out []*verifiedFile
 	seen := map[string]item.ID{}
-	for _, n := range owner.Meta.Get("runtime_lib").ListItems() {
+	for _, n := range l.IDs {
 		id, err := item.ParseID(n.String())
 		if err != nil {
 			return nil, fmt.Errorf("%s: runtime_lib: %v", owner.ID(), err)

@@ -28,23 +28,25 @@ func helperFile(category string) string {
 	return "#!/usr/bin/env bash\n# ---\n# version: \"1.0.0\"\n# tool_type: library\n# executor_id: null\n# category: " + category + "\n# description: helper\n# ---\nexport H=1\n"
 }
 
+// collectOf verifies what the chain of t/sub/hello (with the given
+// verify_deps block) selects, and returns the selected files and the
+// folder {anchor_path} names.
+func collectOf(t *testing.T, f *fixture, block string) ([]string, string, error) {
+	t.Helper()
+	c := depsChain(t, f, block)
+	rf, err := collectFiles(&verifier{trust: f.executor().Trust}, f.ss, c)
+	if err != nil {
+		return nil, "", err
+	}
+	var rels []string
+	for _, fl := range rf.deps {
+		rels = append(rels, fl.Loc.Rel)
+	}
+	return rels, rf.anchorRel, nil
+}
+
 // Every rule of a verify_deps block, and each refusal.
 func TestVerifyDepsRules(t *testing.T) {
-	collect := func(t *testing.T, f *fixture, block string) ([]string, string, error) {
-		t.Helper()
-		c := depsChain(t, f, block)
-		spec, err := depsSpecOf(c)
-		if err != nil || spec == nil {
-			return nil, "", err
-		}
-		v := &verifier{trust: f.executor().Trust}
-		files, root, err := spec.collect(v, c.Tool())
-		var rels []string
-		for _, fl := range files {
-			rels = append(rels, fl.Loc.Rel)
-		}
-		return rels, root, err
-	}
 	layout := func(f *fixture) {
 		f.write("project", "tools/t/sub/a.sh", helperFile("t/sub"), f.key)
 		f.write("project", "tools/t/sub/deep/b.sh", helperFile("t/sub/deep"), f.key)
@@ -57,22 +59,26 @@ func TestVerifyDepsRules(t *testing.T) {
 		want        string // selected files, or the error
 		root        string
 	}{
-		{"tool_dir, recursive by default", "# verify_deps: {}\n", "tools/t/sub/a.sh tools/t/sub/deep/b.sh tools/t/sub/tests/c.sh", "tools/t/sub"},
+		{"the tool's folder, recursive by default", "# verify_deps: {}\n", "tools/t/sub/a.sh tools/t/sub/deep/b.sh tools/t/sub/tests/c.sh", "tools/t/sub"},
+		{"tool_dir", "# verify_deps: {scope: tool_dir}\n", "tools/t/sub/a.sh tools/t/sub/deep/b.sh tools/t/sub/tests/c.sh", "tools/t/sub"},
 		{"not recursive", "# verify_deps: {recursive: false}\n", "tools/t/sub/a.sh", "tools/t/sub"},
+		{"tool_siblings never recurses", "# verify_deps: {scope: tool_siblings, recursive: true}\n", "tools/t/sub/a.sh", "tools/t/sub"},
+		{"tool_file: the tool alone", "# verify_deps: {scope: tool_file}\n", "", ""},
 		{"exclude_dirs", "# verify_deps: {exclude_dirs: [tests]}\n", "tools/t/sub/a.sh tools/t/sub/deep/b.sh", "tools/t/sub"},
 		{"tool_parent", "# verify_deps: {scope: tool_parent, exclude_dirs: [deep, tests]}\n", "tools/t/sub/a.sh tools/t/top.sh", "tools/t"},
 		{"disabled", "# verify_deps: {enabled: false}\n", "", ""},
-		{"bad scope", "# verify_deps: {scope: everywhere}\n", `verify_deps scope "everywhere": use tool_dir or tool_parent`, ""},
-		{"not an item extension", "# verify_deps: {extensions: [.json]}\n", `verify_deps extension ".json" is not a tool file extension`, ""},
-		{"not a mapping", "# verify_deps: [a]\n", "verify_deps must be a mapping", ""},
+		{"bad scope", "# verify_deps: {scope: everywhere}\n", `verify_deps: scope must be one of anchor, tool_dir, tool_siblings, tool_file, tool_parent`, ""},
+		{"an extension that cannot be signed", "# verify_deps: {extensions: [.txt]}\n", `verify_deps: extension ".txt" cannot carry a signature line`, ""},
+		{"an unknown key", "# verify_deps: {scopes: tool_dir}\n", `verify_deps: unknown key "scopes"`, ""},
+		{"not a mapping", "# verify_deps: [a]\n", "verify_deps: must be a mapping", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			f := newFixture(t)
 			layout(f)
-			got, root, err := collect(t, f, c.block)
+			got, root, err := collectOf(t, f, c.block)
 			if err != nil {
-				if !strings.Contains(err.Error(), c.want) {
+				if c.want == "" || !strings.Contains(err.Error(), c.want) {
 					t.Errorf("error %v, want %q", err, c.want)
 				}
 				return
@@ -93,36 +99,30 @@ func TestVerifyDepsRefusals(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		spec, _ := depsSpecOf(c)
-		if _, _, err := spec.collect(&verifier{trust: f.executor().Trust}, c.Tool()); err == nil || !strings.Contains(err.Error(), "whole tools folder") {
+		if _, err := collectFiles(&verifier{trust: f.executor().Trust}, f.ss, c); err == nil || !strings.Contains(err.Error(), "whole tools folder") {
 			t.Errorf("got %v", err)
 		}
 	})
 	t.Run("a symbolic link under the scope", func(t *testing.T) {
 		f := newFixture(t)
-		c := depsChain(t, f, "# verify_deps: {}\n")
 		if err := os.Symlink("/etc", filepath.Join(f.project, ".ai/tools/t/sub/link.sh")); err != nil {
 			t.Skip(err)
 		}
-		spec, _ := depsSpecOf(c)
-		if _, _, err := spec.collect(&verifier{trust: f.executor().Trust}, c.Tool()); !errors.Is(err, space.ErrSymlink) {
+		if _, _, err := collectOf(t, f, "# verify_deps: {}\n"); !errors.Is(err, space.ErrSymlink) {
 			t.Errorf("got %v", err)
 		}
 	})
 	t.Run("limits", func(t *testing.T) {
 		f := newFixture(t)
-		c := depsChain(t, f, "# verify_deps: {}\n")
 		f.write("project", "tools/t/sub/a.sh", helperFile("t/sub"), f.key)
 		f.write("project", "tools/t/sub/b.sh", helperFile("t/sub"), f.key)
-		spec, _ := depsSpecOf(c)
-		v := &verifier{trust: f.executor().Trust}
 		defer func(n, b int) { maxDeps, maxDepBytes = n, b }(maxDeps, maxDepBytes)
 		maxDeps = 1
-		if _, _, err := spec.collect(v, c.Tool()); err == nil || !strings.Contains(err.Error(), "more than 1 files") {
+		if _, _, err := collectOf(t, f, "# verify_deps: {}\n"); err == nil || !strings.Contains(err.Error(), "more than 1 files") {
 			t.Errorf("file limit: %v", err)
 		}
 		maxDeps, maxDepBytes = 10, 100
-		if _, _, err := spec.collect(v, c.Tool()); err == nil || !strings.Contains(err.Error(), "more than 100 bytes") {
+		if _, _, err := collectOf(t, f, "# verify_deps: {}\n"); err == nil || !strings.Contains(err.Error(), "more than 100 bytes") {
 			t.Errorf("size limit: %v", err)
 		}
 	})

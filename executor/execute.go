@@ -66,9 +66,7 @@ type Plan struct {
 	Params    map[string]any
 	Lockfile  *FoundLockfile // nil when the tool has none
 	integrity []string
-	deps      []*verifiedFile
-	anchorRel string
-	libs      []*verifiedFile
+	files     *runFiles
 }
 
 // PrepareOptions vary Prepare.
@@ -131,16 +129,7 @@ func (x *Executor) Prepare(id item.ID, o PrepareOptions) (*Plan, error) {
 	if probs := chain.Validate(c, chain.Options{}); len(probs) > 0 {
 		return p, &ChainInvalidError{Problems: probs}
 	}
-	spec, err := depsSpecOf(c)
-	if err != nil {
-		return p, err
-	}
-	if spec != nil {
-		if p.deps, p.anchorRel, err = spec.collect(v, c.Tool()); err != nil {
-			return p, p.refuse(err)
-		}
-	}
-	if p.libs, err = collectLibs(v, x.Spaces, c); err != nil {
+	if p.files, err = collectFiles(v, x.Spaces, c); err != nil {
 		return p, p.refuse(err)
 	}
 	if o.ForLock {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 
 	"github.com/ryekit/rye/chain"
 )
@@ -16,8 +17,8 @@ import (
 // verification and start changes nothing.
 //
 // Layout: ai/<path under .ai/> for the tool and its dependencies (so that
-// relative imports between them work as in the space), lib/<file name>
-// for library files. The directory is 0700 and the files read-only (the
+// relative imports between them work as in the space), lib/ for library
+// files. The directory is 0700 and the files read-only (the
 // tool itself 0500, so that a runtime may execute it directly).
 type runDir struct {
 	root string
@@ -55,7 +56,14 @@ func newRunDir(tmp string) (*runDir, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &runDir{root: root}, nil
+	// Absolute, so that what the run is given (and what an anchor may put
+	// on a load path, inside) does not depend on the working directory.
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		os.RemoveAll(root)
+		return nil, err
+	}
+	return &runDir{root: abs}, nil
 }
 
 // remove deletes the directory and everything in it.
@@ -91,14 +99,19 @@ type materialised struct {
 	toolPath, toolDir, toolParent, anchorPath, runtimeLib string
 }
 
-// materialise writes the tool, its dependencies and library files.
-// anchorRel is the verify_deps scope folder ("" when there is none).
-func (d *runDir) materialise(tool *chain.Element, deps []*verifiedFile, anchorRel string, libs []*verifiedFile) (*materialised, error) {
+// materialise writes the tool, its dependencies and library files: the
+// dependencies at their paths under .ai/, so that {anchor_path} (the copy
+// of rf.anchorRel, or of the tool's folder) holds exactly the verified
+// files of the package; library files below lib/, at their paths below
+// the anchor's lib folder, or by file name for runtime_lib items. lib/ is
+// made whenever the chain declares a library, even an empty one, so that
+// {runtime_lib} always names a folder of this run.
+func (d *runDir) materialise(tool *chain.Element, rf *runFiles) (*materialised, error) {
 	m := &materialised{toolPath: d.itemPath(tool.Loc.Rel)}
 	if err := d.write(m.toolPath, tool.Item.Bytes, 0o500); err != nil {
 		return nil, err
 	}
-	for _, f := range deps {
+	for _, f := range rf.deps {
 		if err := d.write(d.itemPath(f.Loc.Rel), f.Item.Bytes, 0o400); err != nil {
 			return nil, err
 		}
@@ -106,16 +119,29 @@ func (d *runDir) materialise(tool *chain.Element, deps []*verifiedFile, anchorRe
 	m.toolDir = filepath.Dir(m.toolPath)
 	m.toolParent = filepath.Dir(m.toolDir)
 	m.anchorPath = m.toolDir
-	if anchorRel != "" {
-		m.anchorPath = d.itemPath(anchorRel)
+	if rf.anchorRel != "" {
+		m.anchorPath = d.itemPath(rf.anchorRel)
 	}
-	if len(libs) > 0 {
+	if rf.hasLib {
 		m.runtimeLib = d.libDir()
-		for _, f := range libs {
-			if err := d.write(filepath.Join(m.runtimeLib, path.Base(f.Loc.Rel)), f.Item.Bytes, 0o400); err != nil {
+		if err := os.MkdirAll(m.runtimeLib, 0o700); err != nil {
+			return nil, err
+		}
+		for _, f := range rf.libs {
+			name := path.Base(f.Loc.Rel)
+			if rf.libDir != "" {
+				name = strings.TrimPrefix(f.Loc.Rel, rf.libDir+"/")
+			}
+			if err := d.write(filepath.Join(m.runtimeLib, filepath.FromSlash(name)), f.Item.Bytes, 0o400); err != nil {
 				return nil, err
 			}
 		}
 	}
 	return m, nil
+}
+
+// inside reports whether p (absolute) is the run directory or below it.
+func (d *runDir) inside(p string) bool {
+	rel, err := filepath.Rel(d.root, filepath.Clean(p))
+	return err == nil && filepath.IsAbs(p) && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

@@ -108,7 +108,7 @@ func (x *Executor) run(ctx context.Context, p *Plan, o RunOptions) (any, error) 
 		return nil, fmt.Errorf("cannot make the run directory: %v", err)
 	}
 	defer rd.remove()
-	m, err := rd.materialise(p.Chain.Tool(), p.deps, p.anchorRel, p.libs)
+	m, err := rd.materialise(p.Chain.Tool(), p.files)
 	if err != nil {
 		return nil, fmt.Errorf("cannot write the verified files for the run: %v", err)
 	}
@@ -146,9 +146,27 @@ func (x *Executor) run(ctx context.Context, p *Plan, o RunOptions) (any, error) 
 	if vars["node_modules"], err = projectNodeModules(eo); err != nil {
 		return nil, err
 	}
+	// An applied anchor (spec 6.6) edits path lists after the chain's
+	// environment, before templates (which may read them through ${VAR}),
+	// and may set the working directory.
+	cwd := ""
+	if a := p.files.anchor; a != nil {
+		ctx := anchorContext(vars)
+		if err := applyAnchorEnv(a, env, ctx, rd); err != nil {
+			return nil, err
+		}
+		if a.Cwd != "" {
+			if cwd, err = anchorCwd(a, ctx, rd, x.ProjectPath); err != nil {
+				return nil, err
+			}
+		}
+	}
 	cfg, err := Render(chain.MergedConfig(p.Chain), env, vars, p.Params)
 	if err != nil {
 		return nil, err
+	}
+	if cwd != "" && p.Chain.Root().ID() == "rye/core/primitives/subprocess" {
+		cfg["cwd"] = cwd
 	}
 	switch root := p.Chain.Root().ID(); root {
 	case "rye/core/primitives/subprocess":

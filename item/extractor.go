@@ -167,10 +167,18 @@ func parseFieldRules(fields *syntax.Node, prefix string) ([]*FieldRule, error) {
 
 // Fields returns an item's metadata fields as the extractor sees them: the
 // reader's fields plus those the extraction rules derive (a tool's name is
-// its file name).
+// its file name), and a directive's permissions in the shape the rules
+// expect (permissionsAs).
 func (x *Extractor) Fields(md *Metadata, id ID) *syntax.Node {
 	out := syntax.NewMap(md.Fields.Pos)
 	out.Fields = append(out.Fields, md.Fields.Fields...)
+	if md.Form == FormDirectiveXML && x.rule("permissions").objects() {
+		for i, f := range out.Fields {
+			if f.Key == "permissions" { // a new field: the reader's stays as it is
+				out.Fields[i] = &syntax.Field{Key: f.Key, KeyPos: f.KeyPos, Value: permissionObjects(f.Value)}
+			}
+		}
+	}
 	for _, name := range slices.Sorted(maps.Keys(x.Extraction)) {
 		r := x.Extraction[name]
 		switch r.Type {
@@ -183,6 +191,45 @@ func (x *Extractor) Fields(md *Metadata, id ID) *syntax.Node {
 				}
 			}
 		}
+	}
+	return out
+}
+
+// rule is the top-level rule of a field, or nil.
+func (x *Extractor) rule(field string) *FieldRule {
+	for _, r := range x.Rules {
+		if r.Field == field {
+			return r
+		}
+	}
+	return nil
+}
+
+// objects reports whether a rule wants a list of mappings.
+func (r *FieldRule) objects() bool { return r != nil && r.ItemType == "object" }
+
+// permissionObjects presents capability strings the way the reference's
+// directive parser did (_extract_from_xml, spec 6.6): a list of
+// {tag: "cap", content: "<capability>"}. A project that ships the
+// reference's directive extractor (permissions: item_type object,
+// item_required [tag]) checks what the reference checked; rye's own rule
+// (item_type string) sees the strings. Each object sits at its string's
+// position.
+func permissionObjects(caps *syntax.Node) *syntax.Node {
+	if caps.Kind != syntax.ListNode {
+		return caps
+	}
+	out := syntax.NewList(caps.Pos)
+	out.End = caps.End
+	for _, c := range caps.Items {
+		if c.Kind != syntax.StringNode {
+			out.Append(c)
+			continue
+		}
+		o := syntax.NewMap(c.Pos)
+		o.Set("tag", c.Pos, syntax.NewString("cap", c.Pos))
+		o.Set("content", c.Pos, c)
+		out.Append(o)
 	}
 	return out
 }

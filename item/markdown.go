@@ -50,6 +50,35 @@ func findFence(src []byte, from int, info string) (fence, bool) {
 	return fence{}, false
 }
 
+// CodeBlocks returns the byte ranges [start, end) of the fenced code
+// blocks of a Markdown text, from the opening fence line to the end of the
+// closing one (or of the text, for a block that never closes). Fences are
+// tracked as findFence tracks them. An example in a code block is content,
+// never something the file itself declares (lint's misplaced signature
+// lines).
+func CodeBlocks(src []byte) [][2]int {
+	var out [][2]int
+	var char byte
+	count, start := 0, 0
+	for off := 0; off < len(src); {
+		next := lineEnd(src, off)
+		line := trimRightBlank(src[off:next])
+		if count == 0 {
+			if c, n := fenceRun(line); n >= 3 {
+				char, count, start = c, n, off
+			}
+		} else if c, n := fenceRun(line); c == char && n >= count && n == len(line) {
+			out = append(out, [2]int{start, next})
+			count = 0
+		}
+		off = next
+	}
+	if count > 0 {
+		out = append(out, [2]int{start, len(src)})
+	}
+	return out
+}
+
 // fenceRun returns the fence character and how many times it repeats at the
 // start of a line (0 when the line does not start a fence).
 func fenceRun(line []byte) (byte, int) {

@@ -107,3 +107,25 @@ func FuzzParseExtractor(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCodeBlocks: the fenced code blocks of any text are in order, do not
+// overlap, lie inside it, and each starts at the beginning of a line with
+// a fence of three or more backticks or tildes.
+func FuzzCodeBlocks(f *testing.F) {
+	f.Add([]byte("a\n```yaml\nx\n```\n````md\n```\ny\n```\n````\n~~~\nopen"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		end := 0
+		for _, b := range CodeBlocks(src) {
+			if b[0] < end || b[1] <= b[0] || b[1] > len(src) {
+				t.Fatalf("block %v after %d in %q", b, end, src)
+			}
+			if b[0] > 0 && src[b[0]-1] != '\n' {
+				t.Fatalf("block %v does not start a line", b)
+			}
+			if _, n := fenceRun(src[b[0]:lineEnd(src, b[0])]); n < 3 {
+				t.Fatalf("block %v does not open with a fence", b)
+			}
+			end = b[1]
+		}
+	})
+}

@@ -284,3 +284,17 @@ func TestYAMLMergeAndManyKeys(t *testing.T) {
 		t.Errorf("20,000 keys: %v", err)
 	}
 }
+
+func TestCodeBlocks(t *testing.T) {
+	src := []byte("a\n```yaml\nx\n```\nb\n````md\n```\ny\n```\n````\n~~~\nopen")
+	got := CodeBlocks(src)
+	want := [][2]int{{2, 16}, {18, 40}, {40, 48}}
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("block %d: got %v (%q), want %v", i, got[i], src[got[i][0]:got[i][1]], want[i])
+		}
+	}
+}

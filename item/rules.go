@@ -22,17 +22,50 @@ func IsSemver(s string) bool { return semverRE.MatchString(s) }
 // *Error per broken rule, in rule order. Fields that the reader could not
 // read (md.Problems, which name fields as the file spells them) are not
 // reported again as missing.
+//
+// The rules mean what they meant to the reference's validator
+// (validate_field, spec 6.6), so that every item it accepted is accepted:
+// an absent key is null; a null is valid unless the field is required and
+// not nullable; a required field that is not nullable may not be an empty
+// list; a required field without match_path may not be an empty string; an
+// empty string in a field without match_path is not checked further. So a
+// tool without executor_id is valid under `required: true, nullable: true`.
 func (x *Extractor) Check(md *Metadata, id ID) []*syntax.Error {
 	fields := x.Fields(md, id)
+	c := &checker{id: id, form: md.Form, unreadable: unreadableFields(md)}
+	c.fields(x.Rules, fields, "")
+	return c.errs
+}
+
+// unreadableFields are the fields (as the file spells them) that the reader
+// found but could not read.
+func unreadableFields(md *Metadata) map[string]bool {
 	unreadable := map[string]bool{}
 	for _, p := range md.Problems {
 		if p.Field != "" {
 			unreadable[p.Field] = true
 		}
 	}
-	c := &checker{id: id, form: md.Form, unreadable: unreadable}
-	c.fields(x.Rules, fields, "")
-	return c.errs
+	return unreadable
+}
+
+// Refusals are the reader's problems that make an item invalid under the
+// rules: a field the reader could not read counts as absent (the reference
+// never saw a value it could not evaluate), so its problem refuses the item
+// only when the field is required and not nullable. The other problems (a
+// CONFIG_SCHEMA that is not a literal, an unknown permission) are doubts of
+// rye's beyond the reference: lint reports them, signing does not refuse.
+func (x *Extractor) Refusals(md *Metadata) []*syntax.Error {
+	var out []*syntax.Error
+	for _, p := range md.Problems {
+		for _, r := range x.Rules {
+			if r.Required && !r.Nullable && p.Field != "" && Spelling(md.Form, r.Field) == p.Field {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	return out
 }
 
 type checker struct {
@@ -51,7 +84,7 @@ func (c *checker) fields(rules []*FieldRule, m *syntax.Node, prefix string) {
 		name := prefix + r.Field
 		f := m.Field(r.Field)
 		if f == nil {
-			if r.Required && !c.unreadable[Spelling(c.form, name)] {
+			if r.Required && !r.Nullable && !c.unreadable[Spelling(c.form, name)] {
 				c.add(r, name, nil, m.Pos, "required", "missing required field", c.missingFix(r, name), "")
 			}
 			continue
@@ -73,9 +106,18 @@ func (c *checker) missingFix(r *FieldRule, name string) string {
 }
 
 func (c *checker) value(r *FieldRule, name string, v *syntax.Node) {
-	if v.Kind == syntax.NullNode {
-		if !r.Nullable {
+	switch {
+	case v.Kind == syntax.NullNode:
+		if r.Required && !r.Nullable {
 			c.add(r, name, v, v.Pos, "type", "found null, expected "+expectation(r), "", "")
+		}
+		return
+	case r.Required && !r.Nullable && v.Kind == syntax.ListNode && len(v.Items) == 0:
+		c.add(r, name, v, v.Pos, "required", "missing required field: found an empty list", "", "")
+		return
+	case v.Kind == syntax.StringNode && v.Str == "" && !r.MatchPath:
+		if r.Required {
+			c.add(r, name, v, v.Pos, "required", "missing required field: found an empty string", "", "")
 		}
 		return
 	}
@@ -113,12 +155,39 @@ func (c *checker) value(r *FieldRule, name string, v *syntax.Node) {
 				continue
 			}
 			for _, req := range r.ItemRequired {
-				if it.Kind == syntax.MapNode && it.Field(req) == nil {
+				// As the reference: a key whose value is empty (null, "",
+				// 0, false, [], {}) is missing too.
+				if it.Kind == syntax.MapNode && isEmptyValue(it.Get(req)) {
 					c.add(r, itemName, it, it.Pos, "item_required", fmt.Sprintf("missing %q", req), "", "")
 				}
 			}
 		}
 	}
+}
+
+// isEmptyValue reports whether a value is absent or what Python counts as
+// false: null, "", 0, false, an empty list or mapping.
+func isEmptyValue(n *syntax.Node) bool {
+	if n == nil {
+		return true
+	}
+	switch n.Kind {
+	case syntax.NullNode:
+		return true
+	case syntax.StringNode:
+		return n.Str == ""
+	case syntax.BoolNode:
+		return !n.Bool
+	case syntax.IntNode:
+		return n.Int == 0
+	case syntax.FloatNode:
+		return n.Float == 0
+	case syntax.ListNode:
+		return len(n.Items) == 0
+	case syntax.MapNode:
+		return len(n.Fields) == 0
+	}
+	return false
 }
 
 // typeOK checks the rule's type and reports a mismatch.

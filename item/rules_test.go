@@ -84,14 +84,101 @@ func TestRulesKnowledgeAndTools(t *testing.T) {
 	checkRules(t, Tool, "demo/runtime", "runtime.yaml", sample(t, Tool, "runtime.yaml"))
 	noExecutor := strings.Replace(string(sample(t, Tool, "count.sh")), "# executor_id: rye/core/runtimes/shell_runtime\n", "", 1)
 	checkRules(t, Tool, "demo/count", "count.sh", sample(t, Tool, "count.sh"))
-	checkRules(t, Tool, "demo/count", "count.sh", []byte(noExecutor),
-		`executor_id required 4:3: missing required field | `)
+	// executor_id is required and nullable: absent means null (the
+	// reference's validate_field, spec 6.6), so a tool without one is a
+	// valid library item. (Before the RYE OS semantics this was "missing
+	// required field", which refused 64 of the reference's own tools.)
+	checkRules(t, Tool, "demo/count", "count.sh", []byte(noExecutor))
 	checkRules(t, Tool, "ops/deploy", "deploy.toml", sample(t, Tool, "deploy.toml"))
 	checkRules(t, Tool, "lib/helper", "helper.yaml", []byte("version: 2\ntool_type: library\nexecutor_id: null\ncategory: lib\ndescription: d\n"),
 		`version type 1:10: found a number (2), expected a semantic version string like "1.0.0" | quote it: version: "2.0.0"`)
 	checkRules(t, Tool, "x/y", "y.yaml", []byte("version: \"1.0.0\"\ntool_type: [a]\nexecutor_id: 3\ncategory: x\ndescription: d\n"),
 		`tool_type type 2:12: found a list, expected a string | `,
 		`executor_id type 3:14: found a number (3), expected a string | `)
+}
+
+// TestRulesReferenceSemantics pins validate_field's meaning of required,
+// nullable and empty values (spec 6.6), rule by rule.
+func TestRulesReferenceSemantics(t *testing.T) {
+	x, err := ParseExtractor([]byte(`validation_schema:
+  fields:
+    a: {required: true, type: string}
+    b: {required: true, type: string, nullable: true}
+    c: {required: false, type: object}
+    d: {required: true, type: array}
+    e: {required: true, type: array, nullable: true}
+    f: {required: true, type: string, match_path: true}
+    g: {required: false, type: semver}
+    h: {type: array, item_type: object, item_required: [tag]}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(src string, want ...string) {
+		t.Helper()
+		md, err := ReadMetadata(Tool, "x.yaml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ruleErrs(x.Check(md, MustID("x/y")))
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%q:\n got:\n  %s\nwant:\n  %s", src, strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+		}
+	}
+	// b absent and null are both fine; c null is fine (not required);
+	// e [] is fine (nullable); g "" is not checked further.
+	check("a: s\nc: null\nd: [1]\ne: []\nf: x\ng: \"\"\n")
+	check("a: s\nb: null\nd: [1]\nf: x\n")
+	check("d: [1]\nf: x\n",
+		`a required 1:1: missing required field | `)
+	check("a: null\nd: []\nf: x\n",
+		`a type 1:4: found null, expected a string | `,
+		`d required 2:4: missing required field: found an empty list | `)
+	check("a: \"\"\nd: [1]\nf: \"\"\n",
+		`a required 1:4: missing required field: found an empty string | `,
+		`f match_path 3:4: found "", expected the folder path "x" | write f: "x", or move the file`)
+	check("a: s\nd: [1]\nf: x\nh: [{tag: cap}, {tag: \"\"}, {content: c}, {tag: null}]\n",
+		`h[1] item_required 4:17: missing "tag" | `,
+		`h[2] item_required 4:28: missing "tag" | `,
+		`h[3] item_required 4:42: missing "tag" | `)
+}
+
+// referenceDirectiveRules is the reference's directive extractor's rule
+// for permissions (spec 6.6).
+const referenceDirectiveRules = `validation_schema:
+  fields:
+    permissions: {required: false, type: array, item_type: object, item_required: [tag]}
+`
+
+func TestRulesPermissionObjects(t *testing.T) {
+	src := sample(t, Directive, "full.md")
+	md, err := ReadMetadata(Directive, "full.md", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	caps := md.Get("permissions")
+	if len(caps.Items) == 0 || caps.Items[0].Kind != syntax.StringNode {
+		t.Fatalf("the reader's permissions are capability strings: %v", caps.Plain())
+	}
+	ref, err := ParseExtractor([]byte(referenceDirectiveRules))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs := ref.Check(md, "ops/release/deploy_app"); len(errs) != 0 {
+		t.Errorf("the reference's rule sees {tag, content} objects: %v", ruleErrs(errs))
+	}
+	view := ref.Fields(md, "ops/release/deploy_app").Get("permissions")
+	first := view.Items[0]
+	if first.Get("tag").String() != "cap" || first.Get("content") != caps.Items[0] || first.Pos != caps.Items[0].Pos {
+		t.Errorf("object view: %v at %v", first.Plain(), first.Pos)
+	}
+	if md.Get("permissions").Items[0].Kind != syntax.StringNode {
+		t.Error("the view changed the reader's metadata")
+	}
+	// rye's own rule (item_type: string) still sees the strings.
+	if errs := shippedExtractor(t, Directive).Check(md, "ops/release/deploy_app"); len(errs) != 1 {
+		t.Errorf("shipped rules: %v", ruleErrs(errs))
+	}
 }
 
 func TestParseExtractorErrors(t *testing.T) {
@@ -124,6 +211,19 @@ func TestValidate(t *testing.T) {
 	errs := Validate(x, Tool, "demo/x", "x.py", []byte("__version__ = get()\n__tool_type__ = 't'\n__executor_id__ = None\n__category__ = 'demo'\n__tool_description__ = 'd'\n"))
 	if len(errs) != 1 || errs[0].Error() != "x.py:1:15: __version__: not a literal: the value is not visible without running the file (found a call to get at 1:15)" {
 		t.Errorf("non-literal: %v", errs)
+	}
+	// A CONFIG_SCHEMA that is not a literal is, for the reference, no
+	// schema: signing does not refuse it (lint reports it).
+	if errs := Validate(x, Tool, "demo/x", "x.py", []byte("__version__ = '1.0.0'\n__tool_type__ = 't'\n__category__ = 'demo'\n__tool_description__ = 'd'\nCONFIG_SCHEMA = build()\n")); len(errs) != 0 {
+		t.Errorf("non-literal schema: %v", errs)
+	}
+	// Nor an unreadable nullable field: absent is null.
+	if errs := Validate(x, Tool, "demo/x", "x.py", []byte("__version__ = '1.0.0'\n__tool_type__ = 't'\n__category__ = 'demo'\n__tool_description__ = 'd'\n__executor_id__ = pick()\n")); len(errs) != 0 {
+		t.Errorf("non-literal executor: %v", errs)
+	}
+	// Without rules every problem counts.
+	if errs := Validate(nil, Tool, "demo/x", "x.py", []byte("CONFIG_SCHEMA = build()\n")); len(errs) != 1 {
+		t.Errorf("no rules: %v", errs)
 	}
 	errs = Validate(x, Tool, "demo/x", "x.toml", []byte("a = \n"))
 	if len(errs) != 1 || errs[0].Path != "x.toml" || !strings.Contains(errs[0].Msg, "invalid TOML") {

@@ -12,14 +12,16 @@ const BOM = "\xef\xbb\xbf"
 
 // Envelope returns the comment opener (with its one space) and closer (with
 // its one space, or "") that wrap a signature line in a file with extension
-// ext, and false for an extension that cannot carry one.
+// ext, and false for an extension that cannot carry one. Besides the item
+// forms, .json (a "#" line) and .mjs, .cjs ("//") are files of RYE OS tool
+// packages that verify_deps checks (spec 6.2.1, 6.6); they are not items.
 func Envelope(ext string) (prefix, suffix string, ok bool) {
 	switch ext {
 	case ".md":
 		return "<!-- ", " -->", true
-	case ".py", ".yaml", ".yml", ".sh", ".toml":
+	case ".py", ".yaml", ".yml", ".sh", ".toml", ".json":
 		return "# ", "", true
-	case ".js", ".ts":
+	case ".js", ".ts", ".mjs", ".cjs":
 		return "// ", "", true
 	}
 	return "", "", false
@@ -29,7 +31,7 @@ func Envelope(ext string) (prefix, suffix string, ok bool) {
 // be "#!...", pushing the signature line to the second line.
 func allowsShebang(ext string) bool {
 	switch ext {
-	case ".py", ".sh", ".js", ".ts":
+	case ".py", ".sh", ".js", ".ts", ".mjs", ".cjs":
 		return true
 	}
 	return false

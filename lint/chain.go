@@ -23,8 +23,12 @@ a higher one; at most 10 elements; no cycles) and validated: the last
 element is a known primitive, those between are runtimes, version
 constraints hold, every {placeholder} in a config is provided by the
 execution context, the merged config or a parameter the tool declares, and
-the primitive's required config is present. A tool without executor_id
-must say it is not executable (tool_type library, config, extractor, ...).`,
+the primitive's required config is present; an anchor: block, verify_deps
+and the library behind {runtime_lib} read. A tool without executor_id is a
+library or configuration item (absent means null, as in the reference); it
+is a warning only when it declares what only a run uses (a parameter
+schema, config or env_config) and its tool_type is not one that needs no
+executor (library, config, extractor, ...).`,
 	URL:      DocURL("chain"),
 	Requires: []*analysis.Analyzer{Input, Parse},
 	Run:      runChain,
@@ -57,8 +61,8 @@ func runChain(pass *analysis.Pass) (any, error) {
 		exec := md.Get("executor_id")
 		tt := md.Str("tool_type")
 		if md.Str("executor_id") == "" {
-			if !notExecutable[tt] && (exec == nil || exec.IsNull()) {
-				r.at(sevWarning, "no-executor", f.Pos(nodePos(exec, md)), 0, fmt.Sprintf("no executor_id: this %q tool cannot be executed; name its runtime in executor_id, or give it a tool_type that needs none (library, config, ...)", tt))
+			if what := runOnly(md); what != "" && !notExecutable[tt] && (exec == nil || exec.IsNull()) {
+				r.at(sevWarning, "no-executor", f.Pos(nodePos(exec, md)), 0, fmt.Sprintf("no executor_id: this %q tool declares %s, which only a run uses, but it cannot be executed; name its runtime in executor_id, or give it a tool_type that needs none (library, config, ...)", tt, what))
 			}
 			return
 		}
@@ -80,6 +84,20 @@ func runChain(pass *analysis.Pass) (any, error) {
 		}
 	})
 	return nil, nil
+}
+
+// runOnly names what a tool declares that only matters when it runs (its
+// parameters, its config, its environment), or "". A tool without
+// executor_id that declares none of these is a library module or a
+// configuration item, like the reference's many modules that a tool of
+// their package imports.
+func runOnly(md *item.Metadata) string {
+	for _, f := range []string{"config_schema", "input_schema", "config", "env_config"} {
+		if v := md.Get(f); !v.IsNull() {
+			return item.Spelling(md.Form, f)
+		}
+	}
+	return ""
 }
 
 // nodePos is a field's position, or the metadata block's.

@@ -27,7 +27,9 @@ directive, the YAML of knowledge and of YAML tools, TOML, the Python
 tokenizer, the commented YAML header of scripts. A file in an item folder
 whose extension is not a form of that kind is not an item (a warning), and
 a .json file cannot be one: JSON has no comments, so it cannot carry a
-signature line.`,
+signature line. A .json, .mjs or .cjs file of a tool folder that starts
+with a signature line is a file of a RYE OS package, which verify_deps
+verifies: it is not reported.`,
 	URL:        DocURL("parse"),
 	Requires:   []*analysis.Analyzer{Input},
 	ResultType: reflect.TypeOf(Parsed(nil)),
@@ -41,6 +43,9 @@ func runParse(pass *analysis.Pass) (any, error) {
 		switch {
 		case f.Oddity != nil && (f.Oddity.Symlink || isIDProblem(f)):
 			// symbolic links and invalid ids are the ids analyzer's
+		case f.Oddity != nil && packageFile(f):
+			// a signed file of a RYE OS tool package: not an item, verified
+			// by verify_deps when a tool of the package runs
 		case f.Oddity != nil && path.Ext(f.Rel) == ".json":
 			r.at(sevError, "json", f.start(), 0, f.Oddity.Reason)
 		case f.Oddity != nil:
@@ -79,4 +84,13 @@ func runParse(pass *analysis.Pass) (any, error) {
 // whose path is not a valid id (the ids analyzer reports those).
 func isIDProblem(f *File) bool {
 	return f.Oddity != nil && f.Oddity.Kind.HasExtension(path.Ext(f.Rel))
+}
+
+// packageFile reports a file of a tool folder that is not an item form but
+// carries a signature line at its top: a .json, .mjs or .cjs file of a RYE
+// OS package, which verify_deps verifies (spec 6.6).
+func packageFile(f *File) bool {
+	ext := path.Ext(f.Rel)
+	_, _, ok := item.Envelope(ext)
+	return ok && f.Kind == item.Tool && !item.Tool.HasExtension(ext) && f.ReadErr == nil && item.HasSignatureLine(f.Src, ext)
 }

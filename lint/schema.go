@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"fmt"
+
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/ryekit/rye/item"
@@ -18,7 +20,11 @@ JSON Schema (draft 2020-12 unless "$schema" says otherwise) for an object;
 once it compiles, every default must validate against its property; and
 every name in a "required" list must be a property: declared in
 "properties" or in those of its $ref targets and its allOf, anyOf, oneOf,
-if, then and else branches (the parameters rye execute takes).`,
+if, then and else branches (the parameters rye execute takes).
+
+A tool that has an executor but declares no schema is a warning: it takes
+any parameter, passed on unchecked (as the reference did), so a misspelt
+parameter is not caught.`,
 	URL:      DocURL("schema"),
 	Requires: []*analysis.Analyzer{Input, Parse},
 	Run:      runSchema,
@@ -35,6 +41,31 @@ func runSchema(pass *analysis.Pass) (any, error) {
 		for _, p := range CheckParamSchema(md.Schema()) {
 			r.at(sevError, "invalid", f.Pos(p.Node.Pos), endPos(f, p.Node), p.Msg)
 		}
+		if noSchema(md) {
+			exec := md.Get("executor_id")
+			name := item.Spelling(md.Form, "config_schema")
+			r.at(sevWarning, "none", f.Pos(nodePos(exec, md)), 0, fmt.Sprintf("no %s: rye passes every parameter given to this tool on unchecked (as the reference did), so a misspelt or missing parameter is not caught; declare its parameters in %s", name, name))
+		}
 	}
 	return nil, nil
+}
+
+// noSchema reports an executable tool (not a runtime or primitive, whose
+// schemas describe what their children give them) that declares no
+// parameter schema. A schema that the reader could not read (a
+// CONFIG_SCHEMA that is not a literal) is the metadata analyzer's finding.
+func noSchema(md *item.Metadata) bool {
+	if md.Str("executor_id") == "" || !md.Schema().IsNull() {
+		return false
+	}
+	switch md.Str("tool_type") {
+	case "runtime", "primitive":
+		return false
+	}
+	for _, p := range md.Problems {
+		if p.Field == item.Spelling(md.Form, "config_schema") {
+			return false
+		}
+	}
+	return true
 }

@@ -55,13 +55,28 @@ func runSignature(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-// misplaced reports signature-looking lines below the top of a file.
+// misplaced reports signature-looking lines below the top of a file. In
+// Markdown, lines inside fenced code blocks are examples (documentation
+// that shows what a signature line looks like), not misplaced lines.
 func misplaced(r reporter, f *File) {
-	prefix, _, ok := item.Envelope(path.Ext(f.Rel))
+	ext := path.Ext(f.Rel)
+	prefix, _, ok := item.Envelope(ext)
 	if !ok {
 		return
 	}
-	_, slotEnd := item.SignatureSlot(f.Src, path.Ext(f.Rel))
+	var examples [][2]int
+	if ext == ".md" {
+		examples = item.CodeBlocks(f.Src)
+	}
+	inExample := func(off int) bool {
+		for _, b := range examples {
+			if b[0] <= off && off < b[1] {
+				return true
+			}
+		}
+		return false
+	}
+	_, slotEnd := item.SignatureSlot(f.Src, ext)
 	marker := []byte(prefix + "rye:signed:")
 	line := 1 + bytes.Count(f.Src[:slotEnd], []byte("\n"))
 	for off := slotEnd; off < len(f.Src); line++ {
@@ -69,7 +84,7 @@ func misplaced(r reporter, f *File) {
 		if end < 0 {
 			end = len(f.Src) - off
 		}
-		if bytes.HasPrefix(f.Src[off:off+end], marker) && off != slotEnd {
+		if bytes.HasPrefix(f.Src[off:off+end], marker) && off != slotEnd && !inExample(off) {
 			r.at(sevWarning, "misplaced", f.tok.Pos(off), 0, fmt.Sprintf("a signature line on line %d, below the top of the file, is ignored by verification: the signature line is the first line (the second after #!); remove this one", line))
 		}
 		off += end + 1

@@ -47,6 +47,14 @@ func TestSignatureAnalyzer(t *testing.T) {
 	write("tools/s/unsigned.yaml", tool("unsigned"))
 	pasted := append(tool("pasted"), signed(sign.V2, "pasted", tool("x"))[:200]...)
 	write("tools/s/pasted.yaml", signed(sign.V2, "pasted", append(pasted, '\n')))
+	// Documentation that shows a signature line in a code block: an
+	// example, not a misplaced line; the same line outside one is.
+	doc := []byte("---\nid: doc\ntitle: Doc\nversion: \"1.0.0\"\nentry_type: reference\ncategory: s\n---\nA signed tool starts:\n\n```yaml\n# rye:signed:2026-02-11T00:00:00Z:aa:bb:cc\n```\n\n````markdown\n```\n<!-- rye:signed:in-a-nested-fence -->\n```\n<!-- rye:signed:still-in-the-outer-fence -->\n````\n<!-- rye:signed:pasted -->\n")
+	docSigned, err := sign.Sign(key, sign.V2, item.Knowledge, "s/doc", ".md", doc, when)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("knowledge/s/doc.md", docSigned)
 	write("trusted_keys/"+key.Fingerprint+".toml", verify.FormatTrustedKey(&verify.TrustedKey{Owner: "t", Public: key.Public}))
 
 	e := testEnv(t, dir)
@@ -61,7 +69,8 @@ func TestSignatureAnalyzer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `.ai/tools/s/edited.yaml:1:1: error: modified: content changed since it was signed; if the change is intended, sign it again: rye sign tool s/edited [signature/modified]
+	want := `.ai/knowledge/s/doc.md:21:1: warning: a signature line on line 21, below the top of the file, is ignored by verification: the signature line is the first line (the second after #!); remove this one [signature/misplaced]
+.ai/tools/s/edited.yaml:1:1: error: modified: content changed since it was signed; if the change is intended, sign it again: rye sign tool s/edited [signature/modified]
 .ai/tools/s/old.yaml:1:1: warning: v1 signature: the timestamp is unsigned and nothing binds the item to its location; re-sign it: rye sign --format v2 tool s/old [signature/v1]
 .ai/tools/s/pasted.yaml:7:1: warning: a signature line on line 7, below the top of the file, is ignored by verification: the signature line is the first line (the second after #!); remove this one [signature/misplaced]
 .ai/tools/s/unsigned.yaml:1:1: error: unsigned: no signature line; sign it: rye sign tool s/unsigned [signature/unsigned]

@@ -24,6 +24,8 @@ import (
 type Error struct {
 	Msg   string
 	Valid []string // the tool's parameters, e.g. ["--name string (default \"World\")", "--count integer (required)"]
+	// Unchecked is a tool that declares no schema: it takes any parameter.
+	Unchecked bool
 }
 
 // Error is Msg, then "valid parameters:" and one parameter per line (or
@@ -31,6 +33,9 @@ type Error struct {
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(e.Msg)
+	if e.Unchecked {
+		return b.String()
+	}
 	if len(e.Valid) == 0 {
 		b.WriteString("\nthis tool takes no parameters")
 		return b.String()
@@ -44,7 +49,8 @@ func (e *Error) Error() string {
 }
 
 // Parse builds a tool's parameter object from command-line arguments,
-// driven by its JSON Schema (schema may be nil = no parameters). The
+// driven by its JSON Schema (nil: the tool declares none, see
+// parseUnchecked). The
 // parameters are the properties the schema declares, as lint sees them:
 // its "properties" and those of its local $ref targets and of its allOf,
 // anyOf, oneOf, if/then/else, not and dependentSchemas branches
@@ -73,6 +79,9 @@ func (e *Error) Error() string {
 // *Error for every mistake of the caller.
 func Parse(schema *syntax.Node, args []string, params string, readFile func(string) ([]byte, error)) (map[string]any, error) {
 	s := paramSchemaOf(schema)
+	if schema.IsNull() {
+		return s.parseUnchecked(args, params, readFile)
+	}
 	out := map[string]any{}
 	if params != "" {
 		m, err := s.parseParamsFlag(params, readFile)
@@ -190,6 +199,58 @@ func Parse(schema *syntax.Node, args []string, params string, readFile func(stri
 	return out, nil
 }
 
+// parseUnchecked reads the parameters of a tool that declares no schema.
+// The reference passes such a tool's parameters on unchanged, and so does
+// rye; the command line reads them the way it reads a declared parameter
+// without a type:
+//
+//   - --name value and --name=value take the value as JSON when it parses
+//     (3, true, ["a"], {"k": 1}), else as the text written;
+//   - a bare --name (the last argument, or followed by another --flag) is
+//     true;
+//   - names are kept exactly as written: no schema says which spelling the
+//     tool reads, so --dry-run gives "dry-run" and --dry_run "dry_run";
+//   - a name given twice, a positional argument or a one-dash flag is an
+//     error (write a list as JSON, or use --params);
+//   - --params JSON|@file merges under the flags, unchanged.
+func (s *paramSchema) parseUnchecked(args []string, params string, readFile func(string) ([]byte, error)) (map[string]any, error) {
+	out := map[string]any{}
+	if params != "" {
+		m, err := s.parseParamsFlag(params, readFile)
+		if err != nil {
+			return nil, err
+		}
+		out = m
+	}
+	flags := map[string]any{}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, val, hasVal := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		switch {
+		case a == "--" || !strings.HasPrefix(a, "--"):
+			return nil, s.errorf("found the argument %s: this tool declares no parameter schema, so there is no positional parameter; give parameters as --name value", paramschema.Quote(a))
+		case name == "" || strings.HasPrefix(name, "-"):
+			return nil, s.errorf("found %s, expected --name or --name=value", paramschema.Quote(a))
+		}
+		if _, dup := flags[name]; dup {
+			return nil, s.errorf("--%s given more than once (give a list as JSON: --%s '[\"a\", \"b\"]')", name, name)
+		}
+		switch {
+		case hasVal:
+			flags[name] = s.loose(nil, val)
+		case i+1 < len(args) && !strings.HasPrefix(args[i+1], "--"):
+			i++
+			flags[name] = s.loose(nil, args[i])
+		default:
+			flags[name] = true
+		}
+	}
+	for k, v := range flags {
+		out[k] = v
+	}
+	return out, nil
+}
+
 // Prepare applies the schema's defaults (of the properties it always
 // declares, at the top level and in object parameters that are present or
 // defaulted) and validates the result against the schema (JSON Schema,
@@ -203,6 +264,14 @@ func Parse(schema *syntax.Node, args []string, params string, readFile func(stri
 // that cannot be compiled is a plain error. The params map is not changed.
 func Prepare(schema *syntax.Node, params map[string]any) (map[string]any, error) {
 	s := paramSchemaOf(schema)
+	if schema.IsNull() {
+		// No schema: the parameters are passed on unchanged (spec 6.6).
+		out := make(map[string]any, len(params))
+		for k, v := range params {
+			out[k] = v
+		}
+		return out, nil
+	}
 	var unknown []string
 	for k := range params {
 		if !s.takes(k) {
@@ -212,13 +281,6 @@ func Prepare(schema *syntax.Node, params map[string]any) (map[string]any, error)
 	if len(unknown) > 0 {
 		slices.Sort(unknown)
 		return nil, s.unknown(unknown)
-	}
-	if schema.IsNull() {
-		out := make(map[string]any, len(params))
-		for k, v := range params {
-			out[k] = v
-		}
-		return out, nil
 	}
 	sch, err := paramCompile(schema)
 	if err != nil {
@@ -241,6 +303,9 @@ func Prepare(schema *syntax.Node, params map[string]any) (map[string]any, error)
 // the primary (positional) parameter, its enum values and its default.
 func Usage(schema *syntax.Node) string {
 	s := paramSchemaOf(schema)
+	if schema.IsNull() {
+		return "this tool declares no parameter schema: every --name value is passed on unchecked\n(the value as JSON when it parses, else as text; a bare --name is true)\n"
+	}
 	if len(s.props) == 0 {
 		return "this tool takes no parameters\n"
 	}
@@ -325,7 +390,7 @@ func paramSchemaOf(schema *syntax.Node) *paramSchema {
 
 // errorf is a *Error listing the valid parameters.
 func (s *paramSchema) errorf(format string, args ...any) *Error {
-	return &Error{Msg: fmt.Sprintf(format, args...), Valid: s.valid()}
+	return &Error{Msg: fmt.Sprintf(format, args...), Valid: s.valid(), Unchecked: s.root.IsNull()}
 }
 
 // valid lists the parameters for a Error:

@@ -59,3 +59,36 @@ func FuzzParseParams(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseUnchecked feeds command lines to Parse for a tool that declares
+// no schema: it never panics, every error is a *Error that does not claim
+// the tool takes no parameters, a result is deterministic and JSON can
+// encode it, and Prepare passes it on unchanged.
+func FuzzParseUnchecked(f *testing.F) {
+	readFile := paramTestFiles(map[string]string{"p.json": `{"a": 1, "b": [true]}`})
+	f.Fuzz(func(t *testing.T, joined, params string) {
+		var args []string
+		if joined != "" {
+			args = strings.Split(joined, "\x00")
+		}
+		got, err := Parse(nil, args, params, readFile)
+		if err != nil {
+			var pe *Error
+			if !errors.As(err, &pe) || !pe.Unchecked || pe.Msg == "" || strings.Contains(pe.Error(), "takes no parameters") {
+				t.Fatalf("Parse(%q, %q): error %T %v", args, params, err, err)
+			}
+			return
+		}
+		again, err := Parse(nil, args, params, readFile)
+		if err != nil || !reflect.DeepEqual(got, again) {
+			t.Fatalf("Parse(%q, %q) is not deterministic", args, params)
+		}
+		if _, err := json.Marshal(got); err != nil {
+			t.Fatalf("Parse(%q, %q) gave values JSON cannot encode: %v", args, params, err)
+		}
+		prepared, err := Prepare(nil, got)
+		if err != nil || !reflect.DeepEqual(prepared, got) {
+			t.Fatalf("Prepare changed %v: %v, %v", got, prepared, err)
+		}
+	})
+}

@@ -199,7 +199,7 @@ func TestParseParams(t *testing.T) {
 		{name: "positional ambiguous required", schema: `{"properties": {"a": {"type": "string"}, "b": {"type": "string"}}, "required": ["a", "b"]}`, args: []string{"v"}, wantErr: `found the positional argument "v", but this tool has several required parameters (--a, --b) and none is marked "x-primary"`},
 		{name: "positional ambiguous x-primary", schema: `{"properties": {"a": {"x-primary": true}, "b": {"x-primary": true}}}`, args: []string{"v"}, wantErr: `several parameters are marked "x-primary" (--a, --b)`},
 		{name: "positional without primary", schema: `{"properties": {"a": {"type": "string"}}}`, args: []string{"v"}, wantErr: `found the positional argument "v", but this tool has no primary parameter: give parameters as --name value`},
-		{name: "positional for a tool without parameters", schema: `null`, args: []string{"v"}, wantErr: `but this tool takes no parameters`},
+		{name: "positional for a tool without parameters", schema: `{"type": "object"}`, args: []string{"v"}, wantErr: `but this tool takes no parameters`},
 		{name: "two positionals", args: []string{"a", "b"}, wantErr: `found 2 positional arguments ("a", "b"), expected at most one (for --command)`},
 		{name: "positional and flag for the primary", args: []string{"--command", "a", "b"}, wantErr: "--command given more than once"},
 		{name: "everything after -- is positional", args: []string{"--", "--verbose"}, want: map[string]any{"command": "--verbose"}},
@@ -348,7 +348,7 @@ func TestPrepareParams(t *testing.T) {
 			wantErr: "unknown parameters --verbos (did you mean --verbose?), --zzz"},
 		{name: "unknown parameter is not normalized", params: map[string]any{"command": "ls", "dry-run": true},
 			wantErr: "unknown parameter --dry-run; did you mean --dry_run?"},
-		{name: "unknown parameter, tool without parameters", schema: "null", params: map[string]any{"a": 1},
+		{name: "unknown parameter, tool without parameters", schema: `{"type": "object"}`, params: map[string]any{"a": 1},
 			wantErr: "unknown parameter --a"},
 		{name: "additionalProperties false", schema: `{"properties": {"a": {}}, "additionalProperties": false}`, params: map[string]any{"b": 1},
 			wantErr: "unknown parameter --b"},
@@ -498,14 +498,13 @@ func TestParamUsage(t *testing.T) {
 	if got := Usage(xp); got != wantXP {
 		t.Fatalf("got\n%s\nwant\n%s", got, wantXP)
 	}
-	for _, src := range []string{"null", `{"type": "object"}`, `{"properties": {}}`} {
-		var sch *syntax.Node
-		if src != "null" {
-			sch = paramTestNode(t, src)
-		}
-		if got := Usage(sch); got != "this tool takes no parameters\n" {
+	for _, src := range []string{`{"type": "object"}`, `{"properties": {}}`} {
+		if got := Usage(paramTestNode(t, src)); got != "this tool takes no parameters\n" {
 			t.Errorf("%s: got %q", src, got)
 		}
+	}
+	if got := Usage(nil); !strings.HasPrefix(got, "this tool declares no parameter schema: every --name value is passed on unchecked\n") {
+		t.Errorf("no schema: got %q", got)
 	}
 }
 
@@ -638,5 +637,48 @@ func TestParamErrorValidNotes(t *testing.T) {
 	}
 	if got, want := Usage(schema), "  --n integer  (required; primary: may be given without --n; one of 1, 3; default 3)\n"; got != want {
 		t.Errorf("usage %q, want %q", got, want)
+	}
+}
+
+// A tool that declares no schema (spec 6.6: the reference passes its
+// parameters on unchanged) takes any parameter: typed like a declared
+// parameter without a type, names as written, --params underneath; Prepare
+// passes them on as they are. A schema that declares nothing is as strict
+// as before.
+func TestParamsWithoutSchema(t *testing.T) {
+	files := func(string) ([]byte, error) { return []byte(`{"from_file": [1, 2], "n": 0}`), nil }
+	got, err := Parse(nil, []string{"--n", "3", "--name=World", "--dry-run", "--list", `["a"]`, "--obj={\"k\": true}", "--text", "1.2.3", "--dry_run=false", "--last"}, "@p.json", files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"n": int64(3), "name": "World", "dry-run": true, "list": []any{"a"}, "obj": map[string]any{"k": true},
+		"text": "1.2.3", "dry_run": false, "last": true, "from_file": []any{int64(1), int64(2)}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %#v\nwant %#v", got, want)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"v"}, `found the argument "v": this tool declares no parameter schema, so there is no positional parameter`},
+		{[]string{"--", "v"}, `found the argument "--": this tool declares no parameter schema`},
+		{[]string{"-v"}, `found the argument "-v"`},
+		{[]string{"--a", "1", "--a", "2"}, `--a given more than once`},
+		{[]string{"---x"}, `found "---x", expected --name or --name=value`},
+		{[]string{"--=v"}, `found "--=v", expected --name or --name=value`},
+	} {
+		_, err := Parse(nil, c.args, "", nil)
+		var pe *Error
+		if !errors.As(err, &pe) || !strings.HasPrefix(pe.Error(), c.want) || strings.Contains(pe.Error(), "takes no parameters") {
+			t.Errorf("%q: got %v, want %q", c.args, err, c.want)
+		}
+	}
+	in := map[string]any{"anything": []any{"x"}, "n": int64(1)}
+	out, err := Prepare(nil, in)
+	if err != nil || !reflect.DeepEqual(out, in) {
+		t.Errorf("Prepare: %v %v", out, err)
+	}
+	if _, err := Prepare(paramTestNode(t, `{"type": "object"}`), in); err == nil {
+		t.Error("a schema that declares nothing takes nothing")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"path"
 	"regexp"
 	"slices"
 	"strconv"
@@ -130,6 +131,11 @@ func ParseManifest(data []byte) (*Manifest, error) {
 		case string(item.Directive), string(item.Tool), string(item.Knowledge):
 			if _, err := item.ParseID(e.ID); err != nil {
 				return nil, fmt.Errorf("manifest: file %s: id: %v", p, err)
+			}
+			// A bundle holds items: a signed file of another form (a .json
+			// file of a tool package) is not one.
+			if !item.Kind(e.Kind).HasExtension(path.Ext(p)) {
+				return nil, fmt.Errorf("manifest: file %s: %q is not a %s file form", p, path.Ext(p), e.Kind)
 			}
 			if e.Signature == nil || (e.Signature.Format != "v1" && e.Signature.Format != "v2") || !hexFP.MatchString(e.Signature.FP) {
 				return nil, fmt.Errorf("manifest: file %s: signature needs format v1 or v2 and a 16-hex-digit fp", p)

@@ -564,6 +564,7 @@ func TestManifestRoundTripAndStrictness(t *testing.T) {
 		"bad sha":       func(s string) string { return strings.Replace(s, strings.Repeat("a", 64), "zz", 1) },
 		"bad kind":      func(s string) string { return strings.Replace(s, `kind: "tool"`, `kind: "gadget"`, 1) },
 		"bad path":      func(s string) string { return strings.Replace(s, `".ai/tools/a/b/t.py"`, `"../t.py"`, 1) },
+		"not an item":   func(s string) string { return strings.Replace(s, `".ai/tools/a/b/t.py"`, `".ai/tools/a/b/t.json"`, 1) },
 		"key elsewhere": func(s string) string {
 			return strings.Replace(s, "bundles/a/b/trusted_keys", "bundles/x/trusted_keys", 1)
 		},

@@ -60,7 +60,7 @@ func (f Format) Uncovered(k item.Kind, ext string) string {
 		return "the preamble, the fences and the body after the XML block are not covered, " + common
 	case k == item.Knowledge:
 		return "--- front matter is not covered, " + common
-	case ext == ".py" || ext == ".sh" || ext == ".js" || ext == ".ts":
+	case ext == ".py" || ext == ".sh" || ext == ".js" || ext == ".ts" || ext == ".mjs" || ext == ".cjs":
 		return "the #! line is not covered, " + common
 	}
 	return common

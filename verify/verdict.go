@@ -179,8 +179,10 @@ func Check(in Input, ts *TrustStore, p Policy) Result {
 		return fail(Modified, "content changed since it was signed%s; if the change is intended, sign it again: %s", changeHint(in.Data), signHint)
 	}
 
-	// Location: an item's own metadata must agree with where it is.
-	if in.Kind.Valid() {
+	// Location: an item's own metadata must agree with where it is. A file
+	// that is not an item form (a .json file of a tool package that
+	// verify_deps checks) has no metadata to disagree.
+	if in.Kind.Valid() && in.Kind.HasExtension(ext) {
 		if moved, reason := locationMismatch(in, l.Format); moved != "" {
 			return fail(Moved, "%s; move it back, or sign it at its new place: %s", reason, signHint)
 		}

@@ -177,8 +177,13 @@ func (a *app) writeFixes(fixed []lint.Fixed) error {
 func lintReport(res *lint.Result, tool string) *report.Report {
 	rep := &report.Report{Tool: tool, Findings: res.Findings}
 	rep.Version, _, _ = Version()
-	for _, f := range res.Findings {
+	for i, f := range res.Findings {
 		rep.AddRule(lint.RuleFor(f.Rule))
+		// The signature analyzer's legacy-format warning ("signature/v1",
+		// worded as verify words it) is grouped as verify groups it.
+		if format, ok := strings.CutPrefix(f.Rule, "signature/"); ok && f.Severity == report.Warning && strings.HasPrefix(f.Message, format+" signature:") {
+			groupLegacy(rep, &rep.Findings[i], format)
+		}
 	}
 	return rep
 }

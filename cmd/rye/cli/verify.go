@@ -289,6 +289,14 @@ func (a *app) warnTrustProblems(ts *verify.TrustStore) {
 
 const docsBase = "https://github.com/ryekit/rye/blob/main/docs/"
 
+// groupLegacy puts a legacy-format warning (verify's, or lint's signature
+// analyzer's) into its format's group: the same warning on many items is
+// one line in text.
+func groupLegacy(rep *report.Report, f *report.Finding, format string) {
+	f.Group = "legacy-" + format
+	rep.AddGroup(report.Group{Key: f.Group, Summary: "%s verified with " + format + " signatures, which leave parts of each item unsigned (" + docsBase + "verify.md#what-v1-does-not-catch; -v or --format json lists them); re-sign them with your key: rye sign --format v2 \"**\""})
+}
+
 // addVerdicts turns results into report items and findings.
 func addVerdicts(rep *report.Report, results []verify.Result, listVerified bool) {
 	for _, r := range results {
@@ -303,9 +311,7 @@ func addVerdicts(rep *report.Report, results []verify.Result, listVerified bool)
 			rep.AddRule(report.Rule{ID: rule, Short: "Verified, with something to act on: a key that expires soon, or a legacy signature format.", URL: docsBase + "verify.md#warnings"})
 			f := report.Finding{Rule: rule, Severity: report.Warning, Path: r.Path, Line: max(r.Line, 1), Col: 1, Message: w, Kind: string(r.Kind), ID: string(r.ID)}
 			if r.IsLegacyWarning(w) {
-				// The same warning on many items is one line in text.
-				f.Group = "legacy-" + r.Format
-				rep.AddGroup(report.Group{Key: f.Group, Summary: "%s verified with " + r.Format + " signatures, which leave parts of each item unsigned (" + docsBase + "verify.md#what-v1-does-not-catch; -v or --format json lists them); re-sign them with your key: rye sign --format v2 \"**\""})
+				groupLegacy(rep, &f, r.Format)
 			}
 			rep.Add(f)
 		}

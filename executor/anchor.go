@@ -1,0 +1,108 @@
+package executor
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/ryekit/rye/chain"
+)
+
+// anchorContext is what {word} means in an anchor's env_paths and cwd
+// (the reference's _compute_anchor_context): the run's context without
+// {params_json}, with {runtime_lib} "" when the chain has no library.
+func anchorContext(vars map[string]any) map[string]string {
+	ctx := map[string]string{"runtime_lib": ""}
+	for _, k := range []string{"tool_path", "tool_dir", "tool_parent", "anchor_path", "runtime_lib", "project_path", "user_space", "system_space"} {
+		if v, ok := vars[k].(string); ok {
+			ctx[k] = v
+		}
+	}
+	return ctx
+}
+
+// anchorTemplate replaces each {word} of ctx in s; other words are kept as
+// written (the reference's _template_string).
+func anchorTemplate(s string, ctx map[string]string) string {
+	var b strings.Builder
+	last := 0
+	for _, p := range chain.Placeholders(s) {
+		v, ok := ctx[p.Name]
+		if !ok {
+			continue
+		}
+		b.WriteString(s[last:p.Off])
+		b.WriteString(v)
+		last = p.Off + len(p.Name) + 2
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// applyAnchorEnv edits the path-list variables of an applied anchor
+// (env_paths, the reference's _apply_anchor_env): the variable's value
+// (from the resolved environment, which starts from the caller's) is split
+// on the OS list separator with empty parts dropped; prepends go in front
+// in their order, appends at the end, and an entry already there is not
+// added again.
+//
+// Every entry the anchor adds must name the run directory or a folder
+// below it: what a tool loads from these paths is then only what rye
+// verified and wrote for this run. An entry elsewhere (the project, a
+// {word} the context does not know) is an error, and nothing runs; the
+// caller's own entries are kept as they are.
+func applyAnchorEnv(a *chain.Anchor, env *Env, ctx map[string]string, rd *runDir) error {
+	sep := string(os.PathListSeparator)
+	for _, ep := range a.EnvPaths {
+		var parts []string
+		if cur, ok := env.Get(ep.Var); ok {
+			for _, p := range strings.Split(cur, sep) {
+				if p != "" {
+					parts = append(parts, p)
+				}
+			}
+		}
+		resolve := func(tmpl string) (string, error) {
+			v := anchorTemplate(tmpl, ctx)
+			if v != "" && !rd.inside(v) {
+				return "", fmt.Errorf("%s: anchor env_paths %s: %q (from %q) is not a folder that rye verified and wrote for this run; an anchor may add {anchor_path}, {tool_dir}, {tool_parent}, {runtime_lib} and folders below them", a.Owner.ID(), ep.Var, v, tmpl)
+			}
+			return filepath.Clean(v), nil
+		}
+		var front []string
+		for _, t := range ep.Prepend {
+			v, err := resolve(t)
+			if err != nil {
+				return err
+			}
+			if v != "." && !slices.Contains(parts, v) && !slices.Contains(front, v) {
+				front = append(front, v)
+			}
+		}
+		parts = append(front, parts...)
+		for _, t := range ep.Append {
+			v, err := resolve(t)
+			if err != nil {
+				return err
+			}
+			if v != "." && !slices.Contains(parts, v) {
+				parts = append(parts, v)
+			}
+		}
+		env.Set(ep.Var, strings.Join(parts, sep))
+	}
+	return nil
+}
+
+// anchorCwd is an applied anchor's working directory: its cwd template,
+// which must name the run directory (or a folder below it) or the project
+// root, rye's default working directory.
+func anchorCwd(a *chain.Anchor, ctx map[string]string, rd *runDir, project string) (string, error) {
+	v := anchorTemplate(a.Cwd, ctx)
+	if rd.inside(v) || (filepath.IsAbs(v) && filepath.Clean(v) == filepath.Clean(project)) {
+		return filepath.Clean(v), nil
+	}
+	return "", fmt.Errorf("%s: anchor cwd %q (from %q) is neither a folder that rye wrote for this run nor the project root", a.Owner.ID(), v, a.Cwd)
+}
