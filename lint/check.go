@@ -31,7 +31,9 @@ func Check(req CheckRequest) (*CheckResult, error) {
 	if err := req.Options.validate(); err != nil {
 		return nil, err
 	}
-	vres, err := verify.Run(req.Verify)
+	vreq := req.Verify
+	vreq.KeepBytes = true // lint reads the very bytes that were verified
+	vres, err := verify.Run(vreq)
 	if err != nil {
 		return nil, err
 	}

@@ -142,6 +142,9 @@ type Request struct {
 	// this git commit's, and lists those it deleted.
 	ChangedSince string
 	Policy       Policy
+	// KeepBytes keeps every item's bytes after verification, for a caller
+	// that reads them again (rye check lints the very bytes it verified).
+	KeepBytes bool
 	// RunFiles reports the files outside .ai/ that the executor could use
 	// unverified and that git tracks (TrackedRunFiles), when the project is
 	// in a git repository.
@@ -156,9 +159,10 @@ type Request struct {
 // Results is a finished verification.
 type Results struct {
 	Items []Result
-	// Sources are the items verified, in the order of Items; each reads its
-	// bytes once, so a later reader (lint in rye check) gets the very bytes
-	// that were verified.
+	// Sources are the items verified, in the order of Items. With
+	// Request.KeepBytes (or a trust ref) each reads its bytes once, so a
+	// later reader (lint in rye check) gets the very bytes that were
+	// verified.
 	Sources []Source
 	// Notes are lines for the reader: what changed since a commit, what it
 	// deleted.
@@ -223,8 +227,14 @@ func Run(req Request) (*Results, error) {
 			res.Sources = append(res.Sources, srcs...)
 		}
 	}
-	for i := range res.Sources {
-		res.Sources[i].Read = readOnce(res.Sources[i].Read)
+	// Bytes are kept only when a later stage reads them again (lint in rye
+	// check, the rollback comparison under a trust ref): then it gets the
+	// very bytes that were verified. Otherwise each is dropped as soon as
+	// its item is verified, so memory does not grow with the tree.
+	if req.KeepBytes || req.Trust.Ref != "" {
+		for i := range res.Sources {
+			res.Sources[i].Read = readOnce(res.Sources[i].Read)
+		}
 	}
 	v := &Verifier{Trust: ts, Policy: req.Policy}
 	if req.Cache != "" && len(req.CacheSecret) >= 32 {

@@ -30,7 +30,7 @@ func TestRun(t *testing.T) {
 	sp := signedProject(t, root, 20)
 	ss := spacesOf(t, root)
 	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
-	res, err := Run(Request{Spaces: ss, Policy: Policy{Now: now}})
+	res, err := Run(Request{Spaces: ss, Policy: Policy{Now: now}, KeepBytes: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,13 +42,25 @@ func TestRun(t *testing.T) {
 			t.Errorf("%s: %s %s", r.Path, r.Verdict, r.Reason)
 		}
 	}
-	// The bytes handed on are the ones verified.
+	// With KeepBytes, the bytes handed on are the ones verified; without,
+	// they are not kept (a later read goes to the file).
 	first := res.Sources[0]
 	before, _ := first.Read()
-	os.WriteFile(filepath.Join(sp.AI(), filepath.FromSlash(first.Rel)), []byte("changed"), 0o644)
+	file := filepath.Join(sp.AI(), filepath.FromSlash(first.Rel))
+	os.WriteFile(file, []byte("changed"), 0o644)
 	if after, _ := first.Read(); string(after) != string(before) {
 		t.Error("a second read of a source read the file again")
 	}
+	os.WriteFile(file, before, 0o644)
+	res, err = Run(Request{Spaces: ss, Policy: Policy{Now: now}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(file, []byte("changed"), 0o644)
+	if after, _ := res.Sources[0].Read(); string(after) != "changed" {
+		t.Error("without KeepBytes the bytes were kept")
+	}
+	os.WriteFile(file, before, 0o644)
 
 	// One kind, one pattern.
 	res, err = Run(Request{Spaces: ss, Kinds: []item.Kind{res.Items[1].Kind}, Patterns: []string{string(res.Items[1].ID)}, Policy: Policy{Now: now}})
