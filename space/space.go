@@ -58,6 +58,7 @@ type Space struct {
 	// for the project (like git), else absolute.
 	Shown string
 	fsys  fs.FS // rooted at the .ai folder
+	dir   aiDir // the .ai folder opened for openat2 (Linux)
 }
 
 // Embedded reports whether the space is the bundle compiled into rye.
@@ -233,18 +234,24 @@ func (s *Space) Stat(rel string) (fs.FileInfo, error) {
 // ReadFile reads a file of the space (rel relative to .ai/), refusing
 // symbolic links and files over MaxItemSize.
 func (s *Space) ReadFile(rel string) ([]byte, error) {
-	info, err := s.Stat(rel)
-	if err != nil {
-		return nil, err
+	if !fs.ValidPath(rel) {
+		return nil, &PathError{Path: rel, Err: errors.New("leaves its space")}
 	}
-	if info.Size() > MaxItemSize {
-		return nil, &PathError{Path: s.DisplayPath(rel), Err: ErrTooLarge}
-	}
-	f, err := s.fsys.Open(rel)
+	f, err := s.open(rel)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, &PathError{Path: s.DisplayPath(rel), Err: err}
+	}
+	if !info.Mode().IsRegular() {
+		return nil, &PathError{Path: s.DisplayPath(rel), Err: ErrNotFile}
+	}
+	if info.Size() > MaxItemSize {
+		return nil, &PathError{Path: s.DisplayPath(rel), Err: ErrTooLarge}
+	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxItemSize+1))
 	if err != nil {
 		return nil, &PathError{Path: s.DisplayPath(rel), Err: err}
@@ -253,6 +260,35 @@ func (s *Space) ReadFile(rel string) ([]byte, error) {
 		return nil, &PathError{Path: s.DisplayPath(rel), Err: ErrTooLarge}
 	}
 	return data, nil
+}
+
+// errLinkOnPath is a path below .ai/ that openNoLinks refused for a
+// symbolic link on it (which one, lstatChain then says).
+var errLinkOnPath = errors.New("a symbolic link on the path")
+
+// open opens rel below .ai/ without following a symbolic link anywhere on
+// the path: in one openat2 call on Linux, else by checking each component
+// first (Stat), as the embedded bundle and other systems do.
+func (s *Space) open(rel string) (fs.File, error) {
+	if !s.Embedded() {
+		f, ok, err := s.openNoLinks(rel)
+		if ok {
+			if errors.Is(err, errLinkOnPath) {
+				if _, lerr := s.lstatChain(rel); lerr != nil {
+					return nil, lerr // names the link
+				}
+				return nil, &PathError{Path: s.DisplayPath(rel), Err: ErrSymlink}
+			}
+			if err != nil {
+				return nil, err
+			}
+			return f, nil
+		}
+	}
+	if _, err := s.Stat(rel); err != nil {
+		return nil, err
+	}
+	return s.fsys.Open(rel)
 }
 
 // ReadRegularFile reads a file rye finds in a tree it does not control (a
