@@ -27,7 +27,7 @@ var allowed = map[string][]string{
 	"executor/prim": {},
 	"params":        {"item", "item/syntax"},
 	"chain":         {"space", "item", "item/syntax"},
-	"search":        {"space", "item"},
+	"search":        {"verify", "space", "item"},
 	"verify":        {"gitrepo", "sign", "space", "item", "item/syntax"},
 	"gitrepo":       {},
 	"sign":          {"space", "item"},
