@@ -20,7 +20,7 @@ const module = "github.com/ryekit/rye/"
 var allowed = map[string][]string{
 	"cmd/rye":       {"cmd/rye/cli"},
 	"cmd/rye/cli":   {"*"},
-	"mcp":           {"executor", "verify", "lint", "search", "sign", "space", "item", "item/syntax", "params", "chain", "gitrepo"},
+	"mcp":           {"executor", "verify", "search", "sign", "space", "item"},
 	"lint":          {"chain", "verify", "space", "item", "item/syntax"},
 	"release":       {"verify", "sign", "space", "item"},
 	"executor":      {"chain", "params", "executor/prim", "verify", "sign", "space", "item", "item/syntax"},
