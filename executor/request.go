@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ryekit/rye/chain"
 	"github.com/ryekit/rye/config"
 	"github.com/ryekit/rye/internal/cachedir"
 	"github.com/ryekit/rye/item"
@@ -115,6 +116,11 @@ func (x *Executor) Execute(ctx context.Context, req *Request) (*Result, error) {
 		given = func(*syntax.Node) (map[string]any, error) { return req.Params, nil }
 	}
 	p, err := x.Prepare(req.ID, PrepareOptions{Params: given})
+	var ce *chain.Error
+	var nf *space.NotFoundError
+	if errors.As(err, &ce) && len(ce.Path) == 0 && errors.As(err, &nf) {
+		err = nf // the tool itself is nowhere: resolution's own error
+	}
 	if err != nil {
 		r := Failure("tool", string(req.ID), p, err, started)
 		var pe *params.Error

@@ -62,7 +62,7 @@ func TestExecuteRequest(t *testing.T) {
 	// A tool that is nowhere: the error is resolution's, the chain empty.
 	r, err = x.Execute(ctx, &Request{Kind: item.Tool, ID: "t/none"})
 	var nf *space.NotFoundError
-	if !errors.As(err, &nf) || len(r.Chain) != 0 || r.Status != "error" {
+	if !errors.As(err, &nf) || len(r.Chain) != 0 || r.Status != "error" || r.Error != `tool "t/none" not found (searched project, user, system)` {
 		t.Errorf("unknown tool: %v %+v", err, r)
 	}
 	// A tool that does not verify: a VerifyError, and the partial chain

@@ -420,10 +420,10 @@ func TestProjectPath(t *testing.T) {
 
 	cs := f.connect(Options{})
 	for path, want := range map[string]string{
-		"relative/path":                   "is not an absolute path",
-		filepath.Join(other, "missing"):   "no such file or directory",
-		file:                              "is not a folder",
-		filepath.Dir(other):               "has no .ai/ folder: it is not a RYE project",
+		"relative/path":                    "is not an absolute path",
+		filepath.Join(other, "missing"):    "no such file or directory",
+		file:                               "is not a folder",
+		filepath.Dir(other):                "has no .ai/ folder: it is not a RYE project",
 		other + string(filepath.Separator): "",
 	} {
 		got := call(t, cs, "search", map[string]any{"scope": "all", "query": "*", "project_path": path})

@@ -100,13 +100,20 @@ func (s *server) search(ctx context.Context, _ *sdk.CallToolRequest, a searchArg
 	if err != nil {
 		return fail(err)
 	}
-	results := res.Results
-	if results == nil {
-		results = []search.Result{}
+	d := &searchData{Scope: a.Scope, Query: a.Query, Space: a.Space, Total: res.Total, Results: res.Results}
+	if d.Results == nil {
+		d.Results = []search.Result{}
 	}
-	return respond(&Response{Status: "success", Type: "search", Metadata: since(started), Data: map[string]any{
-		"scope": a.Scope, "query": a.Query, "space": a.Space, "total": res.Total, "results": results,
-	}})
+	return respond(&Response{Status: "success", Type: "search", Data: d, Metadata: since(started)})
+}
+
+// searchData is the data of a search response.
+type searchData struct {
+	Scope   string          `json:"scope"`
+	Query   string          `json:"query"`
+	Space   string          `json:"space"`
+	Total   int             `json:"total"` // results before the limit
+	Results []search.Result `json:"results"`
 }
 
 type loadArgs struct {
@@ -165,8 +172,8 @@ func (s *server) load(ctx context.Context, _ *sdk.CallToolRequest, a loadArgs) (
 		if l.Shadows {
 			note = fmt.Sprintf("it now shadows the %s copy and must be signed in the %s space (the sign tool, or rye sign %s %s)", l.Loc.Space.Name, req.To.Name, k, id)
 		}
-		return respond(&Response{Status: "success", Type: string(k), ItemID: string(id), Metadata: since(started), Verification: &r,
-			Data: map[string]any{"from": it.Path, "to": l.CopiedTo, "shadows": l.Shadows, "note": note}})
+		return respond(&Response{Status: "success", Type: string(k), ItemID: string(id), Verification: &r, Metadata: since(started),
+			Data: &copyData{From: it.Path, To: l.CopiedTo, Shadows: l.Shadows, Note: note}})
 	}
 	if r.Verdict.Failed() {
 		err := fmt.Errorf("%s %s (%s) is not verified: %s: %s; its content is withheld", it.Kind, it.ID, it.Path, r.Verdict, r.Reason)
@@ -174,13 +181,31 @@ func (s *server) load(ctx context.Context, _ *sdk.CallToolRequest, a loadArgs) (
 		resp.Verification = &r
 		return respond(resp)
 	}
-	data := map[string]any{"path": it.Path, "space": string(l.Loc.Space.Name), "content": string(it.Bytes)}
+	d := &loadData{Path: it.Path, Space: string(l.Loc.Space.Name), Content: string(it.Bytes)}
 	if md, err := it.Metadata(); err == nil {
-		data["metadata"] = md.Fields.Plain()
+		d.Metadata = md.Fields.Plain()
 	} else {
-		data["metadata_error"] = err.Error()
+		d.MetadataError = err.Error()
 	}
-	return respond(&Response{Status: "success", Type: string(k), ItemID: string(id), Data: data, Verification: &r, Metadata: since(started)})
+	return respond(&Response{Status: "success", Type: string(k), ItemID: string(id), Data: d, Verification: &r, Metadata: since(started)})
+}
+
+// loadData is the data of a load response: the file's content as it
+// verified, and its parsed metadata.
+type loadData struct {
+	Path          string `json:"path"`
+	Space         string `json:"space"`
+	Content       string `json:"content"`
+	Metadata      any    `json:"metadata,omitempty"`
+	MetadataError string `json:"metadata_error,omitempty"`
+}
+
+// copyData is the data of a load response with a destination.
+type copyData struct {
+	From    string `json:"from"`
+	To      string `json:"to"`
+	Shadows bool   `json:"shadows"` // the copy takes precedence over the original
+	Note    string `json:"note"`
 }
 
 // writable is the project or the user space, for a destination.
@@ -204,7 +229,14 @@ type signArgs struct {
 	Source      string `json:"source"`
 }
 
-// signResult is one item of a sign call, as rye sign --json writes it.
+// signData is the data of a sign response, as rye sign --json writes it.
+type signData struct {
+	Fingerprint string       `json:"fingerprint"`
+	Format      string       `json:"format"`
+	Results     []signResult `json:"results"`
+}
+
+// signResult is one item of a sign call.
 type signResult struct {
 	Kind   item.Kind `json:"kind"`
 	ID     item.ID   `json:"id"`
@@ -275,7 +307,7 @@ func (s *server) sign(ctx context.Context, _ *sdk.CallToolRequest, a signArgs) (
 		results = append(results, sr)
 	}
 	resp := &Response{Status: "success", Type: string(k), ItemID: a.ItemID, Metadata: since(started),
-		Data: map[string]any{"fingerprint": s.o.Key.Fingerprint, "format": format.String(), "results": results}}
+		Data: &signData{Fingerprint: s.o.Key.Fingerprint, Format: format.String(), Results: results}}
 	if len(failed) > 0 {
 		resp.Status = "error"
 		resp.Error = fmt.Sprintf("%d of %d not signed: %s", len(failed), len(results), strings.Join(failed, "; "))

@@ -95,15 +95,20 @@ func (a *app) mcpKey() (*sign.Key, error) {
 		return nil, err
 	}
 	src := a.keySource(paths.Private)
+	needed := false
 	src.Passphrase = func(string, int) ([]byte, error) {
 		if p := os.Getenv("RYE_KEY_PASSWORD"); p != "" {
 			return []byte(p), nil
 		}
+		needed = true
 		return nil, sign.ErrPassphraseNeeded
 	}
 	key, err := sign.LoadSigningKey(src)
-	if err != nil {
-		return nil, usageError("--allow-sign: %v; rye mcp never asks for a passphrase (its stdin is the protocol): use a key without one, or set RYE_KEY_PASSWORD in the server's environment", err)
+	switch {
+	case needed:
+		return nil, usageError("--allow-sign: %s is encrypted and RYE_KEY_PASSWORD is not set; rye mcp never asks for a passphrase (its stdin is the protocol): set RYE_KEY_PASSWORD in the server's environment, or use a key without one", src.Path)
+	case err != nil:
+		return nil, usageError("--allow-sign: %v", err)
 	}
 	return key, nil
 }
