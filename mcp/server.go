@@ -87,8 +87,12 @@ const instructions = `rye serves the items of RYE projects (the .ai/ folder): se
 
 // NewServer returns the MCP server with its four tools: search, load,
 // execute and sign. It offers tools only.
-func NewServer(o Options) *sdk.Server {
-	s := &server{o: o}
+func NewServer(o Options) *sdk.Server { return newServer(context.Background(), o) }
+
+// newServer is NewServer for a server whose running tools end with life:
+// the SDK does not end the calls in flight when its Run returns.
+func newServer(life context.Context, o Options) *sdk.Server {
+	s := &server{o: o, life: life}
 	srv := sdk.NewServer(&sdk.Implementation{Name: "rye", Version: o.Version}, &sdk.ServerOptions{
 		Instructions: instructions,
 		// Tools only: no logging, the default capability, which the
@@ -103,9 +107,10 @@ func NewServer(o Options) *sdk.Server {
 }
 
 // Serve runs the server on r and w (rye mcp: stdin and stdout, see
-// Transport) until the client closes the stream or ctx ends.
+// Transport) until the client closes the stream or ctx ends; either way
+// the tools still running are killed.
 func Serve(ctx context.Context, o Options, r io.Reader, w io.Writer) error {
-	err := NewServer(o).Run(ctx, Transport(r, w))
+	err := newServer(ctx, o).Run(ctx, Transport(r, w))
 	if errors.Is(err, io.EOF) {
 		return nil // the client closed the stream: the normal end
 	}
@@ -114,6 +119,8 @@ func Serve(ctx context.Context, o Options, r io.Reader, w io.Writer) error {
 
 type server struct {
 	o Options
+	// life ends the tools still running when the server stops.
+	life context.Context
 }
 
 // logf writes to the log, when there is one.

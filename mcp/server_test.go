@@ -78,8 +78,9 @@ func TestToolsAreTheReferences(t *testing.T) {
 	if strings.Join(names, " ") != "execute load search sign" {
 		t.Errorf("tools %v", names)
 	}
-	if init := cs.InitializeResult(); init != nil && (init.Capabilities.Logging != nil || init.Capabilities.Prompts != nil || init.Capabilities.Resources != nil) {
-		t.Errorf("capabilities beyond tools: %+v", init.Capabilities)
+	// Tools only: no logging (deprecated), prompts or resources.
+	if init := cs.InitializeResult(); init == nil || mustJSON(init.Capabilities) != `{"tools":{}}` {
+		t.Errorf("capabilities: %s", mustJSON(init))
 	}
 }
 

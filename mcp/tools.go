@@ -57,6 +57,9 @@ func (s *server) execute(ctx context.Context, _ *sdk.CallToolRequest, a executeA
 	if noCache != nil {
 		s.logf("warning: no user cache folder (%v): run directories go in %s", noCache, os.TempDir())
 	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(s.life, cancel)()
 	r, err := x.Execute(ctx, &executor.Request{Kind: k, ID: id, Params: params, DryRun: a.DryRun, Timeout: s.o.Timeout})
 	resp := &Response{Status: r.Status, Type: r.Type, ItemID: r.ItemID, Data: r.Data, Error: r.Error, Chain: r.Chain, DeclaredInputs: r.DeclaredInputs, Metadata: r.Metadata}
 	if r.DryRun && r.Succeeded() {

@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,10 +20,12 @@ import (
 // rawClient speaks JSON-RPC to a server by hand, one line at a time, and
 // insists that every line the server writes is one JSON-RPC message.
 type rawClient struct {
-	t   *testing.T
-	w   io.Writer
-	in  *bufio.Scanner
-	end func()
+	t    *testing.T
+	w    io.Writer
+	in   *bufio.Scanner
+	end  func()     // closes the stream and waits for Serve
+	stop func()     // ends Serve's context
+	done chan error // Serve's result
 }
 
 func startRaw(t *testing.T, o Options) *rawClient {
@@ -33,14 +37,15 @@ func startRaw(t *testing.T, o Options) *rawClient {
 	go func() { done <- Serve(ctx, o, sr, sw) }()
 	in := bufio.NewScanner(cr)
 	in.Buffer(nil, 64<<20)
-	c := &rawClient{t: t, w: cw, in: in, end: func() {
+	c := &rawClient{t: t, w: cw, in: in, stop: cancel, done: done}
+	c.end = sync.OnceFunc(func() {
 		cw.Close()
 		cr.Close() // a server still writing gets an error, not a block
 		if err := <-done; err != nil && !t.Failed() {
 			t.Errorf("Serve: %v", err)
 		}
 		cancel()
-	}}
+	})
 	t.Cleanup(c.end)
 	return c
 }
@@ -221,4 +226,45 @@ func FuzzCheck(f *testing.F) {
 			t.Fatalf("reply %q: %v", reply, err)
 		}
 	})
+}
+
+// When the client closes the stream, the server ends and a running tool's
+// process group is killed.
+func TestClosedStreamKillsRunningTools(t *testing.T) {
+	needBash(t)
+	f := newFixture(t)
+	f.write(f.project, "tools/p/spawn.sh", shellTool("sleep 300 &\necho $! > child.pid\necho $$ > tool.pid\nwait\n", ""), f.key)
+	c := startRaw(t, Options{Open: f.open})
+	c.initialize()
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"execute","arguments":{"item_type":"tool","item_id":"p/spawn","project_path":"` + f.project + `"}}}`)
+	pids := waitForPids(t, filepath.Join(f.project, "child.pid"), filepath.Join(f.project, "tool.pid"))
+	c.end()
+	for _, pid := range pids {
+		waitGone(t, pid)
+	}
+}
+
+// When Serve's context ends (rye mcp got SIGTERM), Serve returns and a
+// running tool's process group is killed.
+func TestStoppedServerKillsRunningTools(t *testing.T) {
+	needBash(t)
+	f := newFixture(t)
+	f.write(f.project, "tools/p/spawn.sh", shellTool("sleep 300 &\necho $! > child.pid\necho $$ > tool.pid\nwait\n", ""), f.key)
+	c := startRaw(t, Options{Open: f.open})
+	c.initialize()
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"execute","arguments":{"item_type":"tool","item_id":"p/spawn","project_path":"` + f.project + `"}}}`)
+	pids := waitForPids(t, filepath.Join(f.project, "child.pid"), filepath.Join(f.project, "tool.pid"))
+	c.stop()
+	select {
+	case err := <-c.done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Serve: %v", err)
+		}
+		c.done <- nil // for the cleanup
+	case <-time.After(20 * time.Second):
+		t.Fatal("Serve did not return")
+	}
+	for _, pid := range pids {
+		waitGone(t, pid)
+	}
 }
