@@ -42,8 +42,8 @@ type Options struct {
 	// Version is the server's version, as clients are told.
 	Version string
 	// Log receives what the user should know and the agent need not:
-	// trusted-key files that were ignored, no user cache folder. nil
-	// discards it. It must not be the protocol's stream.
+	// settings and trusted-key files that were ignored, no user cache
+	// folder. nil discards it. It must not be the protocol's stream.
 	Log io.Writer
 }
 
@@ -157,6 +157,11 @@ func (s *server) project(path string) (*Project, error) {
 	p, err := s.o.Open(path)
 	if err != nil {
 		return nil, err
+	}
+	if p.Settings != nil {
+		for _, n := range p.Settings.Notes() {
+			s.logf("warning: %s", n)
+		}
 	}
 	for _, pr := range p.Trust.Problems {
 		s.logf("warning: %s: %s", pr.Path, pr.Reason)
