@@ -37,6 +37,9 @@ passphrase in RYE_KEY_PASSWORD.
 stdout carries the protocol only; warnings go to stderr.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if timeout < 0 {
+				return usageError("--timeout %s: give a positive duration such as 30s or 2m", timeout)
+			}
 			o := mcp.Options{Open: a.openProject, Timeout: timeout, Log: a.stderr}
 			o.Version, _, _ = Version()
 			if a.dir != "" || a.projectDir != "" {
