@@ -13,6 +13,9 @@ import (
 // InputError is a directive called with inputs it does not accept.
 type InputError struct {
 	Msg string
+	// Declared are the directive's declared inputs, for the caller to
+	// call again with the right ones (nil when unknown).
+	Declared []DeclaredInput
 }
 
 func (e *InputError) Error() string { return e.Msg }
@@ -43,7 +46,7 @@ func DirectiveInputs(md *item.Metadata, given map[string]any) (map[string]any, e
 	}
 	sort.Strings(unknown)
 	if len(unknown) > 0 {
-		return nil, &InputError{Msg: fmt.Sprintf("unknown input %s: the directive declares %s", strings.Join(unknown, ", "), declaredText(names))}
+		return nil, &InputError{Msg: fmt.Sprintf("unknown input %s: the directive declares %s", strings.Join(unknown, ", "), declaredText(names)), Declared: declaredInputs(md)}
 	}
 	for _, in := range declared {
 		name := in.Get("name").String()
@@ -52,7 +55,7 @@ func DirectiveInputs(md *item.Metadata, given map[string]any) (map[string]any, e
 		}
 	}
 	if len(missing) > 0 {
-		return nil, &InputError{Msg: fmt.Sprintf("missing required input %s: the directive declares %s", strings.Join(missing, ", "), declaredText(names))}
+		return nil, &InputError{Msg: fmt.Sprintf("missing required input %s: the directive declares %s", strings.Join(missing, ", "), declaredText(names)), Declared: declaredInputs(md)}
 	}
 	return out, nil
 }

@@ -16,14 +16,17 @@ import (
 
 // Result is what rye execute prints (spec 3.8): one JSON object.
 type Result struct {
-	Status   string     `json:"status"` // "success" or "error"
-	Type     string     `json:"type"`   // "tool", "directive", "knowledge"
-	ItemID   string     `json:"item_id"`
-	DryRun   bool       `json:"dry_run,omitempty"`
-	Data     any        `json:"data,omitempty"`
-	Error    string     `json:"error,omitempty"`
-	Chain    []Link     `json:"chain,omitempty"`
-	Metadata ResultMeta `json:"metadata"`
+	Status string `json:"status"` // "success" or "error"
+	Type   string `json:"type"`   // "tool", "directive", "knowledge"
+	ItemID string `json:"item_id"`
+	DryRun bool   `json:"dry_run,omitempty"`
+	Data   any    `json:"data,omitempty"`
+	Error  string `json:"error,omitempty"`
+	Chain  []Link `json:"chain,omitempty"`
+	// DeclaredInputs are what the item takes, when it refused the
+	// parameters or inputs it was given (set by Execute).
+	DeclaredInputs []DeclaredInput `json:"declared_inputs,omitempty"`
+	Metadata       ResultMeta      `json:"metadata"`
 	// Ran is true when the primitive was started: Error is then about the
 	// run, not about the item.
 	Ran bool `json:"-"`

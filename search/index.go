@@ -1,8 +1,10 @@
-// Package search ranks items for `rye search`: BM25F over an item's name,
-// title, description, category and body, each field weighted as the
-// extractor rule files say (search_fields). The tokenised index is cached on
-// disk and refreshed item by item, so that a search over ten thousand items
-// reads only what changed since the last one.
+// Package search ranks items for `rye search` and the MCP server's search
+// tool: BM25F over an item's name, title, description, category and body,
+// each field weighted as the extractor rule files say (search_fields). The
+// tokenised index is cached on disk and refreshed item by item, so that a
+// search over ten thousand items reads only what changed since the last
+// one. Run, the pipeline both callers share, can give each result its
+// verdict (package verify).
 package search
 
 import (
@@ -14,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/verify"
 )
 
 // The indexed fields, in the order of the weights and of the cache format.
@@ -165,6 +168,10 @@ type Result struct {
 	Description string    `json:"description,omitempty"`
 	Category    string    `json:"category"`
 	Score       float64   `json:"score"`
+	// Verdict and Reason are set by Run when it verifies (see
+	// Request.Trust).
+	Verdict verify.Verdict `json:"verdict,omitempty"`
+	Reason  string         `json:"reason,omitempty"`
 }
 
 // BM25 parameters: the usual values.
@@ -185,13 +192,22 @@ type queryTerm struct {
 // Results are ordered by score, then kind, then id, so equal scores come out
 // in the same order every time.
 func (ix *Index) Search(sc Scope, query string, limit int) (results []Result, total int) {
+	hits, total := ix.hits(sc, query, limit)
+	results = make([]Result, len(hits))
+	for i, h := range hits {
+		results[i] = h.doc.result(h.score)
+	}
+	return results, total
+}
+
+// hits ranks the documents in scope and keeps the first limit of them.
+func (ix *Index) hits(sc Scope, query string, limit int) (hits []hit, total int) {
 	var inScope []*Doc
 	for _, d := range ix.Docs {
 		if sc.Contains(d.Kind, d.ID) {
 			inScope = append(inScope, d)
 		}
 	}
-	var hits []hit
 	if qs := ix.parseQuery(query); len(qs) == 0 {
 		hits = make([]hit, len(inScope))
 		for i, d := range inScope {
@@ -205,11 +221,7 @@ func (ix *Index) Search(sc Scope, query string, limit int) (results []Result, to
 	if limit > 0 && len(hits) > limit {
 		hits = hits[:limit]
 	}
-	results = make([]Result, len(hits))
-	for i, h := range hits {
-		results[i] = h.doc.result(h.score)
-	}
-	return results, total
+	return hits, total
 }
 
 // hit is a document with its score.

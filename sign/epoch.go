@@ -21,3 +21,13 @@ func SourceDateEpoch(getenv func(string) string) (t time.Time, set bool, err err
 	}
 	return time.Unix(n, 0).UTC(), true, nil
 }
+
+// SigningTime is the time a signature records: SOURCE_DATE_EPOCH when it
+// is set (reproducible signing), else now, in UTC.
+func SigningTime(getenv func(string) string) (time.Time, error) {
+	t, set, err := SourceDateEpoch(getenv)
+	if err != nil || set {
+		return t, err
+	}
+	return time.Now().UTC(), nil
+}

@@ -79,6 +79,7 @@ func TestScripts(t *testing.T) {
 			"maxlines":    maxLines,
 			"signfile":    signFile,
 			"sshagent":    sshAgent,
+			"mcp":         mcpSession,
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {

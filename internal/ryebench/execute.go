@@ -26,12 +26,7 @@ echo '{"success": true}'
 // running the same script with bash directly, and prints both medians and
 // their difference: what rye adds to a tool run.
 func executeOverhead(root string, runs int, goEnv []string) {
-	bin := filepath.Join(root, "rye")
-	// The rye module is this one's replacement (go.mod): build it from here.
-	build := exec.Command("go", "build", "-o", bin, "github.com/ryekit/rye/cmd/rye")
-	build.Stderr = os.Stderr
-	build.Env = goEnv
-	check(build.Run())
+	bin := buildRye(root, goEnv)
 	project := filepath.Join(root, "exec-project")
 	tool := filepath.Join(project, ".ai", "tools", "bench", "noop.sh")
 	check(os.MkdirAll(filepath.Dir(tool), 0o755))
@@ -43,20 +38,36 @@ func executeOverhead(root string, runs int, goEnv []string) {
 
 	bash, err := exec.LookPath("bash")
 	check(err)
-	time := func(mk func() *exec.Cmd) time.Duration {
-		var ts []time.Duration
-		for i := 0; i < runs; i++ {
-			c := mk()
-			t := time.Now()
-			check(c.Run())
-			ts = append(ts, time.Since(t))
-		}
-		slices.Sort(ts)
-		return ts[len(ts)/2]
+	run := func(mk func() *exec.Cmd) func() {
+		return func() { check(mk().Run()) }
 	}
-	withRye := time(func() *exec.Cmd { return rye("execute", "tool", "bench/noop") })
-	direct := time(func() *exec.Cmd { return exec.Command(bash, tool) })
+	withRye := median(runs, run(func() *exec.Cmd { return rye("execute", "tool", "bench/noop") }))
+	direct := median(runs, run(func() *exec.Cmd { return exec.Command(bash, tool) }))
 	fmt.Printf("\nrye execute tool bench/noop (separate process, %d runs)  median %8s\n", runs, round(withRye))
 	fmt.Printf("bash noop.sh directly                                    median %8s\n", round(direct))
 	fmt.Printf("added by rye                                                    %8s\n", round(withRye-direct))
+}
+
+// buildRye builds the rye binary of this tree into root and returns its
+// path. The rye module is this one's replacement (go.mod): it builds from
+// here.
+func buildRye(root string, goEnv []string) string {
+	bin := filepath.Join(root, "rye")
+	build := exec.Command("go", "build", "-o", bin, "github.com/ryekit/rye/cmd/rye")
+	build.Stderr = os.Stderr
+	build.Env = goEnv
+	check(build.Run())
+	return bin
+}
+
+// median times runs calls of fn and returns the median.
+func median(runs int, fn func()) time.Duration {
+	var ts []time.Duration
+	for i := 0; i < runs; i++ {
+		t := time.Now()
+		fn()
+		ts = append(ts, time.Since(t))
+	}
+	slices.Sort(ts)
+	return ts[len(ts)/2]
 }

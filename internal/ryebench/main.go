@@ -2,6 +2,7 @@
 //
 //	go run -C internal/ryebench . [-n 10000] [-runs 5] [-keep DIR]
 //	go run -C internal/ryebench . -exec 200
+//	go run -C internal/ryebench . -mcp 200
 //
 // It is a module of its own (internal/ryebench/go.mod, with rye replaced by
 // this checkout) so that go install ./..., which pre-commit runs, does not
@@ -10,7 +11,9 @@
 // It generates a corpus of n items (internal/corpus), then runs each
 // command in-process several times and prints the fastest and the median
 // wall time. With -exec N it instead times N runs of rye execute on a
-// trivial shell tool against running the script directly. The numbers in BENCHMARKS.md come from it and from the
+// trivial shell tool against running the script directly, and with -mcp N
+// it times N round trips to rye mcp on stdio against the same verbs run
+// in-process. The numbers in BENCHMARKS.md come from it and from the
 // packages' go test benchmarks.
 package main
 
@@ -33,6 +36,7 @@ func main() {
 	runs := flag.Int("runs", 5, "runs per command")
 	keep := flag.String("keep", "", "generate into `DIR` and keep it (default: a temporary folder)")
 	execRuns := flag.Int("exec", 0, "time `N` runs of rye execute on a trivial tool instead")
+	mcpRuns := flag.Int("mcp", 0, "time `N` round trips to rye mcp on stdio instead")
 	flag.Parse()
 
 	root := *keep
@@ -50,6 +54,10 @@ func main() {
 	os.Setenv("HOME", home)
 	os.Setenv("USER_SPACE", "")
 	os.Setenv("XDG_CACHE_HOME", filepath.Join(root, "cache"))
+	if *mcpRuns > 0 {
+		mcpOverhead(root, *mcpRuns, callerEnv)
+		return
+	}
 	if *execRuns > 0 {
 		check(quiet(cli.Main([]string{"keys", "generate", "--no-passphrase"}, strings.NewReader(""), io.Discard, io.Discard)))
 		executeOverhead(root, *execRuns, callerEnv)

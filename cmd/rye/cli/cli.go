@@ -151,6 +151,7 @@ directives, tools and knowledge, each carrying an embedded Ed25519 signature.`,
 		a.bundleCommand(),
 		a.versionCommand(),
 		a.completionCommand(),
+		a.mcpCommand(),
 	)
 	return root
 }

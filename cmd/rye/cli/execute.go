@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -15,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ryekit/rye/executor"
-	"github.com/ryekit/rye/internal/cachedir"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/item/syntax"
 	"github.com/ryekit/rye/params"
@@ -178,16 +175,17 @@ func resolveError(err error) error {
 }
 
 // prepareUsage is the usage error (exit 2) that a failed Prepare is, or
-// nil when it is a finding (exit 1): bad flags or parameters, and a tool
-// that is nowhere (as opposed to a link of its chain that is missing).
-func prepareUsage(p *executor.Plan, err error) error {
+// nil when it is a finding (exit 1) or no error: bad flags or parameters,
+// and a tool that is nowhere (as opposed to a link of its chain, whose
+// partial chain is not empty, that is missing).
+func prepareUsage(links []executor.Link, err error) error {
 	var pe *params.Error
 	var ee *exitError
 	var nf *space.NotFoundError
 	switch {
 	case errors.As(err, &ee):
 		return err
-	case errors.As(err, &pe), errors.As(err, &nf) && len(p.Links) == 0:
+	case errors.As(err, &pe), errors.As(err, &nf) && len(links) == 0:
 		return asUsage(err)
 	}
 	return nil
@@ -231,8 +229,8 @@ func (a *app) toolHelp(x *executor.Executor, loc *space.Located) error {
 	return nil
 }
 
-// executor assembles an Executor over the discovered spaces, the trust
-// store of the working tree and the configured policy.
+// executor assembles the Executor over the discovered spaces, the trust
+// store of the working tree and the configured policy (executor.New).
 func (a *app) executor() (*executor.Executor, error) {
 	ss, err := a.getSpaces()
 	if err != nil {
@@ -243,55 +241,35 @@ func (a *app) executor() (*executor.Executor, error) {
 		return nil, err
 	}
 	a.warnTrust(v)
-	project := a.workDir()
-	if ss.Project != nil {
-		project = ss.Project.Root
+	x, noCache, err := executor.New(ss, v.trust, v.policy, v.settings, a.workDir())
+	if err != nil {
+		return nil, usageError("%v", err)
 	}
-	// Run directories go in the user's cache, never in a shared /tmp.
-	runRoot := ""
-	if cache, err := cachedir.Dir(); err == nil {
-		runRoot, err = executor.RunRoot(filepath.Join(cache, "run"))
-		if err != nil {
-			return nil, usageError("run directory: %v", err)
-		}
-	} else {
-		fmt.Fprintf(a.stderr, "rye: warning: no user cache folder (%v): run directories go in %s\n", err, os.TempDir())
+	if noCache != nil {
+		fmt.Fprintf(a.stderr, "rye: warning: no user cache folder (%v): run directories go in %s\n", noCache, os.TempDir())
 	}
-	return &executor.Executor{
-		Spaces:      ss,
-		Trust:       v.trust,
-		Policy:      v.policy,
-		ProjectPath: project,
-		Environ:     os.Environ(),
-		LookPath:    exec.LookPath,
-		Exists:      func(p string) bool { _, err := os.Stat(p); return err == nil },
-		TempDir:     runRoot,
-		// Only the user's own configuration lets a project choose the
-		// interpreter, and never one that git tracks.
-		ProjectInterpreters: v.settings.ProjectInterpreters(),
-		Tracked:             verify.Tracker(project),
-	}, nil
+	return x, nil
 }
 
-// runTool prepares and runs a tool and prints the result; given builds
-// the parameters from the verified schema. Usage mistakes (bad flags,
-// parameters) are exit 2; everything else that stops the tool, or a tool
-// that fails, is exit 1 with the result JSON on stdout.
+// runTool runs a tool through the execute pipeline (executor.Execute) and
+// prints the result; given builds the parameters from the verified
+// schema. Usage mistakes (bad flags, parameters) are exit 2; everything
+// else that stops the tool, or a tool that fails, is exit 1 with the
+// result JSON on stdout.
 func (a *app) runTool(ctx context.Context, x *executor.Executor, id item.ID, given func(*syntax.Node) (map[string]any, error), o *execFlags) error {
-	started := time.Now()
-	p, err := x.Prepare(id, executor.PrepareOptions{Params: given})
-	if err != nil {
-		if uerr := prepareUsage(p, err); uerr != nil {
-			return uerr
-		}
-		return a.printResult(executor.Failure("tool", string(id), p, err, started))
-	}
-	if o.dryRun {
-		return a.printResult(p.DryRun(started))
-	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return a.printResult(x.Run(ctx, p, executor.RunOptions{Timeout: o.timeout}))
+	req := &executor.Request{Kind: item.Tool, ID: id}
+	req.ToolParams = func(schema *syntax.Node) (map[string]any, error) {
+		ps, err := given(schema) // reads rye's own flags among the tool's
+		req.DryRun, req.Timeout = o.dryRun, o.timeout
+		return ps, err
+	}
+	r, err := x.Execute(ctx, req)
+	if uerr := prepareUsage(r.Chain, err); uerr != nil {
+		return uerr
+	}
+	return a.printResult(r)
 }
 
 // printResult writes the result JSON on stdout, a one-line summary on a
@@ -336,7 +314,11 @@ func (a *app) executeItemCommand(k item.Kind) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.executeItem(x, k, id, a.itemInputs(k, rest, o.params), o.dryRun)
+			r, err := x.Execute(cmd.Context(), &executor.Request{Kind: k, ID: id, Inputs: a.itemInputs(k, rest, o.params), DryRun: o.dryRun})
+			if err != nil {
+				return a.itemError(r, err)
+			}
+			return a.printResult(r)
 		},
 	}
 	addExecFlags(cmd, &o)
@@ -358,20 +340,10 @@ func (a *app) itemInputs(k item.Kind, rest []string, paramsFlag string) func(*it
 	}
 }
 
-// executeItem verifies and returns a directive or knowledge entry.
-func (a *app) executeItem(x *executor.Executor, k item.Kind, id item.ID, inputs func(*item.Metadata) (map[string]any, error), dryRun bool) error {
-	started := time.Now()
-	r, err := x.ExecuteItem(k, id, inputs, dryRun)
-	if err != nil {
-		return a.itemError(k, id, err, started)
-	}
-	return a.printResult(r)
-}
-
 // itemError maps the failure of a directive or knowledge call: usage
-// mistakes and unknown items are exit 2, anything else a result with
-// exit 1.
-func (a *app) itemError(k item.Kind, id item.ID, err error, started time.Time) error {
+// mistakes and unknown items are exit 2, anything else (an item that does
+// not verify or parse) is its result on stdout and exit 1.
+func (a *app) itemError(r *executor.Result, err error) error {
 	var ie *executor.InputError
 	var nf *space.NotFoundError
 	var ee *exitError
@@ -381,7 +353,7 @@ func (a *app) itemError(k item.Kind, id item.ID, err error, started time.Time) e
 	case errors.As(err, &ie), errors.As(err, &nf):
 		return asUsage(err)
 	}
-	return a.printResult(executor.Failure(string(k), string(id), nil, err, started))
+	return a.printResult(r)
 }
 
 func (a *app) lockCommand() *cobra.Command {
@@ -420,7 +392,7 @@ changes, moves to another space or is shadowed, until the lock is refreshed.`,
 			}
 			p, err := x.Prepare(id, executor.PrepareOptions{ForLock: true})
 			if err != nil {
-				if uerr := prepareUsage(p, err); uerr != nil {
+				if uerr := prepareUsage(p.Links, err); uerr != nil {
 					return uerr
 				}
 				return findings("%v", err)

@@ -2,13 +2,11 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
-	"github.com/ryekit/rye/internal/atomicfile"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/item/syntax"
 	"github.com/ryekit/rye/space"
@@ -30,20 +28,17 @@ signed like any item of that space.`,
 		Args:              cobra.ExactArgs(2),
 		ValidArgsFunction: a.completeKindAndID,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			loc, err := a.resolveArgs(args[0], args[1])
+			req, err := a.loadRequest(args[0], args[1], destination, force)
 			if err != nil {
 				return err
 			}
-			if destination != "" {
-				return a.copyItem(loc, destination, force)
-			}
-			it, err := loc.Load()
+			l, err := verify.Load(req)
 			if err != nil {
-				return findings("%v", err)
+				return loadError(err)
 			}
-			r, err := a.verifyItem(loc, it)
-			if err != nil {
-				return err
+			it, r := l.Item, l.Result
+			if req.To != nil {
+				return a.reportCopy(l)
 			}
 			if r.Verdict.Failed() {
 				if !noVerify {
@@ -68,38 +63,50 @@ signed like any item of that space.`,
 	return cmd
 }
 
-// verifyItem verifies one loaded item against the trust store of the
-// working tree, under the configured policy.
-func (a *app) verifyItem(loc *space.Located, it *item.Item) (verify.Result, error) {
-	v, err := a.verification(&verifyOptions{}, false)
-	if err != nil {
-		return verify.Result{}, err
-	}
-	a.warnTrust(v)
-	in := verify.Input{Kind: it.Kind, ID: it.ID, Space: loc.Space.Label, Path: it.Path, Embedded: loc.Space.Embedded(), Data: it.Bytes}
-	return verify.Check(in, v.trust, v.policy), nil
-}
-
-// resolveArgs turns "KIND ID" from the command line into a located item.
-// Bad kinds and ids and unknown items are usage errors (exit 2).
-func (a *app) resolveArgs(kindArg, idArg string) (*space.Located, error) {
+// loadRequest turns "KIND ID" and the flags into a request of the load
+// pipeline (verify.Load), with the trust store of the working tree and the
+// configured policy. Bad kinds, ids and destinations are usage errors
+// (exit 2).
+func (a *app) loadRequest(kindArg, idArg, destination string, force bool) (verify.LoadRequest, error) {
 	k, err := item.ParseKind(kindArg)
 	if err != nil {
-		return nil, usageError("%v", err)
+		return verify.LoadRequest{}, usageError("%v", err)
 	}
 	id, err := item.ParseID(idArg)
 	if err != nil {
-		return nil, usageError("%v", err)
+		return verify.LoadRequest{}, usageError("%v", err)
+	}
+	var to *space.Space
+	if destination != "" {
+		if to, err = a.writableSpace("--destination", destination); err != nil {
+			return verify.LoadRequest{}, err
+		}
 	}
 	ss, err := a.getSpaces()
 	if err != nil {
-		return nil, err
+		return verify.LoadRequest{}, err
 	}
-	loc, err := ss.Resolve(k, id, nil)
+	v, err := a.verification(&verifyOptions{}, false)
 	if err != nil {
-		return nil, resolveError(err)
+		return verify.LoadRequest{}, err
 	}
-	return loc, nil
+	a.warnTrust(v)
+	// A copy has to be signed in its new space whatever it was: the
+	// command line copies items that do not verify.
+	return verify.LoadRequest{Spaces: ss, Trust: v.trust, Policy: v.policy, Kind: k, ID: id, To: to, Overwrite: force, CopyUnverified: true}, nil
+}
+
+// loadError maps a failed load: an unknown item and a refused copy are
+// usage errors (exit 2), an unreadable item a finding (exit 1).
+func loadError(err error) error {
+	var ce *verify.CopyError
+	if errors.As(err, &ce) {
+		if ce.Exists {
+			return usageError("%s already exists (use --force to overwrite it)", ce.Path)
+		}
+		return asUsage(err)
+	}
+	return resolveError(err)
 }
 
 // loadOutput is the --json document of rye load (documented in docs/json.md).
@@ -143,37 +150,16 @@ func writeJSON(w interface{ Write([]byte) (int, error) }, v any) error {
 	return enc.Encode(v)
 }
 
-// copyItem copies a located item into another space at the same path.
-func (a *app) copyItem(loc *space.Located, destination string, force bool) error {
-	dest, err := a.writableSpace("--destination", destination)
-	if err != nil {
-		return err
-	}
-	if loc.Space.Name == dest.Name {
-		return usageError("%s %s is already in the %s space (%s)", loc.Kind, loc.ID, dest.Name, loc.Path())
-	}
-	it, err := loc.Load()
-	if err != nil {
-		return findings("%v", err)
-	}
-	target := filepath.Join(dest.AI(), filepath.FromSlash(loc.Rel))
-	if _, err := os.Lstat(target); err == nil && !force {
-		return usageError("%s already exists (use --force to overwrite it)", target)
-	}
-	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-		return asUsage(err)
-	}
-	if err := atomicfile.WriteFile(target, it.Bytes, 0o644); err != nil {
-		return asUsage(err)
-	}
-	a.info("copied %s to %s", it.Path, target)
-	if dest.Name.Rank() > loc.Space.Name.Rank() {
-		a.info("it now shadows the %s copy; sign it there: rye sign %s %s", loc.Space.Name, loc.Kind, loc.ID)
+// reportCopy says where an item was copied and which copy now wins.
+func (a *app) reportCopy(l *verify.Loaded) error {
+	a.info("copied %s to %s", l.Item.Path, l.CopiedTo)
+	if l.Shadows {
+		a.info("it now shadows the %s copy; sign it there: rye sign %s %s", l.Loc.Space.Name, l.Loc.Kind, l.Loc.ID)
 	} else {
-		a.info("the %s copy still takes precedence over it", loc.Space.Name)
+		a.info("the %s copy still takes precedence over it", l.Loc.Space.Name)
 	}
 	if a.json {
-		return writeJSON(a.stdout, map[string]string{"kind": string(loc.Kind), "id": string(loc.ID), "from": it.Path, "to": target})
+		return writeJSON(a.stdout, map[string]string{"kind": string(l.Loc.Kind), "id": string(l.Loc.ID), "from": l.Item.Path, "to": l.CopiedTo})
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -26,10 +27,6 @@ scope. The index is cached in the user cache directory and refreshed file by
 file; --no-cache rebuilds it in memory.`,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			sc, err := search.ParseScope(args[0])
-			if err != nil {
-				return usageError("%v", err)
-			}
 			query := strings.Join(args[1:], " ")
 			ss, err := a.getSpaces()
 			if err != nil {
@@ -39,30 +36,33 @@ file; --no-cache rebuilds it in memory.`,
 			if err != nil {
 				return asUsage(err)
 			}
-			opts := search.Options{Extractors: extractors}
+			req := search.Request{Spaces: ss, Scope: args[0], Query: query, Limit: limit, Extractors: extractors}
 			if !noCache {
 				if dir, err := cachedir.Dir(); err == nil {
-					opts.CacheDir = dir
+					req.CacheDir = dir
 				}
 			}
-			ix, err := search.Open(ss.All(), opts)
-			if err != nil {
+			res, err := search.Run(req)
+			var re *search.RequestError
+			switch {
+			case errors.As(err, &re):
+				return usageError("%v", err)
+			case err != nil:
 				return findings("%v", err)
 			}
-			results, total := ix.Search(sc, query, limit)
 			if a.json {
-				return writeJSON(a.stdout, map[string]any{"scope": args[0], "query": query, "total": total, "results": nonNil(results)})
+				return writeJSON(a.stdout, map[string]any{"scope": args[0], "query": query, "total": res.Total, "results": nonNil(res.Results)})
 			}
-			for _, r := range results {
+			for _, r := range res.Results {
 				desc := r.Description
 				if desc == "" {
 					desc = r.Title
 				}
 				fmt.Fprintf(a.stdout, "%-9s  %-40s  %-7s  %6.3f  %s\n", r.Kind, r.ID, r.Space, r.Score, oneLine(desc))
 			}
-			if total > len(results) {
-				a.info("%d of %d results shown (use --limit)", len(results), total)
-			} else if total == 0 {
+			if res.Total > len(res.Results) {
+				a.info("%d of %d results shown (use --limit)", len(res.Results), res.Total)
+			} else if res.Total == 0 {
 				a.info("no results for %q in %s", query, args[0])
 			}
 			return nil

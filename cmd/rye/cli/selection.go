@@ -1,9 +1,6 @@
 package cli
 
-import (
-	"github.com/ryekit/rye/item"
-	"github.com/ryekit/rye/space"
-)
+import "github.com/ryekit/rye/item"
 
 // splitKind reads the optional leading KIND of "[KIND] PATTERN...".
 func splitKind(args []string) ([]item.Kind, []string) {
@@ -13,18 +10,4 @@ func splitKind(args []string) ([]item.Kind, []string) {
 		}
 	}
 	return item.Kinds, args
-}
-
-// selectItems resolves patterns in a space; no match is a usage error.
-func (a *app) selectItems(sp *space.Space, kinds []item.Kind, patterns []string) (*space.Selection, error) {
-	sel, err := space.Select(sp, kinds, patterns, a.workDir())
-	if err != nil {
-		return nil, usageError("%v", err)
-	}
-	for _, s := range sel.Skipped {
-		if a.verbose {
-			a.info("skipped %s: not an item", s)
-		}
-	}
-	return sel, nil
 }

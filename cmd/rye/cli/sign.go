@@ -1,11 +1,9 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -61,47 +59,22 @@ main "**" signs what a branch changed and leaves the rest alone.`,
 			if err != nil {
 				return err
 			}
-			sel, err := a.selectItems(sp, kinds, patterns)
+			ss, err := a.getSpaces()
 			if err != nil {
 				return err
 			}
-			// Symbolic links named like items are refused by the signer, with
-			// the reason, rather than silently left out.
-			items := append([]space.Found(nil), sel.Items...)
-			for _, l := range sel.Links {
-				items = append(items, space.Found{Space: l.Space, Kind: l.Kind, ID: l.ID, Rel: l.Rel})
+			rules, err := ss.Extractors()
+			if err != nil {
+				return asUsage(err)
 			}
-			if len(items) == 0 {
-				a.info("nothing to sign: no item among the %d paths given", len(sel.Skipped))
-				return nil
-			}
+			req := sign.Request{Space: sp, Kinds: kinds, Patterns: patterns, WorkDir: a.workDir(), Key: a.signingKey,
+				Format: format, Time: when, Force: force, DryRun: dryRun, Rules: rules}
 			if changedSince != "" {
-				selected := len(items)
-				if items, err = changedItems(sp, items, changedSince); err != nil {
-					return err
-				}
-				if len(items) == 0 {
-					a.info("nothing to sign: none of the %s changed since %s", report.Plural(selected, "item"), changedSince)
-					return nil
-				}
-				a.info("%s of %s changed since %s", report.Plural(len(items), "item"), report.Count(selected), changedSince)
+				req.Changed = func(items []space.Found) ([]space.Found, error) { return changedItems(sp, items, changedSince) }
 			}
-			key, err := a.signingKey()
-			if err != nil {
-				return err
-			}
-			validate, err := a.validator()
-			if err != nil {
-				return err
-			}
-			b := &sign.Batch{Key: key, Format: format, Time: when, Force: force, DryRun: dryRun, Validate: validate}
-			targets := make([]sign.Target, len(items))
-			for i, f := range items {
-				targets[i] = sign.Target{Kind: f.Kind, ID: f.ID, Space: f.Space, Rel: f.Rel, Display: f.Path()}
-			}
-			if len(targets) > 200 && isTerminal(a.stderr) && !a.quiet {
-				b.Progress = func(done, total int) {
-					if done%50 == 0 || done == total {
+			if isTerminal(a.stderr) && !a.quiet {
+				req.Progress = func(done, total int) {
+					if total > 200 && (done%50 == 0 || done == total) {
 						fmt.Fprintf(a.stderr, "\rsigning %d/%d", done, total)
 						if done == total {
 							fmt.Fprintln(a.stderr)
@@ -109,7 +82,26 @@ main "**" signs what a branch changed and leaves the rest alone.`,
 					}
 				}
 			}
-			return a.reportSigning(b.Run(targets), key, format, dryRun)
+			out, err := sign.Run(req)
+			if err != nil {
+				return asUsage(err)
+			}
+			if a.verbose {
+				for _, s := range out.Skipped {
+					a.info("skipped %s: not an item", s)
+				}
+			}
+			switch {
+			case out.Selected == 0:
+				a.info("nothing to sign: no item among the %d paths given", len(out.Skipped))
+				return nil
+			case changedSince != "" && len(out.Results) == 0:
+				a.info("nothing to sign: none of the %s changed since %s", report.Plural(out.Selected, "item"), changedSince)
+				return nil
+			case changedSince != "":
+				a.info("%s of %s changed since %s", report.Plural(len(out.Results), "item"), report.Count(out.Selected), changedSince)
+			}
+			return a.reportSigning(out.Results, out.Key, format, dryRun)
 		},
 	}
 	cmd.Flags().StringVar(&formatFlag, "format", "", "signature format `v1|v2` (default: sign.format of .ai/config/rye.yaml, else v2)")
@@ -158,12 +150,9 @@ func signFormat(flag, configured string) (sign.Format, error) {
 
 // signingTime is SOURCE_DATE_EPOCH when set (reproducible builds), else now.
 func signingTime() (time.Time, error) {
-	t, set, err := sign.SourceDateEpoch(os.Getenv)
-	switch {
-	case err != nil:
+	t, err := sign.SigningTime(os.Getenv)
+	if err != nil {
 		return time.Time{}, usageError("%v", err)
-	case !set:
-		return time.Now().UTC(), nil
 	}
 	return t, nil
 }
@@ -184,32 +173,6 @@ func (a *app) writableSpace(flag, name string) (*space.Space, error) {
 		return ss.User, nil
 	}
 	return nil, usageError("%s %q: use project or user (the system space is read-only)", flag, name)
-}
-
-// validator returns the metadata check that runs before signing.
-func (a *app) validator() (func(sign.Target, []byte) error, error) {
-	ss, err := a.getSpaces()
-	if err != nil {
-		return nil, err
-	}
-	rules, err := ss.Extractors()
-	if err != nil {
-		return nil, asUsage(err)
-	}
-	return func(t sign.Target, src []byte) error {
-		errs := item.Validate(rules[t.Kind], t.Kind, t.ID, t.Display, src)
-		if len(errs) == 0 {
-			return nil
-		}
-		msgs := make([]string, len(errs))
-		for i, e := range errs {
-			msgs[i] = strings.TrimPrefix(e.Error(), t.Display+":")
-			if e.Pos.IsValid() {
-				msgs[i] = "line " + msgs[i] // "line 10:15: category: ..."
-			}
-		}
-		return errors.New("invalid metadata, not signed: " + strings.Join(msgs, "; "))
-	}, nil
 }
 
 // reportSigning prints one line per signed, would-be-signed and failed item

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -56,9 +55,8 @@ must be installed, or rye thread fails saying so.`,
 				runnerParams = runner
 				return inputs, asUsage(err)
 			}
-			started := time.Now()
-			if _, err := x.ExecuteItem(item.Directive, id, inputsOf, true); err != nil {
-				return a.itemError(item.Directive, id, err, started)
+			if r, err := x.Execute(cmd.Context(), &executor.Request{Kind: item.Directive, ID: id, Inputs: inputsOf, DryRun: true}); err != nil {
+				return a.itemError(r, err)
 			}
 			runner := func(*syntax.Node) (map[string]any, error) { return runnerParams, nil }
 			return a.runTool(cmd.Context(), x, executor.ThreadRunner, runner, &o)

@@ -1,0 +1,117 @@
+package cli
+
+import (
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ryekit/rye/mcp"
+	"github.com/ryekit/rye/sign"
+)
+
+func (a *app) mcpCommand() *cobra.Command {
+	var allowSign bool
+	var timeout time.Duration
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve the MCP tools search, load, execute and sign to an agent, on stdin and stdout",
+		Long: `rye mcp is an MCP server (stdio transport) with the four tools of RYE OS,
+search, load, execute and sign, under the reference's names and input
+schemas: an agent set up for RYE OS uses it unchanged. Each tool runs the
+pipeline of the rye verb of the same name, so nothing runs or loads unless
+it verifies against the project's trust store.
+
+Every call names its project (project_path). With -C DIR or --project DIR
+the server serves that project only and refuses any other.
+
+sign is refused unless the server was started with --allow-sign: an agent
+that signs with your key is your choice, not a default. The key must load
+without a prompt (stdin is the protocol): an unencrypted key, or its
+passphrase in RYE_KEY_PASSWORD.
+
+stdout carries the protocol only; warnings go to stderr.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if timeout < 0 {
+				return usageError("--timeout %s: give a positive duration such as 30s or 2m", timeout)
+			}
+			o := mcp.Options{Open: a.openProject, Timeout: timeout, Log: a.stderr}
+			o.Version, _, _ = Version()
+			if a.dir != "" || a.projectDir != "" {
+				p, err := a.project()
+				if err != nil {
+					return err
+				}
+				o.Pin = p.Root
+			}
+			if allowSign {
+				key, err := a.mcpKey()
+				if err != nil {
+					return err
+				}
+				o.Key = key
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			if err := mcp.Serve(ctx, o, a.stdin, a.stdout); err != nil && ctx.Err() == nil {
+				return findings("mcp: %v", err)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&allowSign, "allow-sign", false, "let the sign tool sign with your key (loaded now, without a prompt)")
+	cmd.Flags().DurationVar(&timeout, "timeout", 0, "kill each tool run after `DURATION`, replacing its configured timeout (as rye execute --timeout)")
+	return cmd
+}
+
+// openProject loads the project of one MCP call the way every verb loads
+// its own: the spaces with dir as the project root, and the settings,
+// trust store and policy of rye execute and rye load (verification).
+// Nothing it does prints: its streams are closed off.
+func (a *app) openProject(dir string) (*mcp.Project, error) {
+	p := &app{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, dir: dir, projectDir: dir}
+	ss, err := p.getSpaces()
+	if err != nil {
+		return nil, err
+	}
+	v, err := p.verification(&verifyOptions{}, false)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.Project{Spaces: ss, Settings: v.settings, Trust: v.trust, Policy: v.policy}, nil
+}
+
+// mcpKey loads the signing key for rye mcp --allow-sign from where rye
+// sign finds it (keyPaths, keySource: a key file, or ssh-agent for an
+// OpenSSH public key), but never asks on the terminal: the server runs
+// under an agent, its stdin is the protocol, and a prompt on the user's
+// terminal would land in the middle of the agent's own screen. An
+// encrypted key needs RYE_KEY_PASSWORD.
+func (a *app) mcpKey() (*sign.Key, error) {
+	paths, err := a.keyPaths()
+	if err != nil {
+		return nil, err
+	}
+	src := a.keySource(paths.Private)
+	needed := false
+	src.Passphrase = func(string, int) ([]byte, error) {
+		if p := os.Getenv("RYE_KEY_PASSWORD"); p != "" {
+			return []byte(p), nil
+		}
+		needed = true
+		return nil, sign.ErrPassphraseNeeded
+	}
+	key, err := sign.LoadSigningKey(src)
+	switch {
+	case needed:
+		return nil, usageError("--allow-sign: %s is encrypted and RYE_KEY_PASSWORD is not set; rye mcp never asks for a passphrase (its stdin is the protocol): set RYE_KEY_PASSWORD in the server's environment, or use a key without one", src.Path)
+	case err != nil:
+		return nil, usageError("--allow-sign: %v", err)
+	}
+	return key, nil
+}

@@ -1,0 +1,199 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ryekit/rye/config"
+	"github.com/ryekit/rye/executor"
+	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/sign"
+	"github.com/ryekit/rye/space"
+	"github.com/ryekit/rye/verify"
+)
+
+// Options configure the server.
+type Options struct {
+	// Open loads the project of one call: its spaces (the project space
+	// rooted at projectPath, which the server has checked), the settings
+	// it may rely on, and the trust store and policy its verdicts are
+	// given under. rye mcp passes the loader its own verbs use, so that the
+	// server trusts exactly what rye execute and rye load trust.
+	Open func(projectPath string) (*Project, error)
+	// Pin, when set, is the root of the one project the server serves:
+	// every call naming another project_path is refused.
+	Pin string
+	// Key is the key the sign tool signs with. nil, the default, refuses
+	// signing: an agent that holds the user's key is a choice the user
+	// makes when starting the server (rye mcp --allow-sign).
+	Key *sign.Key
+	// Timeout, when set, replaces the configured timeout of every tool
+	// run, as rye execute --timeout does.
+	Timeout time.Duration
+	// Version is the server's version, as clients are told.
+	Version string
+	// Log receives what the user should know and the agent need not:
+	// settings and trusted-key files that were ignored, no user cache
+	// folder. nil discards it. It must not be the protocol's stream.
+	Log io.Writer
+}
+
+// Project is what one call needs of the project it names.
+type Project struct {
+	Spaces   *space.Spaces
+	Settings *config.Settings
+	Trust    *verify.TrustStore
+	Policy   verify.Policy
+}
+
+// Response is what every tool returns, as JSON text and as structured
+// content: the reference's result object. Status is "success", "error",
+// or for a dry run that passed "validation_passed".
+type Response struct {
+	Status string `json:"status"`
+	Type   string `json:"type,omitempty"`
+	ItemID string `json:"item_id,omitempty"`
+	Data   any    `json:"data,omitempty"`
+	Error  string `json:"error,omitempty"`
+	// Chain is a tool's chain, each element with its verdict; after a
+	// refusal, the part read so far, ending with the element refused.
+	Chain []executor.Link `json:"chain,omitempty"`
+	// DeclaredInputs are what the item takes, when it refused what it was
+	// given.
+	DeclaredInputs []executor.DeclaredInput `json:"declared_inputs,omitempty"`
+	// Verification is the verdict of an item that did not verify, with
+	// the reason and its fix.
+	Verification *verify.Result `json:"verification,omitempty"`
+	Metadata     any            `json:"metadata"`
+}
+
+// meta is the metadata of the tools other than execute.
+type meta struct {
+	DurationMS int64 `json:"duration_ms"`
+}
+
+func since(t time.Time) meta { return meta{DurationMS: time.Since(t).Milliseconds()} }
+
+const instructions = `rye serves the items of RYE projects (the .ai/ folder): search finds them, load reads them, execute runs a tool or returns a directive to follow or a knowledge entry, sign signs them. Every call names the project by its absolute path (project_path). Nothing that does not verify against the project's trust store is run or loaded: such a call fails with the verdict and the fix.`
+
+// NewServer returns the MCP server with its four tools: search, load,
+// execute and sign. It offers tools only.
+func NewServer(o Options) *sdk.Server { return newServer(context.Background(), o) }
+
+// newServer is NewServer for a server whose running tools end with life:
+// the SDK does not end the calls in flight when its Run returns.
+func newServer(life context.Context, o Options) *sdk.Server {
+	s := &server{o: o, life: life}
+	srv := sdk.NewServer(&sdk.Implementation{Name: "rye", Version: o.Version}, &sdk.ServerOptions{
+		Instructions: instructions,
+		// Tools only: no logging, the default capability, which the
+		// protocol deprecates.
+		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}},
+	})
+	sdk.AddTool(srv, &sdk.Tool{Name: "search", Description: searchDescription, InputSchema: searchSchema}, s.search)
+	sdk.AddTool(srv, &sdk.Tool{Name: "load", Description: loadDescription, InputSchema: loadSchema}, s.load)
+	sdk.AddTool(srv, &sdk.Tool{Name: "execute", Description: executeDescription, InputSchema: executeSchema}, s.execute)
+	sdk.AddTool(srv, &sdk.Tool{Name: "sign", Description: signDescription, InputSchema: signSchema}, s.sign)
+	return srv
+}
+
+// Serve runs the server on r and w (rye mcp: stdin and stdout, see
+// Transport) until the client closes the stream or ctx ends; either way
+// the tools still running are killed.
+func Serve(ctx context.Context, o Options, r io.Reader, w io.Writer) error {
+	err := newServer(ctx, o).Run(ctx, Transport(r, w))
+	if errors.Is(err, io.EOF) {
+		return nil // the client closed the stream: the normal end
+	}
+	return err
+}
+
+type server struct {
+	o Options
+	// life ends the tools still running when the server stops.
+	life context.Context
+}
+
+// logf writes to the log, when there is one.
+func (s *server) logf(format string, args ...any) {
+	if s.o.Log != nil {
+		fmt.Fprintf(s.o.Log, "rye mcp: "+format+"\n", args...)
+	}
+}
+
+// project checks a call's project_path and loads the project: an absolute
+// path to an existing folder with a .ai/ folder, and the pinned project
+// when the server has one.
+func (s *server) project(path string) (*Project, error) {
+	if !filepath.IsAbs(path) {
+		return nil, fmt.Errorf("project_path %q is not an absolute path: give the absolute path of the project root (the folder that holds .ai/)", path)
+	}
+	path = filepath.Clean(path)
+	info, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("project_path %s: %v", path, errors.Unwrap(err))
+	case !info.IsDir():
+		return nil, fmt.Errorf("project_path %s is not a folder: give the project root (the folder that holds .ai/)", path)
+	}
+	if ai, err := os.Stat(filepath.Join(path, space.AIDir)); err != nil || !ai.IsDir() {
+		return nil, fmt.Errorf("project_path %s has no %s/ folder: it is not a RYE project (rye init makes one)", path, space.AIDir)
+	}
+	if s.o.Pin != "" {
+		pin, err := os.Stat(s.o.Pin)
+		if err != nil || !os.SameFile(info, pin) {
+			return nil, fmt.Errorf("project_path %s: this server serves only the project %s (it was started with rye mcp -C %s); start another server for another project", path, s.o.Pin, s.o.Pin)
+		}
+	}
+	p, err := s.o.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if p.Settings != nil {
+		for _, n := range p.Settings.Notes() {
+			s.logf("warning: %s", n)
+		}
+	}
+	for _, pr := range p.Trust.Problems {
+		s.logf("warning: %s: %s", pr.Path, pr.Reason)
+	}
+	return p, nil
+}
+
+// respond turns a response into the tool's result: one text content with
+// the response's JSON (written without HTML escaping: directives are full
+// of < and >), and the same object as structured content.
+func respond(r *Response) (*sdk.CallToolResult, any, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r); err != nil {
+		return nil, nil, err
+	}
+	text := string(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}, IsError: r.Status == "error"}, r, nil
+}
+
+// failure is the response of a call that stopped on err.
+func failure(kind, id string, err error, started time.Time) *Response {
+	return &Response{Status: "error", Type: kind, ItemID: id, Error: err.Error(), Metadata: since(started)}
+}
+
+// kindAndID reads a call's item_type and item_id.
+func kindAndID(kind, id string) (item.Kind, item.ID, error) {
+	k, err := item.ParseKind(kind)
+	if err != nil {
+		return "", "", err
+	}
+	i, err := item.ParseID(id)
+	return k, i, err
+}

@@ -1,0 +1,319 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ryekit/rye/executor"
+	"github.com/ryekit/rye/internal/cachedir"
+	"github.com/ryekit/rye/internal/jsonvalue"
+	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/search"
+	"github.com/ryekit/rye/sign"
+	"github.com/ryekit/rye/space"
+	"github.com/ryekit/rye/verify"
+)
+
+type executeArgs struct {
+	ItemType    string          `json:"item_type"`
+	ItemID      string          `json:"item_id"`
+	ProjectPath string          `json:"project_path"`
+	Parameters  json.RawMessage `json:"parameters"`
+	DryRun      bool            `json:"dry_run"`
+}
+
+// execute runs executor.Execute, the pipeline of rye execute: a tool runs
+// only when its whole chain verifies; ctx, which the client's cancellation
+// ends, kills a running tool's process group.
+func (s *server) execute(ctx context.Context, _ *sdk.CallToolRequest, a executeArgs) (*sdk.CallToolResult, any, error) {
+	started := time.Now()
+	k, id, err := kindAndID(a.ItemType, a.ItemID)
+	if err != nil {
+		return respond(failure(a.ItemType, a.ItemID, err, started))
+	}
+	var params map[string]any
+	if len(a.Parameters) > 0 {
+		v, err := jsonvalue.Decode(a.Parameters)
+		if err != nil {
+			return respond(failure(a.ItemType, a.ItemID, fmt.Errorf("parameters: %v", err), started))
+		}
+		params, _ = v.(map[string]any) // the schema made it an object
+	}
+	p, err := s.project(a.ProjectPath)
+	if err != nil {
+		return respond(failure(a.ItemType, a.ItemID, err, started))
+	}
+	x, noCache, err := executor.New(p.Spaces, p.Trust, p.Policy, p.Settings, p.Spaces.Project.Root)
+	if err != nil {
+		return respond(failure(a.ItemType, a.ItemID, err, started))
+	}
+	if noCache != nil {
+		s.logf("warning: no user cache folder (%v): run directories go in %s", noCache, os.TempDir())
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(s.life, cancel)()
+	r, err := x.Execute(ctx, &executor.Request{Kind: k, ID: id, Params: params, DryRun: a.DryRun, Timeout: s.o.Timeout})
+	resp := &Response{Status: r.Status, Type: r.Type, ItemID: r.ItemID, Data: r.Data, Error: r.Error, Chain: r.Chain, DeclaredInputs: r.DeclaredInputs, Metadata: r.Metadata}
+	if r.DryRun && r.Succeeded() {
+		resp.Status = "validation_passed"
+	}
+	var ve *executor.VerifyError
+	if errors.As(err, &ve) {
+		resp.Verification = &ve.Result
+	}
+	return respond(resp)
+}
+
+type searchArgs struct {
+	Scope       string `json:"scope"`
+	Query       string `json:"query"`
+	ProjectPath string `json:"project_path"`
+	Space       string `json:"space"`
+	Limit       int    `json:"limit"`
+}
+
+// search runs search.Run, the pipeline of rye search, with each result's
+// verdict.
+func (s *server) search(ctx context.Context, _ *sdk.CallToolRequest, a searchArgs) (*sdk.CallToolResult, any, error) {
+	started := time.Now()
+	fail := func(err error) (*sdk.CallToolResult, any, error) {
+		return respond(&Response{Status: "error", Type: "search", Error: err.Error(), Metadata: since(started)})
+	}
+	p, err := s.project(a.ProjectPath)
+	if err != nil {
+		return fail(err)
+	}
+	extractors, err := p.Spaces.Extractors()
+	if err != nil {
+		return fail(err)
+	}
+	req := search.Request{Spaces: p.Spaces, Scope: a.Scope, Query: a.Query, Tier: a.Space, Limit: a.Limit, Extractors: extractors, Trust: p.Trust, Policy: p.Policy}
+	if dir, err := cachedir.Dir(); err == nil {
+		req.CacheDir = dir
+	}
+	res, err := search.Run(req)
+	if err != nil {
+		return fail(err)
+	}
+	d := &searchData{Scope: a.Scope, Query: a.Query, Space: a.Space, Total: res.Total, Results: res.Results}
+	if d.Results == nil {
+		d.Results = []search.Result{}
+	}
+	return respond(&Response{Status: "success", Type: "search", Data: d, Metadata: since(started)})
+}
+
+// searchData is the data of a search response.
+type searchData struct {
+	Scope   string          `json:"scope"`
+	Query   string          `json:"query"`
+	Space   string          `json:"space"`
+	Total   int             `json:"total"` // results before the limit
+	Results []search.Result `json:"results"`
+}
+
+type loadArgs struct {
+	ItemType    string `json:"item_type"`
+	ItemID      string `json:"item_id"`
+	ProjectPath string `json:"project_path"`
+	Source      string `json:"source"`
+	Destination string `json:"destination"`
+}
+
+// load runs verify.Load, the pipeline of rye load. The content of an item
+// that does not verify is never returned; a copy is made only of an item
+// that verifies, and never over an existing file.
+func (s *server) load(ctx context.Context, _ *sdk.CallToolRequest, a loadArgs) (*sdk.CallToolResult, any, error) {
+	started := time.Now()
+	fail := func(err error) (*sdk.CallToolResult, any, error) {
+		return respond(failure(a.ItemType, a.ItemID, err, started))
+	}
+	k, id, err := kindAndID(a.ItemType, a.ItemID)
+	if err != nil {
+		return fail(err)
+	}
+	p, err := s.project(a.ProjectPath)
+	if err != nil {
+		return fail(err)
+	}
+	req := verify.LoadRequest{Spaces: p.Spaces, Trust: p.Trust, Policy: p.Policy, Kind: k, ID: id}
+	if a.Source != "" {
+		if req.From, err = p.Spaces.Named(a.Source); err != nil {
+			return fail(err)
+		}
+		if len(req.From) == 0 {
+			return fail(fmt.Errorf("there is no %s space: set USER_SPACE or HOME", a.Source))
+		}
+	}
+	if a.Destination != "" {
+		if req.To, err = writable(p.Spaces, a.Destination); err != nil {
+			return fail(err)
+		}
+	}
+	l, err := verify.Load(req)
+	var ce *verify.CopyError
+	switch {
+	case errors.As(err, &ce) && ce.Exists:
+		return fail(fmt.Errorf("%s already exists: load never replaces a file; remove it first, or run rye load --destination %s --force %s %s", ce.Path, a.Destination, k, id))
+	case err != nil:
+		resp := failure(a.ItemType, a.ItemID, err, started)
+		if l != nil && l.Result.Verdict.Failed() {
+			resp.Verification = &l.Result
+		}
+		return respond(resp)
+	}
+	it, r := l.Item, l.Result
+	if req.To != nil {
+		note := fmt.Sprintf("the %s copy still takes precedence over it", l.Loc.Space.Name)
+		if l.Shadows {
+			note = fmt.Sprintf("it now shadows the %s copy and must be signed in the %s space (the sign tool, or rye sign %s %s)", l.Loc.Space.Name, req.To.Name, k, id)
+		}
+		return respond(&Response{Status: "success", Type: string(k), ItemID: string(id), Verification: &r, Metadata: since(started),
+			Data: &copyData{From: it.Path, To: l.CopiedTo, Shadows: l.Shadows, Note: note}})
+	}
+	if r.Verdict.Failed() {
+		err := fmt.Errorf("%s %s (%s) is not verified: %s: %s; its content is withheld", it.Kind, it.ID, it.Path, r.Verdict, r.Reason)
+		resp := failure(a.ItemType, a.ItemID, err, started)
+		resp.Verification = &r
+		return respond(resp)
+	}
+	d := &loadData{Path: it.Path, Space: string(l.Loc.Space.Name), Content: string(it.Bytes)}
+	if md, err := it.Metadata(); err == nil {
+		d.Metadata = md.Fields.Plain()
+	} else {
+		d.MetadataError = err.Error()
+	}
+	return respond(&Response{Status: "success", Type: string(k), ItemID: string(id), Data: d, Verification: &r, Metadata: since(started)})
+}
+
+// loadData is the data of a load response: the file's content as it
+// verified, and its parsed metadata.
+type loadData struct {
+	Path          string `json:"path"`
+	Space         string `json:"space"`
+	Content       string `json:"content"`
+	Metadata      any    `json:"metadata,omitempty"`
+	MetadataError string `json:"metadata_error,omitempty"`
+}
+
+// copyData is the data of a load response with a destination.
+type copyData struct {
+	From    string `json:"from"`
+	To      string `json:"to"`
+	Shadows bool   `json:"shadows"` // the copy takes precedence over the original
+	Note    string `json:"note"`
+}
+
+// writable is the project or the user space, for a destination.
+func writable(ss *space.Spaces, name string) (*space.Space, error) {
+	switch name {
+	case "project":
+		return ss.Project, nil
+	case "user":
+		if ss.User == nil {
+			return nil, errors.New("there is no user space: set USER_SPACE or HOME")
+		}
+		return ss.User, nil
+	}
+	return nil, fmt.Errorf("%q is not a space items can be written to: use project or user", name)
+}
+
+type signArgs struct {
+	ItemType    string `json:"item_type"`
+	ItemID      string `json:"item_id"`
+	ProjectPath string `json:"project_path"`
+	Source      string `json:"source"`
+}
+
+// signData is the data of a sign response, as rye sign --json writes it.
+type signData struct {
+	Fingerprint string       `json:"fingerprint"`
+	Format      string       `json:"format"`
+	Results     []signResult `json:"results"`
+}
+
+// signResult is one item of a sign call.
+type signResult struct {
+	Kind   item.Kind `json:"kind"`
+	ID     item.ID   `json:"id"`
+	Path   string    `json:"path"`
+	Result string    `json:"result"`
+	Error  string    `json:"error,omitempty"`
+}
+
+// errSigningOff is the answer of the sign tool when the user did not
+// allow signing.
+var errSigningOff = errors.New("signing is off: this server was started without --allow-sign, so it holds no signing key. " +
+	"Letting an agent sign with the user's key is the user's choice: they can restart the server as rye mcp --allow-sign " +
+	"(the key must load without a prompt: an unencrypted key, or its passphrase in RYE_KEY_PASSWORD), or sign themselves: rye sign")
+
+// sign runs sign.Run, the pipeline of rye sign, with the key the server
+// was given at start.
+func (s *server) sign(ctx context.Context, _ *sdk.CallToolRequest, a signArgs) (*sdk.CallToolResult, any, error) {
+	started := time.Now()
+	fail := func(err error) (*sdk.CallToolResult, any, error) {
+		return respond(failure(a.ItemType, a.ItemID, err, started))
+	}
+	if s.o.Key == nil {
+		return fail(errSigningOff)
+	}
+	k, err := item.ParseKind(a.ItemType)
+	if err != nil {
+		return fail(err)
+	}
+	p, err := s.project(a.ProjectPath)
+	if err != nil {
+		return fail(err)
+	}
+	source := a.Source
+	if source == "" {
+		source = "project"
+	}
+	sp, err := writable(p.Spaces, source)
+	if err != nil {
+		return fail(err)
+	}
+	format := sign.V2
+	if f := p.Settings.SignFormat(); f != "" {
+		if format, err = sign.ParseFormat(f); err != nil {
+			return fail(fmt.Errorf("sign.format in the configuration: %v", err))
+		}
+	}
+	when, err := sign.SigningTime(os.Getenv)
+	if err != nil {
+		return fail(err)
+	}
+	rules, err := p.Spaces.Extractors()
+	if err != nil {
+		return fail(err)
+	}
+	out, err := sign.Run(sign.Request{Space: sp, Kinds: []item.Kind{k}, Patterns: []string{a.ItemID}, WorkDir: p.Spaces.Project.Root,
+		Key: func() (*sign.Key, error) { return s.o.Key, nil }, Format: format, Time: when, Rules: rules})
+	if err != nil {
+		return fail(err)
+	}
+	results := []signResult{}
+	var failed []string
+	for _, r := range out.Results {
+		sr := signResult{Kind: r.Kind, ID: r.ID, Path: r.Display, Result: r.Outcome.String()}
+		if r.Err != nil {
+			sr.Error = r.Err.Error()
+			failed = append(failed, fmt.Sprintf("%s (%s)", r.ID, r.Err))
+		}
+		results = append(results, sr)
+	}
+	resp := &Response{Status: "success", Type: string(k), ItemID: a.ItemID, Metadata: since(started),
+		Data: &signData{Fingerprint: s.o.Key.Fingerprint, Format: format.String(), Results: results}}
+	if len(failed) > 0 {
+		resp.Status = "error"
+		resp.Error = fmt.Sprintf("%d of %d not signed: %s", len(failed), len(results), strings.Join(failed, "; "))
+	}
+	return respond(resp)
+}

@@ -1,0 +1,105 @@
+package sign
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/space"
+)
+
+// Run selects, narrows, validates and signs; the key is asked for only
+// when there is something to sign.
+func TestRun(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, content string) {
+		p := filepath.Join(root, ".ai", filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	entry := func(id, category string) string {
+		return "```yaml\nid: " + id + "\ntitle: T\nentry_type: guide\ncategory: " + category + "\nversion: \"1.0.0\"\n```\n\nText.\n"
+	}
+	write("knowledge/acme/a.md", entry("a", "acme"))
+	write("knowledge/acme/b.md", entry("b", "acme"))
+	write("knowledge/acme/wrong.md", entry("wrong", "elsewhere"))
+	write("config/notes.txt", "not an item\n")
+	sp := space.NewDiskSpace(space.Project, root, "")
+	ss := &space.Spaces{Project: sp, System: []*space.Space{space.EmbeddedSpace()}}
+	rules, err := ss.Extractors()
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked := 0
+	key := func() (*Key, error) { asked++; return vectorKey(), nil }
+	when := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	req := Request{Space: sp, Kinds: []item.Kind{item.Knowledge}, Patterns: []string{"acme/*"}, WorkDir: root, Key: key, Time: when, Rules: rules}
+
+	out, err := Run(req)
+	if err != nil || out.Selected != 3 || asked != 1 || out.Key == nil {
+		t.Fatalf("run: %v %+v (key asked %d times)", err, out, asked)
+	}
+	got := map[item.ID]string{}
+	for _, r := range out.Results {
+		got[r.ID] = r.Outcome.String()
+		if r.Err != nil {
+			got[r.ID] += ": " + r.Err.Error()
+		}
+	}
+	if got["acme/a"] != "signed" || got["acme/b"] != "signed" || !strings.HasPrefix(got["acme/wrong"], "failed: invalid metadata, not signed: line ") {
+		t.Errorf("outcomes: %v", got)
+	}
+	// The default format is v2.
+	data, _ := os.ReadFile(filepath.Join(root, ".ai", "knowledge", "acme", "a.md"))
+	if found := Find(data, ".md"); found.Status != Signed || found.Line.Format != V2 {
+		t.Errorf("signature: %+v", found)
+	}
+
+	// Changed narrows what is signed; nothing left means no key.
+	req.Changed = func(fs []space.Found) ([]space.Found, error) { return nil, nil }
+	if out, err := Run(req); err != nil || out.Selected != 3 || len(out.Results) != 0 || asked != 1 || out.Key != nil {
+		t.Errorf("nothing changed: %v %+v (key asked %d times)", err, out, asked)
+	}
+	boom := errors.New("not a git repository")
+	req.Changed = func([]space.Found) ([]space.Found, error) { return nil, boom }
+	if _, err := Run(req); !errors.Is(err, boom) {
+		t.Errorf("changed failing: %v", err)
+	}
+	req.Changed = nil
+
+	// A path that is not an item selects nothing, and asks for no key.
+	req.Kinds, req.Patterns = nil, []string{filepath.Join(root, ".ai", "config", "notes.txt")}
+	if out, err := Run(req); err != nil || out.Selected != 0 || len(out.Skipped) != 1 || asked != 1 {
+		t.Errorf("not an item: %v %+v", err, out)
+	}
+	// A pattern that matches nothing is an error.
+	req.Patterns = []string{"nobody/*"}
+	if _, err := Run(req); err == nil {
+		t.Error("a pattern matching nothing was accepted")
+	}
+	// A key that cannot be loaded stops the request.
+	req.Patterns, req.Key = []string{"acme/a"}, func() (*Key, error) { return nil, ErrPassphraseNeeded }
+	if _, err := Run(req); !errors.Is(err, ErrPassphraseNeeded) {
+		t.Errorf("key error: %v", err)
+	}
+}
+
+func TestSigningTime(t *testing.T) {
+	env := map[string]string{"SOURCE_DATE_EPOCH": "1767225600"}
+	if got, err := SigningTime(func(k string) string { return env[k] }); err != nil || !got.Equal(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)) {
+		t.Errorf("epoch: %v %v", got, err)
+	}
+	env["SOURCE_DATE_EPOCH"] = "soon"
+	if _, err := SigningTime(func(k string) string { return env[k] }); err == nil {
+		t.Error("a bad epoch was accepted")
+	}
+	if got, err := SigningTime(func(string) string { return "" }); err != nil || time.Since(got) > time.Minute || got.Location() != time.UTC {
+		t.Errorf("now: %v %v", got, err)
+	}
+}
