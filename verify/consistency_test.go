@@ -1,13 +1,14 @@
 package verify
 
 import (
+	"bytes"
 	"crypto/ed25519"
+	"crypto/sha256"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 	"time"
 
@@ -138,8 +139,16 @@ func TestCacheAndChangedSinceAgreeWithFullRun(t *testing.T) {
 	cacheFile := filepath.Join(t.TempDir(), "verify.cache")
 	removed := map[string]bool{} // items of the commit removed so far
 	r := rand.New(rand.NewPCG(9, 9))
+	// The stat shortcut trusts files unchanged for statMargin: a short
+	// margin and a pause before each cached pass let it serve the files the
+	// round did not touch, while the edits (some keeping size and
+	// modification time) must all be read again.
+	defer func(m time.Duration) { statMargin = m }(statMargin)
+	statMargin = 20 * time.Millisecond
 	for round := 0; round < 4; round++ {
-		// Random edits: flip a byte, append, delete, or add an unsigned item.
+		// Random edits: flip a byte, append, delete, add an unsigned item,
+		// touch without changing, or change a byte keeping the size and the
+		// modification time.
 		sources, rels := allSources(t, sp)
 		for i := 0; i < 15; i++ {
 			n := r.IntN(len(sources))
@@ -148,11 +157,20 @@ func TestCacheAndChangedSinceAgreeWithFullRun(t *testing.T) {
 			if err != nil {
 				continue
 			}
-			switch r.IntN(4) {
+			switch r.IntN(6) {
 			case 0:
 				p := 5 + r.IntN(len(data)-5)
 				data[p] ^= 0x20
 				os.WriteFile(file, data, 0o644)
+			case 4:
+				now := time.Now()
+				os.Chtimes(file, now, now)
+			case 5:
+				info, _ := os.Stat(file)
+				p := 5 + r.IntN(len(data)-5)
+				data[p] ^= 0x20
+				os.WriteFile(file, data, 0o644)
+				os.Chtimes(file, info.ModTime(), info.ModTime())
 			case 1:
 				os.WriteFile(file, append(data, " "...), 0o644)
 			case 2:
@@ -172,6 +190,7 @@ func TestCacheAndChangedSinceAgreeWithFullRun(t *testing.T) {
 			}
 		}
 		for pass := 0; pass < 2; pass++ {
+			time.Sleep(2 * statMargin)
 			cache := OpenCache(cacheFile, testSecret)
 			sources, _ := allSources(t, sp)
 			got := (&Verifier{Trust: ts, Policy: policy, Cache: cache}).Run(withEmbedded(sources))
@@ -291,9 +310,9 @@ func TestEmbeddedItemsBypassTheCache(t *testing.T) {
 // testSecret authenticates the verdict caches of the tests.
 var testSecret = []byte("0123456789abcdef0123456789abcdef")
 
-// The cache's entries are authenticated with the user's secret: a file
-// written under another secret, an entry whose result was edited, and an
-// entry forged without the secret are all ignored, so a cache file from
+// The cache file is authenticated with the user's secret: a file written
+// under another secret, a file with one byte changed, and a file forged
+// without the secret are all read as an empty cache, so a cache file from
 // anywhere else can only cost time.
 func TestCacheEntriesAreAuthenticated(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "verify.cache")
@@ -306,29 +325,77 @@ func TestCacheEntriesAreAuthenticated(t *testing.T) {
 	if err := c.Save(); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := OpenCache(file, testSecret).Get(key, in); !ok {
+	if r, ok := OpenCache(file, testSecret).Get(key, in); !ok || r.Warnings[0] != "v1 signature" {
 		t.Fatal("the user's own entry is not read back")
 	}
 	other := []byte("another user's secret, 32 bytes!")
 	if oc := OpenCache(file, other); len(oc.entries) != 0 {
-		t.Error("entries written under another secret were accepted")
+		t.Error("a file written under another secret was accepted")
 	}
-	if OpenCache(file, other).Key(in, ts, p) == key {
-		t.Error("the key does not depend on the secret")
-	}
-	// Edit the stored result (drop the warning) and forge a second entry.
 	data, _ := os.ReadFile(file)
-	edited := strings.Replace(string(data), `"w":["v1 signature"],`, "", 1)
-	if edited == string(data) {
-		t.Fatalf("no warning to edit in %s", data)
+	edited := bytes.Replace(data, []byte("v1 signature"), []byte("v1 signaturE"), 1)
+	if bytes.Equal(edited, data) {
+		t.Fatal("no warning to edit")
 	}
-	os.WriteFile(file, []byte(edited), 0o600)
+	os.WriteFile(file, edited, 0o600)
 	if len(OpenCache(file, testSecret).entries) != 0 {
-		t.Error("an edited entry was accepted")
+		t.Error("an edited file was accepted")
 	}
-	forged := cacheMagic + `{"` + strings.Repeat("ab", 32) + `":{"f":"v2","m":"` + strings.Repeat("00", 32) + `"}}`
-	os.WriteFile(file, []byte(forged), 0o600)
+	// A well-formed file whose MAC was made without the secret.
+	forger := &Cache{entries: map[[32]byte]cached{key: {Format: "v2"}}, used: map[[32]byte]bool{}, stats: map[string]statEntry{}, secret: other}
+	body := append([]byte(cacheMagic), forger.encode()...)
+	os.WriteFile(file, append(body, forger.mac(body)...), 0o600)
 	if len(OpenCache(file, testSecret).entries) != 0 {
-		t.Error("a forged entry was accepted")
+		t.Error("a forged file was accepted")
+	}
+}
+
+// The stat shortcut: a file whose stat data are those recorded with its
+// hash is not read; a touch, an edit that keeps size and modification time,
+// or any change within the racy margin of the read is never trusted.
+func TestStatShortcut(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "x.py")
+	os.WriteFile(file, []byte("one"), 0o644)
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(file, old, old)
+	c := OpenCache(filepath.Join(dir, "c"), testSecret)
+	fi, _ := os.Lstat(file)
+	sum := sha256.Sum256([]byte("one"))
+	// Read (as if) well after its last change: its change time, which no
+	// one can set back, is now, so the read is placed past the margin.
+	c.PutStat(file, fi, sum, time.Now().Add(statMargin+time.Second))
+	if got, ok := c.StatSum(file, fi); !ok || got != sum {
+		t.Fatal("an unchanged file's hash is not known")
+	}
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	c = OpenCache(filepath.Join(dir, "c"), testSecret)
+	if _, ok := c.StatSum(file, fi); !ok {
+		t.Fatal("the stat table did not survive a save")
+	}
+	// Same size, same modification time, other content: the change time
+	// moved, so the hash is not trusted.
+	os.WriteFile(file, []byte("two"), 0o644)
+	os.Chtimes(file, old, old)
+	fi2, _ := os.Lstat(file)
+	if fi2.Size() != fi.Size() || !fi2.ModTime().Equal(fi.ModTime()) {
+		t.Fatal("the edit did not keep size and modification time")
+	}
+	if _, ok := c.StatSum(file, fi2); ok {
+		t.Error("an edit that kept size and modification time was trusted")
+	}
+	// A touch that keeps the content changes the stat data too: read again.
+	now := time.Now()
+	os.Chtimes(file, now, now)
+	fi3, _ := os.Lstat(file)
+	if _, ok := c.StatSum(file, fi3); ok {
+		t.Error("a touched file was trusted")
+	}
+	// Modified within the racy margin of its read: never recorded.
+	c.PutStat(file, fi3, sha256.Sum256([]byte("two")), now)
+	if _, ok := c.StatSum(file, fi3); ok {
+		t.Error("a file changed just before its read was recorded")
 	}
 }

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -17,8 +18,12 @@ func SelectionSources(sel *space.Selection) []Source {
 	out := make([]Source, 0, len(sel.Items)+len(sel.Links))
 	for _, f := range sel.Items {
 		f := f
-		out = append(out, Source{Kind: f.Kind, ID: f.ID, Space: f.Space.Label, Path: f.Path(), Embedded: f.Space.Embedded(),
-			Read: func() ([]byte, error) { return f.Space.ReadFile(f.Rel) }, In: f.Space, Rel: f.Rel})
+		src := Source{Kind: f.Kind, ID: f.ID, Space: f.Space.Label, Path: f.Path(), Embedded: f.Space.Embedded(),
+			Read: func() ([]byte, error) { return f.Space.ReadFile(f.Rel) }, In: f.Space, Rel: f.Rel}
+		if !src.Embedded {
+			src.File = filepath.Join(f.Space.AI(), filepath.FromSlash(f.Rel))
+		}
+		out = append(out, src)
 	}
 	for _, l := range sel.Links {
 		out = append(out, Source{Kind: l.Kind, ID: l.ID, Space: l.Space.Label, Path: l.Path(),

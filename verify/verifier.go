@@ -1,6 +1,11 @@
 package verify
 
 import (
+	"crypto/sha256"
+	"io/fs"
+	"os"
+	"time"
+
 	"github.com/ryekit/rye/internal/par"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/space"
@@ -23,6 +28,10 @@ type Source struct {
 	// space and its path relative to .ai/.
 	In  *space.Space
 	Rel string
+	// File is the item's file on disk when Read reads it from there (not
+	// from git): the verdict cache may then know its hash from its stat
+	// data without reading it (Cache.StatSum).
+	File string
 }
 
 // Verifier verifies many items in parallel.
@@ -44,11 +53,33 @@ func (v *Verifier) Run(sources []Source) []Result {
 
 func (v *Verifier) one(s Source) Result {
 	in := Input{Kind: s.Kind, ID: s.ID, Space: s.Space, Path: s.Path, Embedded: s.Embedded}
-	in.Data, in.ReadErr = s.Read()
-	if in.ReadErr != nil || in.Embedded || v.Cache == nil {
+	if in.Embedded || v.Cache == nil {
+		in.Data, in.ReadErr = s.Read()
 		return Check(in, v.Trust, v.Policy)
 	}
-	key := v.Cache.Key(in, v.Trust, v.Policy)
+	// The warm path: a file whose stat data are those recorded with its
+	// hash is not read; its verdict is looked up by that hash.
+	var fi fs.FileInfo
+	if s.File != "" {
+		if info, err := os.Lstat(s.File); err == nil {
+			fi = info
+			if sum, ok := v.Cache.StatSum(s.File, fi); ok {
+				if r, ok := v.Cache.Get(v.Cache.KeyForSum(sum, in, v.Trust, v.Policy), in); ok {
+					return r
+				}
+			}
+		}
+	}
+	readAt := time.Now()
+	in.Data, in.ReadErr = s.Read()
+	if in.ReadErr != nil {
+		return Check(in, v.Trust, v.Policy)
+	}
+	sum := sha256.Sum256(in.Data)
+	if fi != nil {
+		v.Cache.PutStat(s.File, fi, sum, readAt)
+	}
+	key := v.Cache.KeyForSum(sum, in, v.Trust, v.Policy)
 	if r, ok := v.Cache.Get(key, in); ok {
 		return r
 	}

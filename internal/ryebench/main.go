@@ -8,9 +8,12 @@
 // this checkout) so that go install ./..., which pre-commit runs, does not
 // install it.
 //
-// It generates a corpus of n items (internal/corpus), then runs each
-// command in-process several times and prints the fastest and the median
-// wall time. With -exec N it instead times N runs of rye execute on a
+// It generates a corpus of n items (internal/corpus) in a git repository,
+// signs and commits it, and runs each whole-tree verb as a separate
+// process, printing its median wall time next to the floor (read, SHA-256
+// and one Ed25519 verification per file, in parallel) and git status on
+// the same tree, with its largest max RSS (-in-process: the older,
+// in-process timing of each command). With -exec N it instead times N runs of rye execute on a
 // trivial shell tool against running the script directly, and with -mcp N
 // it times N round trips to rye mcp on stdio against the same verbs run
 // in-process. The numbers in BENCHMARKS.md come from it and from the
@@ -37,7 +40,13 @@ func main() {
 	keep := flag.String("keep", "", "generate into `DIR` and keep it (default: a temporary folder)")
 	execRuns := flag.Int("exec", 0, "time `N` runs of rye execute on a trivial tool instead")
 	mcpRuns := flag.Int("mcp", 0, "time `N` round trips to rye mcp on stdio instead")
+	inProcess := flag.Bool("in-process", false, "time the commands in-process (the older, finer measure) instead of as processes in a git repository")
+	floorDir := flag.String("floor", "", "internal: run the verification floor over `DIR`")
 	flag.Parse()
+	if *floorDir != "" {
+		floorMain(*floorDir)
+		return
+	}
 
 	root := *keep
 	if root == "" {
@@ -61,6 +70,10 @@ func main() {
 	if *execRuns > 0 {
 		check(quiet(cli.Main([]string{"keys", "generate", "--no-passphrase"}, strings.NewReader(""), io.Discard, io.Discard)))
 		executeOverhead(root, *execRuns, callerEnv)
+		return
+	}
+	if !*inProcess {
+		treeBench(root, *n, *runs, callerEnv)
 		return
 	}
 	project := filepath.Join(root, "project")
