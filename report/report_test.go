@@ -26,7 +26,7 @@ func sample() *Report {
 
 func TestText(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteText(&b, sample(), "2 items: 1 verified, 1 failed"); err != nil {
+	if err := WriteText(&b, sample(), "2 items: 1 verified, 1 failed", false); err != nil {
 		t.Fatal(err)
 	}
 	want := `.ai/tools/a.py:1:1: warning: v1 signature [verify/warning]

@@ -39,7 +39,7 @@ With --changed-since REF only the selected items whose content differs from
 git commit REF (new or edited since) are signed: rye sign --changed-since
 main "**" signs what a branch changed and leaves the rest alone.`,
 		Args:              cobra.MinimumNArgs(1),
-		ValidArgsFunction: a.completeKindOrID,
+		ValidArgsFunction: a.completeKindOrID(projectItems),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			kinds, patterns := splitKind(args)
 			if len(patterns) == 0 {
@@ -99,21 +99,14 @@ main "**" signs what a branch changed and leaves the rest alone.`,
 			for i, f := range items {
 				targets[i] = sign.Target{Kind: f.Kind, ID: f.ID, Space: f.Space, Rel: f.Rel, Display: f.Path()}
 			}
-			if len(targets) > 200 && isTerminal(a.stderr) && !a.quiet {
-				b.Progress = func(done, total int) {
-					if done%50 == 0 || done == total {
-						fmt.Fprintf(a.stderr, "\rsigning %d/%d", done, total)
-						if done == total {
-							fmt.Fprintln(a.stderr)
-						}
-					}
-				}
-			}
+			b.Progress = a.progress("signing")
 			return a.reportSigning(b.Run(targets), key, format, dryRun)
 		},
 	}
 	cmd.Flags().StringVar(&formatFlag, "format", "", "signature format `v1|v2` (default: sign.format of .ai/config/rye.yaml, else v2)")
 	cmd.Flags().StringVar(&spaceFlag, "space", "project", "sign items of `SPACE`: project or user")
+	cmd.RegisterFlagCompletionFunc("format", fixedValues("v1", "v2"))
+	cmd.RegisterFlagCompletionFunc("space", fixedValues("project", "user"))
 	cmd.Flags().BoolVar(&force, "force", false, "re-sign items that are already validly signed")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "list what would be signed; write nothing")
 	cmd.Flags().StringVar(&changedSince, "changed-since", "", "sign only the selected items whose content differs from git commit `REF`")
