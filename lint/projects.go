@@ -65,9 +65,9 @@ func optionsFor(s *config.Settings, enable, disable []string) (Options, error) {
 type FixMode int
 
 const (
-	NoFix     FixMode = iota
-	DiffFixes         // compute them (ProjectLint.Fixed), write nothing
-	WriteFixes        // write them atomically, then lint what was written
+	NoFix      FixMode = iota
+	DiffFixes          // compute them (ProjectLint.Fixed), write nothing
+	WriteFixes         // write them atomically, then lint what was written
 )
 
 // LintRequest is rye lint over one project or several.

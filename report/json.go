@@ -9,7 +9,7 @@ import (
 // jsonDocument is the JSON output (documented in docs/json.md). Field names
 // are stable; new fields may be added.
 type jsonDocument struct {
-	Tool     string    `json:"tool"`
+	Tool string `json:"tool"`
 	// Root is the folder the relative paths are relative to (Report.Root).
 	Root     string    `json:"root,omitempty"`
 	Version  string    `json:"version"`
