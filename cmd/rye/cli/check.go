@@ -69,6 +69,7 @@ func (a *app) runCheck(vo *verifyOptions, lo *lintOptions, args []string) error 
 			rep.Add(f)
 			rep.AddRule(vrep.Rules[f.Rule])
 		}
+		inProject(rep, c.Request.Spaces.Project)
 		projectNotes(rep, c.Request.Spaces.Project, len(checks))
 		reps[i] = rep
 	}

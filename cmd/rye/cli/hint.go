@@ -8,11 +8,12 @@ import (
 	"strings"
 
 	"github.com/ryekit/rye/report"
+	"github.com/ryekit/rye/space"
 )
 
 // commandRE finds a rye command line in a message ("sign it: rye sign tool
 // x"): the word rye followed by one of its verbs.
-var commandRE = regexp.MustCompile(`(^|[\s("'` + "`" + `])rye (init|load|search|keys|trust|sign|verify|check|lint|execute|thread|lock|bundle|version|completion)\b`)
+var commandRE = regexp.MustCompile(`(^|[\s("'` + "`" + `])rye( -C \S+)? (init|load|search|keys|trust|sign|verify|check|lint|execute|thread|lock|bundle|version|completion)\b`)
 
 // hint rewrites the rye commands a message names so that they work where
 // rye runs. Under pre-commit (PRE_COMMIT=1 in a hook's environment) the
@@ -25,7 +26,30 @@ func (a *app) hint(msg string) string {
 	if name == "rye" || !strings.Contains(msg, "rye ") {
 		return msg
 	}
-	return commandRE.ReplaceAllString(msg, "${1}"+strings.ReplaceAll(name, "$", "$$")+" ${2}")
+	return commandRE.ReplaceAllString(msg, "${1}"+strings.ReplaceAll(name, "$", "$$")+"${2} ${3}")
+}
+
+// inProject rewrites the rye commands in the messages of one project's
+// report so that they run that project from the working directory ("rye
+// -C b/c sign tool x"), when the project is not the working directory's
+// own (found at or above it): a run over several projects, or a file path
+// in another project.
+func inProject(rep *report.Report, p *space.Space) {
+	if p == nil || p.Shown == "" || filepath.IsAbs(p.Shown) {
+		return
+	}
+	for _, part := range strings.Split(filepath.ToSlash(p.Shown), "/") {
+		if part != "." && part != ".." {
+			dir := strings.ReplaceAll(shellWord(p.Shown), "$", "$$")
+			for i := range rep.Findings {
+				rep.Findings[i].Message = commandRE.ReplaceAllString(rep.Findings[i].Message, "${1}rye -C "+dir+" ${3}")
+			}
+			for i := range rep.Notes {
+				rep.Notes[i] = commandRE.ReplaceAllString(rep.Notes[i], "${1}rye -C "+dir+" ${3}")
+			}
+			return
+		}
+	}
 }
 
 // hinted is the report with hint applied to its messages, notes and group

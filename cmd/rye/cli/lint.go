@@ -136,6 +136,7 @@ func (a *app) runLint(o *lintOptions, args []string) error {
 		}
 		rep := lintReport(r.Result, "rye lint")
 		rep.Notes = r.Notes
+		inProject(rep, r.Request.Spaces.Project)
 		projectNotes(rep, r.Request.Spaces.Project, len(runs))
 		reps = append(reps, rep)
 		files += r.Files

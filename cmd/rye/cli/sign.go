@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ryekit/rye/config"
 	"github.com/ryekit/rye/gitrepo"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/report"
@@ -45,62 +46,81 @@ main "**" signs what a branch changed and leaves the rest alone.`,
 			if len(patterns) == 0 {
 				return usageError("no PATTERN: name the items to sign (an id, a glob such as \"my-project/**\", or a file path)")
 			}
-			settings, err := a.settings(verify.SettingsOptions{})
-			if err != nil {
-				return err
-			}
-			format, err := signFormat(formatFlag, settings.SignFormat())
-			if err != nil {
-				return err
-			}
 			when, err := signingTime()
 			if err != nil {
 				return err
 			}
-			sp, err := a.writableSpace("--space", spaceFlag)
+			groups, err := a.signGroups(spaceFlag, kinds, patterns)
 			if err != nil {
 				return err
 			}
-			sel, err := a.selectItems(sp, kinds, patterns)
-			if err != nil {
-				return err
-			}
-			// Symbolic links named like items are refused by the signer, with
-			// the reason, rather than silently left out.
-			items := append([]space.Found(nil), sel.Items...)
-			for _, l := range sel.Links {
-				items = append(items, space.Found{Space: l.Space, Kind: l.Kind, ID: l.ID, Rel: l.Rel})
-			}
-			if len(items) == 0 {
-				a.info("nothing to sign: no item among the %d paths given", len(sel.Skipped))
-				return nil
-			}
-			if changedSince != "" {
-				selected := len(items)
-				if items, err = changedItems(sp, items, changedSince); err != nil {
+			// Each project's items are signed in its format, checked by its
+			// extractor rules: file paths in several projects (pre-commit,
+			// from the repository's root) sign each in its own project.
+			var batches []*sign.Batch
+			var jobs [][]sign.Target
+			var format sign.Format
+			skipped, selected, changed := 0, 0, 0
+			for _, g := range groups {
+				f, err := signFormat(formatFlag, g.settings.SignFormat())
+				if err != nil {
 					return err
 				}
-				if len(items) == 0 {
-					a.info("nothing to sign: none of the %s changed since %s", report.Plural(selected, "item"), changedSince)
-					return nil
+				if len(batches) == 0 {
+					format = f
 				}
-				a.info("%s of %s changed since %s", report.Plural(len(items), "item"), report.Count(selected), changedSince)
+				sel, err := a.selectItems(g.space, kinds, g.patterns)
+				if err != nil {
+					return err
+				}
+				skipped += len(sel.Skipped)
+				// Symbolic links named like items are refused by the signer, with
+				// the reason, rather than silently left out.
+				items := append([]space.Found(nil), sel.Items...)
+				for _, l := range sel.Links {
+					items = append(items, space.Found{Space: l.Space, Kind: l.Kind, ID: l.ID, Rel: l.Rel})
+				}
+				if changedSince != "" && len(items) > 0 {
+					selected += len(items)
+					if items, err = changedItems(g.space, items, changedSince); err != nil {
+						return err
+					}
+					changed += len(items)
+				}
+				if len(items) == 0 {
+					continue
+				}
+				validate, err := a.validator(g.spaces)
+				if err != nil {
+					return err
+				}
+				targets := make([]sign.Target, len(items))
+				for i, f := range items {
+					targets[i] = sign.Target{Kind: f.Kind, ID: f.ID, Space: f.Space, Rel: f.Rel, Display: f.Path()}
+				}
+				batches = append(batches, &sign.Batch{Format: f, Time: when, Force: force, DryRun: dryRun, Validate: validate, Progress: a.progress("signing")})
+				jobs = append(jobs, targets)
+			}
+			switch {
+			case len(jobs) == 0 && changedSince != "" && selected > 0:
+				a.info("nothing to sign: none of the %s changed since %s", report.Plural(selected, "item"), changedSince)
+				return nil
+			case len(jobs) == 0:
+				a.info("nothing to sign: no item among the %d paths given", skipped)
+				return nil
+			case changedSince != "":
+				a.info("%s of %s changed since %s", report.Plural(changed, "item"), report.Count(selected), changedSince)
 			}
 			key, err := a.signingKey()
 			if err != nil {
 				return err
 			}
-			validate, err := a.validator()
-			if err != nil {
-				return err
+			var results []sign.Result
+			for i, b := range batches {
+				b.Key = key
+				results = append(results, b.Run(jobs[i])...)
 			}
-			b := &sign.Batch{Key: key, Format: format, Time: when, Force: force, DryRun: dryRun, Validate: validate}
-			targets := make([]sign.Target, len(items))
-			for i, f := range items {
-				targets[i] = sign.Target{Kind: f.Kind, ID: f.ID, Space: f.Space, Rel: f.Rel, Display: f.Path()}
-			}
-			b.Progress = a.progress("signing")
-			return a.reportSigning(b.Run(targets), key, format, dryRun)
+			return a.reportSigning(results, key, format, dryRun)
 		},
 	}
 	cmd.Flags().StringVar(&formatFlag, "format", "", "signature format `v1|v2` (default: sign.format of .ai/config/rye.yaml, else v2)")
@@ -179,12 +199,47 @@ func (a *app) writableSpace(flag, name string) (*space.Space, error) {
 	return nil, usageError("%s %q: use project or user (the system space is read-only)", flag, name)
 }
 
-// validator returns the metadata check that runs before signing.
-func (a *app) validator() (func(sign.Target, []byte) error, error) {
+// signGroup is one project's share of a signing run (or the user space's).
+type signGroup struct {
+	spaces   *space.Spaces
+	space    *space.Space
+	patterns []string
+	settings *config.Settings
+}
+
+// signGroups splits the patterns among the projects that hold them (file
+// paths, as pre-commit passes them from a repository's root, name their
+// own project: verify.Projects), or gives them all to the user space.
+func (a *app) signGroups(spaceFlag string, kinds []item.Kind, patterns []string) ([]signGroup, error) {
 	ss, err := a.getSpaces()
 	if err != nil {
 		return nil, err
 	}
+	if spaceFlag != "" && spaceFlag != "project" {
+		sp, err := a.writableSpace("--space", spaceFlag)
+		if err != nil {
+			return nil, err
+		}
+		s, err := a.settings(verify.SettingsOptions{})
+		if err != nil {
+			return nil, err
+		}
+		return []signGroup{{spaces: ss, space: sp, patterns: patterns, settings: s}}, nil
+	}
+	parts, err := verify.Projects{Request: verify.Request{Spaces: ss, Kinds: kinds, Patterns: patterns, WorkDir: a.workDir()}}.Parts()
+	if err != nil {
+		return nil, a.requestError(err)
+	}
+	out := make([]signGroup, len(parts))
+	for i, p := range parts {
+		out[i] = signGroup{spaces: p.Request.Spaces, space: p.Request.Spaces.Project, patterns: p.Request.Patterns, settings: p.Settings}
+	}
+	return out, nil
+}
+
+// validator returns the metadata check that runs before signing, with the
+// extractor rules of the spaces ss.
+func (a *app) validator(ss *space.Spaces) (func(sign.Target, []byte) error, error) {
 	rules, err := ss.Extractors()
 	if err != nil {
 		return nil, asUsage(err)

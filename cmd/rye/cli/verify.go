@@ -291,6 +291,7 @@ func (a *app) verifyAll(o *verifyOptions, args []string) (*verifyRun, error) {
 			a.info("verdict cache not saved: %v", r.CacheErr)
 		}
 		reps[i] = a.verifyReport(r.Results, r.Settings, r.Request.Spaces.Project)
+		inProject(reps[i], r.Request.Spaces.Project)
 		projectNotes(reps[i], r.Request.Spaces.Project, len(runs))
 	}
 	rep := report.Merge("rye verify", reps...)
