@@ -15,6 +15,13 @@ import (
 // the repository root; other consumers resolve them through the base.
 const SourceRoot = "%SRCROOT%"
 
+// SystemRoot is the uriBaseId of the files of the embedded system bundle
+// ("<system>/.ai/…"), which are on no disk: originalUriBaseIds describes
+// it without a URI.
+const SystemRoot = "RYE_SYSTEM"
+
+const systemPrefix = "<system>/"
+
 // WriteSARIF writes a SARIF 2.1.0 log for GitHub code scanning: one run,
 // the rules with their descriptions, help text and URL, one result per
 // finding with its file and region, and the invocation: whether rye could
@@ -43,13 +50,12 @@ func WriteSARIF(w io.Writer, r *Report) error {
 		// GitHub shows fullDescription at the top of an alert, and its
 		// ingestion rules flag a rule without one.
 		d.WithFullDescription(sarif.NewMultiformatMessageString(full))
-		if rule.Help != "" {
-			d.WithHelp(sarif.NewMultiformatMessageString(rule.Help))
-		}
+		d.WithHelp(sarif.NewMultiformatMessageString(full))
 		if rule.URL != "" {
 			d.WithHelpURI(rule.URL)
 		}
 	}
+	bases := map[string]*sarif.ArtifactLocation{}
 	for _, f := range r.Findings {
 		region := sarif.NewRegion()
 		if f.Line > 0 {
@@ -67,7 +73,11 @@ func WriteSARIF(w io.Writer, r *Report) error {
 			region.WithStartLine(1)
 		}
 		loc := sarif.NewArtifactLocation().WithUri(uri(f.Path))
-		if r.Root != "" && InRoot(f.Path) {
+		switch {
+		case strings.HasPrefix(f.Path, systemPrefix):
+			loc.WithUri(escapePath(strings.TrimPrefix(f.Path, systemPrefix))).WithUriBaseId(SystemRoot)
+			bases[SystemRoot] = sarif.NewArtifactLocation().WithDescriptionText("the system bundle compiled into rye " + r.Version + ": no file on disk")
+		case r.Root != "" && InRoot(f.Path):
 			loc.WithUriBaseId(SourceRoot)
 		}
 		run.CreateResultForRule(f.Rule).
@@ -76,7 +86,10 @@ func WriteSARIF(w io.Writer, r *Report) error {
 			AddLocation(sarif.NewLocationWithPhysicalLocation(sarif.NewPhysicalLocation().WithArtifactLocation(loc).WithRegion(region)))
 	}
 	if r.Root != "" {
-		run.WithOriginalUriBaseIds(map[string]*sarif.ArtifactLocation{SourceRoot: sarif.NewArtifactLocation().WithUri(dirURI(r.Root))})
+		bases[SourceRoot] = sarif.NewArtifactLocation().WithUri(dirURI(r.Root))
+	}
+	if len(bases) > 0 {
+		run.WithOriginalUriBaseIds(bases)
 	}
 	inv := run.AddInvocation(r.Failure == nil).WithExitCode(r.ExitCode())
 	if r.Failure != nil {
