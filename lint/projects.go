@@ -8,6 +8,7 @@ import (
 	"github.com/ryekit/rye/config"
 	"github.com/ryekit/rye/internal/atomicfile"
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/report"
 	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
 )
@@ -245,7 +246,7 @@ func keepChanged(env *Env, ref string, kinds []item.Kind) ([]string, error) {
 	for _, d := range deleted {
 		notes = append(notes, fmt.Sprintf("deleted since %s: %s %s (%s)", ref, d.Kind, d.ID, sp.DisplayPath(d.Rel)))
 	}
-	notes = append(notes, fmt.Sprintf("%d of %d files changed since %s", len(files), all, ref))
+	notes = append(notes, fmt.Sprintf("%s of %s changed since %s", report.Plural(len(files), "file"), report.Count(all), ref))
 	return notes, nil
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ryekit/rye/config"
 	"github.com/ryekit/rye/gitrepo"
+	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/space"
 )
 
@@ -215,6 +216,9 @@ func (p Projects) routeOthers(routes []*route, others []string) error {
 		return nil
 	}
 	kinds := p.Request.Kinds
+	if kinds == nil {
+		kinds = item.Kinds
+	}
 	for _, pat := range others {
 		var first error
 		hit := false

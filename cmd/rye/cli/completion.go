@@ -60,9 +60,9 @@ compinit), which most setups run.`,
 const bashFallbacks = `# Minimal stand-ins for bash-completion's helpers, when it is not loaded.
 if ! declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
 _get_comp_words_by_ref() {
-    local line="${COMP_LINE:0:COMP_POINT}" w
+    local line="${COMP_LINE:0:COMP_POINT}"
     words=()
-    for w in $line; do words+=("$w"); done
+    read -ra words <<< "$line"
     if [[ -z $line || $line == *[[:blank:]] ]]; then words+=(""); fi
     cword=$(( ${#words[@]} - 1 ))
     cur="${words[cword]}"
