@@ -82,3 +82,16 @@ func writeFile(t *testing.T, name, content string) {
 		t.Fatal(err)
 	}
 }
+
+// Progress counts the analyzers of a run, requirements included.
+func TestLintProgress(t *testing.T) {
+	env := testEnv(t, t.TempDir())
+	var seen []int
+	total := 0
+	if _, err := Lint(env, Options{Analyzers: []*analysis.Analyzer{Metadata}, Progress: func(done, n int) { seen = append(seen, done); total = n }}); err != nil {
+		t.Fatal(err)
+	}
+	if total != 2 || len(seen) != 2 || seen[1] != 2 { // parse, then metadata
+		t.Errorf("progress %v of %d", seen, total)
+	}
+}

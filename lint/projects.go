@@ -19,6 +19,8 @@ import (
 type CheckProjectsRequest struct {
 	Verify          verify.Projects
 	Enable, Disable []string
+	// Progress is Options.Progress of each project's lint run.
+	Progress func(done, total int)
 }
 
 // ProjectCheck is one project's finished check.
@@ -39,6 +41,7 @@ func CheckProjects(req CheckProjectsRequest) ([]ProjectCheck, error) {
 		if err != nil {
 			return nil, err
 		}
+		opts.Progress = req.Progress
 		res, err := Check(CheckRequest{Verify: part.Request, Options: opts})
 		if err != nil {
 			return nil, err
@@ -84,6 +87,8 @@ type LintRequest struct {
 	// reports misplaced signature lines.
 	NoVerify bool
 	Fix      FixMode
+	// Progress is Options.Progress of each lint run.
+	Progress func(done, total int)
 }
 
 // ProjectLint is one project's finished lint run.
@@ -137,6 +142,7 @@ func lintPart(req LintRequest, part verify.Part) (ProjectLint, error) {
 	if err != nil {
 		return pl, err
 	}
+	opts.Progress = req.Progress
 	r := part.Request
 	if !req.NoVerify {
 		if pl.Trust, _, err = verify.LoadTrust(r.Spaces, verify.TrustOptions{}, false); err != nil {

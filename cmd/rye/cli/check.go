@@ -53,7 +53,7 @@ func (a *app) runCheck(vo *verifyOptions, lo *lintOptions, args []string) error 
 	if err != nil {
 		return err
 	}
-	checks, err := lint.CheckProjects(lint.CheckProjectsRequest{Verify: p, Enable: lo.enable, Disable: lo.disable})
+	checks, err := lint.CheckProjects(lint.CheckProjectsRequest{Verify: p, Enable: lo.enable, Disable: lo.disable, Progress: a.progress("linting: analyzers")})
 	if err != nil {
 		return a.requestError(err)
 	}

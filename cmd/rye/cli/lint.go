@@ -100,6 +100,7 @@ func (a *app) runLint(o *lintOptions, args []string) error {
 			Policy: verify.Policy{Now: time.Now().UTC()},
 		}},
 		Enable: o.enable, Disable: o.disable, NoVerify: o.noVerify,
+		Progress: a.progress("linting: analyzers"),
 	}
 	switch {
 	case o.fix:

@@ -11,7 +11,7 @@ import (
 
 // progressDelay is how long a walk runs before its progress line shows: a
 // quick run prints nothing.
-const progressDelay = time.Second
+var progressDelay = time.Second
 
 // progress returns the callback of a progress line on stderr for a verb
 // that walks many items ("verifying 1,234/5,000"), or nil when nothing may
