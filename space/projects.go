@@ -83,8 +83,10 @@ func FindProjects(root, userRoot string) ([]string, error) {
 }
 
 // ProjectsFromPaths lists the project roots that hold the '/'-separated
-// paths relative to top (a repository's files, from its index): for each
-// path with a ".ai" component, the folder above the first such component.
+// paths relative to top (a repository's files, from its index): the folder
+// above each ".ai" component of each path. Every one counts, in hidden
+// folders, node_modules or inside another .ai/ folder too: a gate must not
+// let a change hide a project from --all-projects by where it puts it.
 // Roots that are not folders on disk, and the user space's root, are left
 // out; the result is sorted.
 func ProjectsFromPaths(top string, paths []string, userRoot string) []string {
@@ -99,31 +101,16 @@ func ProjectsFromPaths(top string, paths []string, userRoot string) []string {
 			if part != AIDir {
 				continue
 			}
-			if hiddenAbove(parts[:i]) {
-				break
-			}
 			root := filepath.Join(top, filepath.FromSlash(strings.Join(parts[:i], "/")))
-			if !seen[root] {
-				seen[root] = true
-				if info, err := os.Stat(root); err == nil && info.IsDir() && root != userRoot {
-					out = append(out, root)
-				}
+			if seen[root] {
+				continue
 			}
-			break
+			seen[root] = true
+			if info, err := os.Stat(root); err == nil && info.IsDir() && root != userRoot {
+				out = append(out, root)
+			}
 		}
 	}
 	sort.Strings(out)
 	return out
-}
-
-// hiddenAbove reports a path whose folders include one FindProjects would
-// not enter (a hidden folder or node_modules), so that both ways of finding
-// projects agree.
-func hiddenAbove(parts []string) bool {
-	for _, p := range parts {
-		if HiddenName(p) {
-			return true
-		}
-	}
-	return false
 }

@@ -39,7 +39,10 @@ func TestWithProjectAndProjectOf(t *testing.T) {
 			t.Errorf("ProjectOf(%s) = %q, %v; want %q", p, got, err, want)
 		}
 	}
-	if got := ProjectsFromPaths(top, []string{"a/.ai/tools/x/y.py", "b/c/.ai/k", "node_modules/n/.ai/x", "gone/.ai/x", "README.md"}, ""); len(got) != 2 || got[0] != filepath.Join(top, "a") || got[1] != filepath.Join(top, "b/c") {
-		t.Errorf("from paths: %v", got)
+	os.MkdirAll(filepath.Join(top, "node_modules/n/.ai"), 0o755)
+	got := ProjectsFromPaths(top, []string{"a/.ai/tools/x/y.py", "a/.ai/tools/x/.ai/z.py", "b/c/.ai/k", "node_modules/n/.ai/x", "gone/.ai/x", "README.md"}, filepath.Join(top, "b/c"))
+	want := []string{filepath.Join(top, "a"), filepath.Join(top, "a/.ai/tools/x"), filepath.Join(top, "node_modules/n")}
+	if len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+		t.Errorf("from paths: %v, want %v", got, want)
 	}
 }

@@ -96,8 +96,9 @@ func TestProjectsParts(t *testing.T) {
 	}
 }
 
-// --all-projects: the projects of the files git tracks, or outside git
-// every folder with a .ai/ folder (not hidden ones, not node_modules).
+// --all-projects: the projects of the files git tracks (wherever they
+// are), or outside git every folder with a .ai/ folder (not hidden ones,
+// not node_modules).
 func TestAllProjects(t *testing.T) {
 	top := t.TempDir()
 	for _, dir := range []string{"x", "p/q", "node_modules/m", ".hidden/h", "untracked"} {
@@ -126,10 +127,11 @@ func TestAllProjects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 2 || got[0] != filepath.Join(top, "p/q") || got[1] != filepath.Join(top, "x") {
+	// Every tracked project, wherever a change put it; not the untracked.
+	if len(got) != 3 || got[0] != filepath.Join(top, "node_modules/m") || got[1] != filepath.Join(top, "p/q") || got[2] != filepath.Join(top, "x") {
 		t.Errorf("in git: %v", got)
 	}
-	if got, _ := AllProjects(top, filepath.Join(top, "x")); len(got) != 1 {
+	if got, _ := AllProjects(top, filepath.Join(top, "x")); len(got) != 2 {
 		t.Errorf("the user space's root is a project: %v", got)
 	}
 }
