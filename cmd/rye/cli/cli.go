@@ -134,9 +134,8 @@ func (a *app) renderError(args []string, msg string, code int) {
 		}
 		a.out, tool = o, "rye "+verb
 		if outs, _ = o.list(false); outs == nil {
-			// An unknown format: render in the others that can be read.
-			o.format = "text"
-			outs, _ = o.list(false)
+			// A bad --output: render on stdout alone.
+			outs, _ = (&outputOptions{format: o.format}).list(false)
 		}
 	}
 	a.renderFailure(tool, outs, msg, code)

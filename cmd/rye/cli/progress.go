@@ -16,9 +16,10 @@ var progressDelay = time.Second
 // progress returns the callback of a progress line on stderr for a verb
 // that walks many items ("verifying 1,234/5,000"), or nil when nothing may
 // be shown: stderr is not a terminal, -q, or an output in a machine format
-// (whose reader is a program).
+// (--json, or --format or --output other than text: its reader is a
+// program).
 func (a *app) progress(verb string) func(done, total int) {
-	if a.quiet || !isTerminal(a.stderr) || machine(a.outs) {
+	if a.quiet || a.json || !isTerminal(a.stderr) || machine(a.outs) {
 		return nil
 	}
 	return newProgressLine(a.stderr, verb, time.Now).update

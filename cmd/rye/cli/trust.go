@@ -330,6 +330,7 @@ written unless --namespace names them (git signs in namespace git).`,
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "allowed-signers", "output `FORMAT`: allowed-signers")
+	cmd.RegisterFlagCompletionFunc("format", fixedValues("allowed-signers"))
 	cmd.Flags().StringArrayVar(&namespaces, "namespace", nil, "limit every key to ssh-keygen -Y `NAMESPACE` (repeatable), e.g. git")
 	return cmd
 }
