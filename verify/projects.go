@@ -172,10 +172,19 @@ func (p Projects) route() ([]route, error) {
 	if len(p.Roots) == 0 && ss.Project != nil && (len(paths) == 0 || len(others) > 0) {
 		add(ss.Project.Root)
 	}
+	rootOf := map[string]string{} // a folder's project: pre-commit passes many files of few folders
 	for _, pat := range paths {
-		root, err := space.ProjectOf(pat, cwd, userRoot)
-		if err != nil {
-			return nil, requestError(FieldPatterns, err)
+		dir := filepath.Dir(filepath.Join(cwd, pat))
+		if filepath.IsAbs(pat) {
+			dir = filepath.Dir(filepath.Clean(pat))
+		}
+		root, ok := rootOf[dir]
+		if !ok {
+			var err error
+			if root, err = space.ProjectOf(pat, cwd, userRoot); err != nil {
+				return nil, requestError(FieldPatterns, err)
+			}
+			rootOf[dir] = root
 		}
 		if root == "" {
 			if ss.Project != nil && len(p.Roots) == 0 {

@@ -139,7 +139,7 @@ func (a *app) renderReport(rep *report.Report, line string, summary any) error {
 		if a.quiet && (o.format == "text" || o.format == "github") {
 			r = r.WithoutWarnings() // -q: errors only; machine formats keep everything
 		}
-		if err := a.write(o, r, line, summary); err != nil {
+		if err := a.write(o, r, line, summary, o == stepSummaryOutput(a.outs)); err != nil {
 			return err
 		}
 	}
@@ -149,8 +149,25 @@ func (a *app) renderReport(rep *report.Report, line string, summary any) error {
 	return nil
 }
 
-// write writes one output: stdout, or a file replaced atomically.
-func (a *app) write(o output, r *report.Report, line string, summary any) error {
+// stepSummaryOutput is the GitHub output that also writes the job summary
+// (GITHUB_STEP_SUMMARY), once per run: stdout's, else the first file's.
+func stepSummaryOutput(outs []output) output {
+	for _, o := range outs {
+		if o.format == "github" && o.file == "" {
+			return o
+		}
+	}
+	for _, o := range outs {
+		if o.format == "github" {
+			return o
+		}
+	}
+	return output{}
+}
+
+// write writes one output: stdout, or a file replaced atomically; a GitHub
+// output writes the job summary too when jobSummary is set.
+func (a *app) write(o output, r *report.Report, line string, summary any, jobSummary bool) error {
 	w := a.stdout
 	var buf bytes.Buffer
 	if o.file != "" {
@@ -166,8 +183,8 @@ func (a *app) write(o output, r *report.Report, line string, summary any) error 
 		err = report.WriteSARIF(w, r)
 	case "github":
 		stepSummary := ""
-		if o.file == "" || a.outs[0].format != "github" {
-			stepSummary = os.Getenv("GITHUB_STEP_SUMMARY") // once per run
+		if jobSummary {
+			stepSummary = os.Getenv("GITHUB_STEP_SUMMARY")
 		}
 		err = report.WriteGitHub(w, r, line, stepSummary)
 	}
@@ -199,7 +216,7 @@ func (a *app) renderFailure(tool string, outs []output, msg string, code int) {
 		if o.format == "text" {
 			continue
 		}
-		if err := a.write(o, rep, "", nil); err != nil {
+		if err := a.write(o, rep, "", nil, o == stepSummaryOutput(outs)); err != nil {
 			fmt.Fprintln(a.stderr, "rye: "+err.Error())
 		}
 	}
