@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -251,10 +252,10 @@ func (a *app) settings(o verify.SettingsOptions) (*config.Settings, error) {
 func (a *app) requestError(err error) error {
 	if errors.Is(err, verify.ErrNoProject) {
 		_, perr := a.project()
-		if perr != nil {
-			return perr
+		if perr == nil {
+			return usageError("%v", err)
 		}
-		return usageError("%v", err)
+		return a.projectsBelow(perr)
 	}
 	var re *verify.RequestError
 	if errors.As(err, &re) {
@@ -264,6 +265,36 @@ func (a *app) requestError(err error) error {
 		return usageError("%v", re.Err)
 	}
 	return asUsage(err)
+}
+
+// projectsBelow adds to a "no project" error of verify, check or lint the
+// projects there are below the working directory (a repository's root,
+// with its projects in subfolders), and how to check them.
+func (a *app) projectsBelow(err error) error {
+	switch a.tool {
+	case "rye verify", "rye check", "rye lint":
+	default:
+		return err
+	}
+	userRoot := ""
+	if ss, _ := a.getSpaces(); ss != nil && ss.User != nil {
+		userRoot = ss.User.Root
+	}
+	roots, lerr := verify.AllProjects(a.workDir(), userRoot)
+	if lerr != nil || len(roots) == 0 {
+		return err
+	}
+	shown := make([]string, 0, 3)
+	for _, r := range roots[:min(3, len(roots))] {
+		if rel, rerr := filepath.Rel(a.workDir(), r); rerr == nil {
+			r = rel
+		}
+		shown = append(shown, r)
+	}
+	if len(roots) > 3 {
+		shown = append(shown, "…")
+	}
+	return usageError("%v; the repository has %s (%s): check them with --all-projects, or -C DIR for each", err, report.Plural(len(roots), "project"), strings.Join(shown, ", "))
 }
 
 // requestFlags are the flags that set each field of a verify.Request.
