@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -365,4 +366,40 @@ func (r *Repo) ChangedSince(ref, prefix string, cands []Candidate) ([]Change, ma
 		changed = append(changed, Change{Index: i, Data: data, Err: err})
 	}
 	return changed, old, nil
+}
+
+// Identity returns the name and email git records for its user when
+// working in dir: GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL (read with getenv)
+// over the configuration of the repository that holds dir, over the global
+// and system files (~/.gitconfig, $XDG_CONFIG_HOME/git/config,
+// ~/.config/git/config, /etc/gitconfig); outside a repository, the global
+// and system files alone. What is set nowhere is "".
+func Identity(dir string, getenv func(string) string) (name, email string) {
+	var cfg *config.Config
+	if r, err := Open(dir); err == nil {
+		cfg, _ = r.repo.ConfigScoped(config.SystemScope)
+	}
+	if cfg == nil {
+		cfg = config.NewConfig()
+		for _, scope := range []config.Scope{config.SystemScope, config.GlobalScope} {
+			if c, err := config.LoadConfig(scope); err == nil {
+				if c.User.Name != "" {
+					cfg.User.Name = c.User.Name
+				}
+				if c.User.Email != "" {
+					cfg.User.Email = c.User.Email
+				}
+			}
+		}
+	}
+	name, email = cfg.User.Name, cfg.User.Email
+	if getenv != nil {
+		if v := getenv("GIT_AUTHOR_NAME"); v != "" {
+			name = v
+		}
+		if v := getenv("GIT_AUTHOR_EMAIL"); v != "" {
+			email = v
+		}
+	}
+	return name, email
 }

@@ -115,3 +115,32 @@ func TestTreeIndexAndChangedSince(t *testing.T) {
 		t.Errorf("old files: %d", len(old))
 	}
 }
+
+// The identity comes from the repository's configuration over the global
+// file, and from GIT_AUTHOR_* over both; outside a repository from the
+// global file.
+func TestIdentity(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[user]\n\tname = Ada Lovelace\n\temail = ada@example.com\n"), 0o644)
+	none := func(string) string { return "" }
+	if name, email := Identity(t.TempDir(), none); name != "Ada Lovelace" || email != "ada@example.com" {
+		t.Errorf("global: %q %q", name, email)
+	}
+	root, _ := repoWith(t, map[string]string{"a": "x"})
+	cfg := filepath.Join(root, ".git", "config")
+	data, _ := os.ReadFile(cfg)
+	os.WriteFile(cfg, append(data, "[user]\n\temail = ada@work.example\n"...), 0o644)
+	if name, email := Identity(filepath.Join(root), none); name != "Ada Lovelace" || email != "ada@work.example" {
+		t.Errorf("repository: %q %q", name, email)
+	}
+	env := map[string]string{"GIT_AUTHOR_NAME": "A. L."}
+	if name, email := Identity(root, func(k string) string { return env[k] }); name != "A. L." || email != "ada@work.example" {
+		t.Errorf("environment: %q %q", name, email)
+	}
+	os.Remove(filepath.Join(home, ".gitconfig"))
+	if name, email := Identity(t.TempDir(), none); name != "" || email != "" {
+		t.Errorf("nothing set: %q %q", name, email)
+	}
+}

@@ -50,6 +50,31 @@ func (e *Env) File(pos token.Pos) *File {
 // requirements first, and returns the diagnostics of the requested
 // analyzers.
 func Run(e *Env, analyzers []*analysis.Analyzer) ([]Diagnostic, error) {
+	return runAnalyzers(e, analyzers, nil)
+}
+
+// closure counts the analyzers a run runs: those asked for and what they
+// require, each once.
+func closure(analyzers []*analysis.Analyzer) int {
+	seen := map[*analysis.Analyzer]bool{Input: true}
+	var visit func(a *analysis.Analyzer)
+	visit = func(a *analysis.Analyzer) {
+		if seen[a] {
+			return
+		}
+		seen[a] = true
+		for _, r := range a.Requires {
+			visit(r)
+		}
+	}
+	for _, a := range analyzers {
+		visit(a)
+	}
+	return len(seen) - 1
+}
+
+// runAnalyzers is Run, telling progress how many analyzers have run.
+func runAnalyzers(e *Env, analyzers []*analysis.Analyzer, progress func(done, total int)) ([]Diagnostic, error) {
 	if err := analysis.Validate(analyzers); err != nil {
 		return nil, err
 	}
@@ -65,6 +90,7 @@ func Run(e *Env, analyzers []*analysis.Analyzer) ([]Diagnostic, error) {
 		want[a] = true
 	}
 	results := map[*analysis.Analyzer]any{Input: e}
+	total := closure(analyzers)
 	pkg := types.NewPackage("rye/.ai", "ai")
 	var diags []Diagnostic
 	var mu sync.Mutex // analyzers report from several goroutines (see each)
@@ -113,6 +139,9 @@ func Run(e *Env, analyzers []*analysis.Analyzer) ([]Diagnostic, error) {
 			return fmt.Errorf("analyzer %s: %w", a.Name, err)
 		}
 		results[a] = res
+		if progress != nil {
+			progress(len(results)-1, total)
+		}
 		return nil
 	}
 	for _, a := range analyzers {

@@ -1,8 +1,10 @@
 package lint
 
 import (
+	"fmt"
 	"go/token"
 	"html"
+	"path"
 	"strconv"
 
 	"golang.org/x/tools/go/analysis"
@@ -48,15 +50,24 @@ func runMetadata(pass *analysis.Pass) (any, error) {
 		if x == nil {
 			continue
 		}
-		for _, v := range x.Check(md, f.ID) {
+		violations := x.Check(md, f.ID)
+		for _, v := range violations {
 			pos, end := f.Pos(v.Pos), endPos(f, v.Value)
 			msg := v.Field + ": " + v.Msg
-			if v.Fix != "" {
-				msg += " (fix: " + v.Fix + ")"
-			}
 			var fixes []analysis.SuggestedFix
 			if fix, ok := metadataFix(f, md.Form, v); ok {
-				fixes = append(fixes, fix)
+				if broken := fixBreaks(e, f, fix); len(broken) > 0 {
+					// The fix would trade this problem for another: say
+					// what to do instead, and offer nothing to --fix.
+					msg += fmt.Sprintf(" (not fixable in place: %s would break %s; %s)", fix.Message, describe(broken), instead(f, v, violations))
+				} else {
+					fixes = append(fixes, fix)
+					if v.Fix != "" {
+						msg += " (fix: " + v.Fix + ")"
+					}
+				}
+			} else if v.Fix != "" {
+				msg += " (fix: " + v.Fix + ")"
 			}
 			r.at(sevError, v.Rule, pos, end, msg, fixes...)
 		}
@@ -83,6 +94,40 @@ func metadataFix(f *File, form item.Form, v *syntax.Error) (analysis.SuggestedFi
 		return analysis.SuggestedFix{}, false
 	}
 	return replaceFix(msg, f.Pos(v.Value.Pos), f.Pos(v.Value.End), text), true
+}
+
+// fixBreaks returns the problems the item would have after fix that it
+// does not have now (newProblems).
+func fixBreaks(e *Env, f *File, fix analysis.SuggestedFix) []string {
+	var es []edit
+	for _, te := range fix.TextEdits {
+		start := f.tok.Offset(te.Pos)
+		end := start
+		if te.End.IsValid() {
+			end = f.tok.Offset(te.End)
+		}
+		es = append(es, edit{start: start, end: end, text: string(te.NewText)})
+	}
+	return newProblems(e, f, f.Src, apply(f.Src, es))
+}
+
+// instead says what to do when a value cannot be made to match the file's
+// place: rename or move the file. For a name that must equal the file
+// name, the value the file declares is the new file name when no other
+// rule rejects it.
+func instead(f *File, v *syntax.Error, all []*syntax.Error) string {
+	if v.Rule != "match_filename" {
+		return "move the file, or fix the value by hand"
+	}
+	for _, o := range all {
+		if o != v && o.Field == v.Field {
+			return "rename the file to a valid " + v.Field + " and set " + v.Field + " to match"
+		}
+	}
+	if v.Value != nil && v.Value.Kind == syntax.StringNode {
+		return "rename the file instead: " + path.Base(f.Rel) + " → " + v.Value.Str + path.Ext(f.Rel)
+	}
+	return "rename the file instead"
 }
 
 // literal writes a string in a file form's syntax: in a directive's XML the

@@ -19,6 +19,9 @@ type Options struct {
 	// Severity overrides an analyzer's severity: "error", "warning",
 	// "info", or "off" to drop its findings.
 	Severity map[string]string
+	// Progress, when set, is told how many of the run's analyzers (those
+	// asked for and what they require) have finished.
+	Progress func(done, total int)
 }
 
 // validate checks the severities: each names an analyzer and a severity.
@@ -56,7 +59,7 @@ func Lint(e *Env, o Options) (*Result, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	diags, err := Run(e, analyzers)
+	diags, err := runAnalyzers(e, analyzers, o.Progress)
 	if err != nil {
 		return nil, err
 	}

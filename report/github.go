@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -16,8 +17,16 @@ const MaxAnnotations = 10
 // (::error file=…,line=…,col=…,title=…::message), at most MaxAnnotations
 // per severity, then appends every finding to the job summary file
 // (GITHUB_STEP_SUMMARY) when there is one.
+//
+// A report's Failure is one error annotation (title "rye") and the first
+// line of the job summary. A finding whose path is not in the repository
+// (Report.Root: a file of the user space or the system bundle) cannot be
+// placed on a file: its annotation names the path in its message.
 func WriteGitHub(w io.Writer, r *Report, summary, stepSummaryPath string) error {
 	r.Sort()
+	if r.Failure != nil {
+		fmt.Fprintf(w, "::error title=%s::%s\n", escapeProperty(r.Tool), escapeData(r.Failure.Message))
+	}
 	shown := map[Severity]int{}
 	hidden := map[Severity]int{}
 	for _, f := range r.collapsed() {
@@ -30,7 +39,11 @@ func WriteGitHub(w io.Writer, r *Report, summary, stepSummaryPath string) error 
 			fmt.Fprintf(w, "::%s title=%s::%s\n", command(f.Severity), escapeProperty("rye "+f.Rule), escapeData(f.Message))
 			continue
 		}
-		props := []string{"file=" + escapeProperty(uri(f.Path))}
+		if !InRoot(f.Path) {
+			fmt.Fprintf(w, "::%s title=%s::%s\n", command(f.Severity), escapeProperty("rye "+f.Rule), escapeData(position(f)+": "+f.Message))
+			continue
+		}
+		props := []string{"file=" + escapeProperty(filepath.ToSlash(strings.TrimPrefix(f.Path, "./")))}
 		if f.Line > 0 {
 			props = append(props, fmt.Sprintf("line=%d", f.Line))
 			if f.Col > 0 {
@@ -45,7 +58,9 @@ func WriteGitHub(w io.Writer, r *Report, summary, stepSummaryPath string) error 
 			fmt.Fprintf(w, "::notice title=rye::%s more (%s) not shown as annotations; the job summary lists them all\n", Count(hidden[s]), s)
 		}
 	}
-	fmt.Fprintln(w, summary)
+	if summary != "" {
+		fmt.Fprintln(w, summary)
+	}
 	if stepSummaryPath == "" {
 		return nil
 	}
@@ -70,7 +85,13 @@ func command(s Severity) string {
 // writeMarkdown is the job summary: the summary line and a table of every
 // finding.
 func writeMarkdown(w io.Writer, r *Report, summary string) error {
-	fmt.Fprintf(w, "### %s\n\n%s\n\n", r.Tool, summary)
+	fmt.Fprintf(w, "### %s\n\n", r.Tool)
+	if r.Failure != nil {
+		fmt.Fprintf(w, "**rye could not run (exit %d):** %s\n\n", r.Failure.ExitCode, cell(r.Failure.Message))
+	}
+	if summary != "" {
+		fmt.Fprintf(w, "%s\n\n", summary)
+	}
 	if len(r.Findings) == 0 {
 		_, err := fmt.Fprintln(w)
 		return err

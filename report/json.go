@@ -9,19 +9,32 @@ import (
 // jsonDocument is the JSON output (documented in docs/json.md). Field names
 // are stable; new fields may be added.
 type jsonDocument struct {
-	Tool     string    `json:"tool"`
+	Tool string `json:"tool"`
+	// Root is the folder the relative paths are relative to (Report.Root).
+	Root     string    `json:"root,omitempty"`
 	Version  string    `json:"version"`
 	Summary  any       `json:"summary"`
 	Items    []any     `json:"items"`
 	Findings []Finding `json:"findings"`
 	Rules    []Rule    `json:"rules"`
 	Notes    []string  `json:"notes"`
+	// Error is set when the command could not run (Report.Failure): the
+	// other fields are then empty.
+	Error *jsonError `json:"error,omitempty"`
+}
+
+type jsonError struct {
+	Message  string `json:"message"`
+	ExitCode int    `json:"exit_code"`
 }
 
 // WriteJSON writes the whole report as one JSON document.
 func WriteJSON(w io.Writer, r *Report, summary any) error {
 	r.Sort()
-	doc := jsonDocument{Tool: r.Tool, Version: r.Version, Summary: summary, Items: []any{}, Findings: r.Findings, Rules: r.sortedRules(), Notes: r.Notes}
+	doc := jsonDocument{Tool: r.Tool, Root: r.Root, Version: r.Version, Summary: summary, Items: []any{}, Findings: r.Findings, Rules: r.sortedRules(), Notes: r.Notes}
+	if r.Failure != nil {
+		doc.Error = &jsonError{Message: r.Failure.Message, ExitCode: r.Failure.ExitCode}
+	}
 	if doc.Findings == nil {
 		doc.Findings = []Finding{}
 	}

@@ -75,6 +75,50 @@ type Report struct {
 	Notes []string
 	// Groups describe Finding.Group keys.
 	Groups map[string]Group
+	// Root is the absolute folder that the relative paths of the findings
+	// are relative to (the repository's top level), when it is known: SARIF
+	// names it as the base of every relative URI (originalUriBaseIds).
+	Root string
+	// Failure, when set, is why the command could not run (a usage or
+	// configuration error, exit 2): every format reports it, so that a CI
+	// job that fails says why where its findings would have been.
+	Failure *Failure
+}
+
+// Failure is a run that stopped before it could report findings.
+type Failure struct {
+	Message  string
+	ExitCode int
+}
+
+// Relocatable is an item value whose path can be rewritten (Relocated).
+type Relocatable interface {
+	ItemPath() string
+	WithPath(path string) any
+}
+
+// Relocated is a copy of the report whose finding paths, and the paths of
+// its Relocatable items, are rewritten by path; root becomes Root. The
+// writers of machine formats get paths relative to the repository this
+// way, while text keeps them relative to the working directory.
+func (r *Report) Relocated(path func(string) string, root string) *Report {
+	out := *r
+	out.Root = root
+	out.Findings = make([]Finding, len(r.Findings))
+	for i, f := range r.Findings {
+		if f.Path != "" {
+			f.Path = path(f.Path)
+		}
+		out.Findings[i] = f
+	}
+	out.Items = make([]Item, len(r.Items))
+	for i, it := range r.Items {
+		if v, ok := it.Value.(Relocatable); ok && v.ItemPath() != "" {
+			it.Value = v.WithPath(path(v.ItemPath()))
+		}
+		out.Items[i] = it
+	}
+	return &out
 }
 
 // AddGroup registers a group's summary line.
@@ -157,8 +201,11 @@ func (r *Report) Failed() int {
 }
 
 // ExitCode is 1 when any finding is an error, else 0 (spec 4.3), whatever
-// the output format.
+// the output format; a Failure's own code when the run failed.
 func (r *Report) ExitCode() int {
+	if r.Failure != nil {
+		return r.Failure.ExitCode
+	}
 	if r.Count(Error) > 0 {
 		return 1
 	}
@@ -181,4 +228,25 @@ func (r *Report) Sort() {
 		}
 		return a.Rule < b.Rule
 	})
+}
+
+// Merge is one report of several (a run over several projects): their
+// findings, items and notes in order, and their rules and groups.
+func Merge(tool string, reports ...*Report) *Report {
+	out := &Report{Tool: tool}
+	for _, r := range reports {
+		if out.Version == "" {
+			out.Version = r.Version
+		}
+		out.Findings = append(out.Findings, r.Findings...)
+		out.Items = append(out.Items, r.Items...)
+		out.Notes = append(out.Notes, r.Notes...)
+		for _, rule := range r.Rules {
+			out.AddRule(rule)
+		}
+		for _, g := range r.Groups {
+			out.AddGroup(g)
+		}
+	}
+	return out
 }

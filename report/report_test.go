@@ -26,7 +26,7 @@ func sample() *Report {
 
 func TestText(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteText(&b, sample(), "2 items: 1 verified, 1 failed"); err != nil {
+	if err := WriteText(&b, sample(), "2 items: 1 verified, 1 failed", false); err != nil {
 		t.Fatal(err)
 	}
 	want := `.ai/tools/a.py:1:1: warning: v1 signature [verify/warning]
@@ -172,5 +172,120 @@ func TestGitHub(t *testing.T) {
 	b.Reset()
 	if err := WriteGitHub(&b, r, "s", ""); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Every rule has a fullDescription (GitHub shows it, and flags a rule
+// without one); relative URIs name the root as their base; the invocation
+// records the exit code.
+func TestSARIFForGitHub(t *testing.T) {
+	r := sample().Relocated(func(p string) string { return "sub/" + p }, "/repo")
+	var b bytes.Buffer
+	if err := WriteSARIF(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := sarifcheck.Validate(b.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	if err := sarifcheck.GitHub(b.Bytes()); err != nil {
+		t.Fatalf("%v\n%s", err, b.Bytes())
+	}
+	out := b.String()
+	for _, want := range []string{`"uri": "sub/.ai/tools/a.py"`, `"uriBaseId": "%SRCROOT%"`, `"uri": "file:///repo/"`, `"executionSuccessful": true`, `"exitCode": 1`, `"fullDescription": {`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %s in\n%s", want, out)
+		}
+	}
+	// A path outside the root is a file: URI without a base; the system
+	// bundle's is escaped.
+	r = &Report{Tool: "x", Root: "/repo", Findings: []Finding{{Rule: "r", Severity: Error, Path: "/home/u/.ai/a b.py", Message: "m"}, {Rule: "r", Severity: Error, Path: "<system>/.ai/x.py", Message: "m"}}}
+	b.Reset()
+	WriteSARIF(&b, r)
+	if err := sarifcheck.GitHub(b.Bytes()); err != nil {
+		t.Fatalf("%v\n%s", err, b.Bytes())
+	}
+	if !strings.Contains(b.String(), `"uri": "file:///home/u/.ai/a%20b.py"`) || !strings.Contains(b.String(), `"uri": ".ai/x.py",`+"\n"+`                  "uriBaseId": "RYE_SYSTEM"`) {
+		t.Errorf("uris:\n%s", b.String())
+	}
+}
+
+// A run that failed before it could report is an error in every format.
+func TestFailure(t *testing.T) {
+	r := &Report{Tool: "rye check", Version: "v1", Root: "/repo", Failure: &Failure{Message: "--trust-ref: git ref \"nope\": not found", ExitCode: 2}}
+	if r.ExitCode() != 2 {
+		t.Errorf("exit %d", r.ExitCode())
+	}
+	var b bytes.Buffer
+	if err := WriteSARIF(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := sarifcheck.Validate(b.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Runs []struct {
+			Invocations []struct {
+				ExecutionSuccessful        bool
+				ExitCode                   int
+				ToolExecutionNotifications []struct {
+					Level   string
+					Message struct{ Text string }
+				}
+			}
+		}
+	}
+	json.Unmarshal(b.Bytes(), &log)
+	inv := log.Runs[0].Invocations
+	if len(inv) != 1 || inv[0].ExecutionSuccessful || inv[0].ExitCode != 2 || inv[0].ToolExecutionNotifications[0].Message.Text != r.Failure.Message || inv[0].ToolExecutionNotifications[0].Level != "error" {
+		t.Errorf("invocation %+v", inv)
+	}
+	b.Reset()
+	WriteJSON(&b, r, nil)
+	var doc struct {
+		Error struct {
+			Message  string
+			ExitCode int `json:"exit_code"`
+		}
+		Root string
+	}
+	json.Unmarshal(b.Bytes(), &doc)
+	if doc.Error.Message != r.Failure.Message || doc.Error.ExitCode != 2 || doc.Root != "/repo" {
+		t.Errorf("json %s", b.String())
+	}
+	b.Reset()
+	summary := filepath.Join(t.TempDir(), "summary.md")
+	WriteGitHub(&b, r, "", summary)
+	if b.String() != "::error title=rye check::--trust-ref%3A git ref \"nope\"%3A not found\n" && b.String() != "::error title=rye check::--trust-ref: git ref \"nope\": not found\n" {
+		t.Errorf("github %q", b.String())
+	}
+	md, _ := os.ReadFile(summary)
+	if !strings.Contains(string(md), "**rye could not run (exit 2):** --trust-ref") {
+		t.Errorf("summary %s", md)
+	}
+}
+
+func TestMergeAndRelocate(t *testing.T) {
+	a, b := sample(), &Report{Tool: "rye verify", Findings: []Finding{{Rule: "x/y", Severity: Warning, Path: "b/.ai/k.md", Message: "w"}}, Notes: []string{"b note"}}
+	b.AddRule(Rule{ID: "x/y", Short: "Y."})
+	m := Merge("rye check", a, b)
+	if m.Tool != "rye check" || m.Version != "v1.2.3" || len(m.Findings) != 5 || len(m.Items) != 2 || len(m.Rules) != 2 || len(m.Notes) != 2 {
+		t.Errorf("merged %+v", m)
+	}
+	moved := m.Relocated(func(p string) string { return "top/" + p }, "/r")
+	if moved.Root != "/r" || moved.Findings[4].Path != "top/b/.ai/k.md" || m.Findings[4].Path != "b/.ai/k.md" {
+		t.Errorf("relocated %+v (original %+v)", moved.Findings, m.Findings)
+	}
+}
+
+func TestTextColor(t *testing.T) {
+	var b bytes.Buffer
+	WriteText(&b, sample(), "s", true)
+	if !strings.Contains(b.String(), "\x1b[1m.ai/tools/a.py:3:5\x1b[0m: \x1b[1;31merror\x1b[0m: version") {
+		t.Errorf("%q", b.String())
+	}
+	b.Reset()
+	WriteText(&b, sample(), "s", false)
+	if strings.Contains(b.String(), "\x1b") {
+		t.Errorf("colour without asking: %q", b.String())
 	}
 }

@@ -2,15 +2,32 @@ package report
 
 import (
 	"io"
+	"net/url"
 	"path/filepath"
 	"strings"
 
 	"github.com/owenrumney/go-sarif/v2/sarif"
 )
 
+// SourceRoot is the uriBaseId of the relative URIs of a SARIF log: the
+// folder Report.Root names (the repository's top level), as
+// originalUriBaseIds records it. GitHub code scanning reads URIs relative to
+// the repository root; other consumers resolve them through the base.
+const SourceRoot = "%SRCROOT%"
+
+// SystemRoot is the uriBaseId of the files of the embedded system bundle
+// ("<system>/.ai/…"), which are on no disk: originalUriBaseIds describes
+// it without a URI.
+const SystemRoot = "RYE_SYSTEM"
+
+const systemPrefix = "<system>/"
+
 // WriteSARIF writes a SARIF 2.1.0 log for GitHub code scanning: one run,
-// the rules with their help text and URL, one result per finding with its
-// file (a URI relative to the repository) and region.
+// the rules with their descriptions, help text and URL, one result per
+// finding with its file and region, and the invocation: whether rye could
+// run, its exit code, and for a failed run the error as a tool execution
+// notification (so that a job that could not check anything uploads a log
+// that says so, not an empty one).
 func WriteSARIF(w io.Writer, r *Report) error {
 	r.Sort()
 	log, err := sarif.New(sarif.Version210)
@@ -26,13 +43,19 @@ func WriteSARIF(w io.Writer, r *Report) error {
 			short = rule.ID // SARIF has no optional null here: a rule needs a text
 		}
 		d.WithShortDescription(sarif.NewMultiformatMessageString(short))
-		if rule.Help != "" {
-			d.WithHelp(sarif.NewMultiformatMessageString(rule.Help))
+		full := rule.Help
+		if full == "" {
+			full = short
 		}
+		// GitHub shows fullDescription at the top of an alert, and its
+		// ingestion rules flag a rule without one.
+		d.WithFullDescription(sarif.NewMultiformatMessageString(full))
+		d.WithHelp(sarif.NewMultiformatMessageString(full))
 		if rule.URL != "" {
 			d.WithHelpURI(rule.URL)
 		}
 	}
+	bases := map[string]*sarif.ArtifactLocation{}
 	for _, f := range r.Findings {
 		region := sarif.NewRegion()
 		if f.Line > 0 {
@@ -49,13 +72,30 @@ func WriteSARIF(w io.Writer, r *Report) error {
 		} else {
 			region.WithStartLine(1)
 		}
-		loc := sarif.NewPhysicalLocation().
-			WithArtifactLocation(sarif.NewSimpleArtifactLocation(uri(f.Path))).
-			WithRegion(region)
+		loc := sarif.NewArtifactLocation().WithUri(uri(f.Path))
+		switch {
+		case strings.HasPrefix(f.Path, systemPrefix):
+			loc.WithUri(escapePath(strings.TrimPrefix(f.Path, systemPrefix))).WithUriBaseId(SystemRoot)
+			bases[SystemRoot] = sarif.NewArtifactLocation().WithDescriptionText("the system bundle compiled into rye " + r.Version + ": no file on disk")
+		case r.Root != "" && InRoot(f.Path):
+			loc.WithUriBaseId(SourceRoot)
+		}
 		run.CreateResultForRule(f.Rule).
 			WithLevel(level(f.Severity)).
 			WithMessage(sarif.NewTextMessage(f.Message)).
-			AddLocation(sarif.NewLocationWithPhysicalLocation(loc))
+			AddLocation(sarif.NewLocationWithPhysicalLocation(sarif.NewPhysicalLocation().WithArtifactLocation(loc).WithRegion(region)))
+	}
+	if r.Root != "" {
+		bases[SourceRoot] = sarif.NewArtifactLocation().WithUri(dirURI(r.Root))
+	}
+	if len(bases) > 0 {
+		run.WithOriginalUriBaseIds(bases)
+	}
+	inv := run.AddInvocation(r.Failure == nil).WithExitCode(r.ExitCode())
+	if r.Failure != nil {
+		inv.WithToolExecutionNotifications([]*sarif.Notification{
+			sarif.NewNotification().WithLevel("error").WithMessage(sarif.NewTextMessage(r.Failure.Message)),
+		})
 	}
 	// Finding columns count characters (code points): lint converts its
 	// byte positions when it makes findings.
@@ -93,7 +133,52 @@ func level(s Severity) string {
 	return "note"
 }
 
-// uri turns a path into a relative URI with '/' separators.
+// InRoot reports whether a finding's path is relative to the report's
+// Root: not absolute, not above it, and not a file of the embedded system
+// bundle ("<system>/.ai/…"), which is in no repository.
+func InRoot(p string) bool {
+	p = filepath.ToSlash(p)
+	return p != "" && !strings.HasPrefix(p, "/") && !filepath.IsAbs(p) && !strings.HasPrefix(p, "<") &&
+		p != ".." && !strings.HasPrefix(p, "../")
+}
+
+// uri turns a path into a URI reference: a relative one with '/'
+// separators for a path in the root, a file: URI for an absolute path, each
+// segment percent-encoded where URI syntax needs it.
 func uri(p string) string {
-	return strings.TrimPrefix(filepath.ToSlash(p), "./")
+	p = strings.TrimPrefix(filepath.ToSlash(p), "./")
+	if filepath.IsAbs(filepath.FromSlash(p)) || strings.HasPrefix(p, "/") {
+		return fileURI(p)
+	}
+	// A ':' in a relative reference's first segment would read as a
+	// scheme: escape it everywhere, as it is a rare character in a path.
+	return strings.ReplaceAll(escapePath(p), ":", "%3A")
+}
+
+// fileURI is the file: URI of an absolute path.
+func fileURI(p string) string {
+	p = filepath.ToSlash(p)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // a Windows drive: file:///C:/...
+	}
+	return "file://" + escapePath(p)
+}
+
+// dirURI is the file: URI of a folder, ending in '/' as SARIF requires of
+// a base.
+func dirURI(dir string) string {
+	u := fileURI(dir)
+	if !strings.HasSuffix(u, "/") {
+		u += "/"
+	}
+	return u
+}
+
+// escapePath percent-encodes each segment of a '/'-separated path.
+func escapePath(p string) string {
+	parts := strings.Split(p, "/")
+	for i, s := range parts {
+		parts[i] = url.PathEscape(s)
+	}
+	return strings.Join(parts, "/")
 }

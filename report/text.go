@@ -9,9 +9,12 @@ import (
 
 // WriteText writes findings as "path:line:col: severity: message [rule]",
 // grouped by file (a blank line between files), then the notes and a
-// summary line such as "1,204 items: 1,198 verified, 6 failed".
-func WriteText(w io.Writer, r *Report, summary string) error {
+// summary line such as "1,204 items: 1,198 verified, 6 failed". With color
+// (a terminal, and neither NO_COLOR nor --no-color), the position is bold,
+// the severity coloured and the rule dim, as compilers and linters do.
+func WriteText(w io.Writer, r *Report, summary string, color bool) error {
 	r.Sort()
+	st := style{on: color}
 	prev := ""
 	findings := r.collapsed()
 	for i, f := range findings {
@@ -20,10 +23,10 @@ func WriteText(w io.Writer, r *Report, summary string) error {
 		}
 		prev = f.Path
 		if f.Path == "" { // a group's summary
-			fmt.Fprintf(w, "%s: %s [%s]\n", f.Severity, f.Message, f.Rule)
+			fmt.Fprintf(w, "%s: %s %s\n", st.severity(f.Severity), f.Message, st.dim("["+f.Rule+"]"))
 			continue
 		}
-		fmt.Fprintf(w, "%s: %s: %s [%s]\n", position(f), f.Severity, f.Message, f.Rule)
+		fmt.Fprintf(w, "%s: %s: %s %s\n", st.bold(position(f)), st.severity(f.Severity), f.Message, st.dim("["+f.Rule+"]"))
 	}
 	if len(findings) > 0 {
 		fmt.Fprintln(w)
@@ -71,4 +74,27 @@ func Join(parts ...string) string {
 		}
 	}
 	return strings.Join(kept, ", ")
+}
+
+// style wraps text in ANSI escape sequences when on.
+type style struct{ on bool }
+
+func (s style) wrap(code, text string) string {
+	if !s.on {
+		return text
+	}
+	return "\x1b[" + code + "m" + text + "\x1b[0m"
+}
+
+func (s style) bold(text string) string { return s.wrap("1", text) }
+func (s style) dim(text string) string  { return s.wrap("2", text) }
+
+func (s style) severity(sev Severity) string {
+	switch sev {
+	case Error:
+		return s.wrap("1;31", string(sev))
+	case Warning:
+		return s.wrap("1;33", string(sev))
+	}
+	return s.wrap("1;36", string(sev))
 }

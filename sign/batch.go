@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/ryekit/rye/internal/atomicfile"
@@ -103,25 +101,20 @@ func (b *Batch) Run(given []Target) []Result {
 			}
 		}
 	}
-	var done atomic.Int64
-	var progressMu sync.Mutex
+	// One batch of staged files per chunk; the count runs over all of them.
+	var staged *atomicfile.Batch
+	work := par.Counted(len(targets), func(i int) {
+		if resolved[i] != nil {
+			results[i] = Result{Target: targets[i], Outcome: OutcomeFailed, Err: resolved[i]}
+		} else {
+			results[i] = b.one(targets[i], staged)
+		}
+		results[i].Target = given[i]
+	}, b.Progress)
 	for start := 0; start < len(targets); start += chunk {
 		end := min(start+chunk, len(targets))
-		var staged atomicfile.Batch
-		b.parallel(start, end, func(i int) {
-			if resolved[i] != nil {
-				results[i] = Result{Target: targets[i], Outcome: OutcomeFailed, Err: resolved[i]}
-			} else {
-				results[i] = b.one(targets[i], &staged)
-			}
-			results[i].Target = given[i]
-			if b.Progress != nil {
-				n := done.Add(1)
-				progressMu.Lock()
-				b.Progress(int(n), len(targets))
-				progressMu.Unlock()
-			}
-		})
+		staged = &atomicfile.Batch{}
+		b.parallel(start, end, work)
 		if failed := staged.Commit(); len(failed) > 0 {
 			for i := start; i < end; i++ {
 				if err := failed[targets[i].File]; err != nil {

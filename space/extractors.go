@@ -2,15 +2,25 @@ package space
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ryekit/rye/item/syntax"
 
 	"github.com/ryekit/rye/item"
 )
 
+// ExtractorsFolder holds the extractor rule files among the tools.
+const ExtractorsFolder = "rye/core/extractors"
+
 // ExtractorID is the tool id of a kind's extractor rule file (spec 1.7).
 func ExtractorID(k item.Kind) item.ID {
-	return item.ID("rye/core/extractors/" + string(k) + "/" + string(k) + "_extractor")
+	return item.ID(ExtractorsFolder + "/" + string(k) + "/" + string(k) + "_extractor")
+}
+
+// IsExtractor reports a tool id in the extractors' folder: rule files
+// that other tools read, not tools to run.
+func IsExtractor(id item.ID) bool {
+	return strings.HasPrefix(string(id), ExtractorsFolder+"/")
 }
 
 // Extractor resolves and parses the extractor rule file of a kind: the

@@ -15,6 +15,9 @@ type Spaces struct {
 	Project *Space   // nil outside a project
 	User    *Space   // nil when neither USER_SPACE nor HOME is set
 	System  []*Space // the embedded bundle, then each RYE_SYSTEM_PATH root
+	// WorkDir is the directory the project's paths are shown relative to
+	// (Space.Shown): where rye acts.
+	WorkDir string
 }
 
 // Options say where rye runs and what its environment is.
@@ -36,7 +39,7 @@ func Discover(o Options) (*Spaces, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	ss := &Spaces{}
+	ss := &Spaces{WorkDir: o.WorkDir}
 	userRoot := getenv("USER_SPACE")
 	if userRoot == "" {
 		userRoot = getenv("HOME")

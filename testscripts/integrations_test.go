@@ -15,8 +15,8 @@ import (
 )
 
 // TestPreCommitHooks checks .pre-commit-hooks.yaml: the four hooks exist,
-// run rye with the golang language on files under .ai/, and each entry is
-// a rye command line that rye accepts.
+// run rye with the golang language on files under every .ai/ folder, at
+// any depth, and each entry is a rye command line that rye accepts.
 func TestPreCommitHooks(t *testing.T) {
 	data, err := os.ReadFile("../.pre-commit-hooks.yaml")
 	if err != nil {
@@ -31,7 +31,7 @@ func TestPreCommitHooks(t *testing.T) {
 	if err := yaml.Unmarshal(data, &hooks); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"rye-check": "rye check --staged", "rye-verify": "rye verify --staged", "rye-lint": "rye lint", "rye-sign": "rye sign"}
+	want := map[string]string{"rye-check": "rye check --staged", "rye-verify": "rye verify --staged", "rye-lint": "rye lint --no-verify", "rye-sign": "rye sign"}
 	if len(hooks) != len(want) {
 		t.Errorf("%d hooks, want %d", len(hooks), len(want))
 	}
@@ -40,7 +40,7 @@ func TestPreCommitHooks(t *testing.T) {
 			t.Errorf("hook %s: entry %q language %q", h.ID, h.Entry, h.Language)
 		}
 		re, err := regexp.Compile(h.Files)
-		if err != nil || !re.MatchString(".ai/tools/x/y.py") || re.MatchString("src/main.go") {
+		if err != nil || !re.MatchString(".ai/tools/x/y.py") || !re.MatchString("packages/a/.ai/tools/x/y.py") || re.MatchString("src/main.go") || re.MatchString("src/x.ai/tools/y.py") {
 			t.Errorf("hook %s: files %q (%v)", h.ID, h.Files, err)
 		}
 		args := append(strings.Fields(h.Entry)[1:], "--help")
@@ -51,25 +51,34 @@ func TestPreCommitHooks(t *testing.T) {
 }
 
 // TestAction checks action.yml: a composite action that installs rye from
-// its own ref and runs rye check against the base commit with GitHub
-// annotations, optionally uploading SARIF. The check step's script is run
-// with bash and a stand-in rye that records its arguments: with a base it
-// checks against it without the cache; without one it fails (exit 2) and
-// never checks the tree against its own keys.
+// its own ref and runs rye check once against the base commit, with GitHub
+// annotations and, when asked, a SARIF file from the same run that the
+// upload step then takes. The check step's script is run with bash and a
+// stand-in rye that records its arguments, writes the SARIF file it is
+// given and exits as told: with a base it checks against it without the
+// cache, and its exit code is the step's; without one it fails (exit 2)
+// and never checks the tree against its own keys.
 func TestAction(t *testing.T) {
 	data, err := os.ReadFile("../action.yml")
 	if err != nil {
 		t.Fatal(err)
 	}
+	type step struct {
+		Name string            `yaml:"name"`
+		ID   string            `yaml:"id"`
+		Uses string            `yaml:"uses"`
+		If   string            `yaml:"if"`
+		Run  string            `yaml:"run"`
+		Env  map[string]string `yaml:"env"`
+		With map[string]string `yaml:"with"`
+	}
 	var action struct {
+		Inputs map[string]struct {
+			Default string `yaml:"default"`
+		} `yaml:"inputs"`
 		Runs struct {
 			Using string `yaml:"using"`
-			Steps []struct {
-				Name string            `yaml:"name"`
-				Uses string            `yaml:"uses"`
-				Run  string            `yaml:"run"`
-				Env  map[string]string `yaml:"env"`
-			} `yaml:"steps"`
+			Steps []step `yaml:"steps"`
 		} `yaml:"runs"`
 	}
 	if err := yaml.Unmarshal(data, &action); err != nil {
@@ -78,17 +87,39 @@ func TestAction(t *testing.T) {
 	if action.Runs.Using != "composite" {
 		t.Errorf("using %q", action.Runs.Using)
 	}
-	uses := map[string]bool{}
-	steps := map[string]string{}
+	uses := map[string]step{}
+	steps := map[string]step{}
+	runsRye := 0
 	for _, s := range action.Runs.Steps {
-		uses[strings.Split(s.Uses, "@")[0]] = true
-		steps[s.Name] = s.Run
-		if strings.HasPrefix(s.Name, "rye check") && !strings.Contains(s.Env["RYE_TRUST_REF"], "github.event.merge_group.base_sha") {
-			t.Errorf("step %q does not take the merge queue's base: %q", s.Name, s.Env["RYE_TRUST_REF"])
+		uses[strings.Split(s.Uses, "@")[0]] = s
+		steps[s.Name] = s
+		if strings.Contains(s.Run, "rye check") {
+			runsRye++
 		}
 	}
-	if !uses["actions/setup-go"] || !uses["github/codeql-action/upload-sarif"] || !strings.Contains(steps["Install rye from this action's ref"], "go install ./cmd/rye") {
+	check := steps["rye check"]
+	if runsRye != 1 || check.ID == "" {
+		t.Fatalf("%d steps run rye check (want one, with an id)", runsRye)
+	}
+	if !strings.Contains(check.Env["RYE_TRUST_REF"], "github.event.merge_group.base_sha") {
+		t.Errorf("the check does not take the merge queue's base: %q", check.Env["RYE_TRUST_REF"])
+	}
+	upload := uses["github/codeql-action/upload-sarif"]
+	if upload.With["sarif_file"] != "${{ steps."+check.ID+".outputs.sarif }}" || !strings.Contains(upload.If, "steps."+check.ID+".outputs.sarif != ''") || !strings.Contains(upload.If, "always()") {
+		t.Errorf("the upload step does not take the check's SARIF file: if %q, with %v", upload.If, upload.With)
+	}
+	if uses["actions/setup-go"].Uses == "" || !strings.Contains(steps["Install rye from this action's ref"].Run, "go install ./cmd/rye") {
 		t.Errorf("steps use %v", uses)
+	}
+	for _, in := range []string{"trust-ref", "args", "working-directory", "all-projects", "sarif"} {
+		if _, ok := action.Inputs[in]; !ok {
+			t.Errorf("no input %s", in)
+		}
+	}
+	for _, in := range []string{"all-projects", "sarif"} {
+		if !strings.Contains(check.Env["RYE_"+strings.ToUpper(strings.ReplaceAll(in, "-", "_"))], "inputs."+in) {
+			t.Errorf("the check step does not read input %s: %v", in, check.Env)
+		}
 	}
 	bash, err := exec.LookPath("bash")
 	if err != nil {
@@ -96,31 +127,53 @@ func TestAction(t *testing.T) {
 	}
 	bin := t.TempDir()
 	log := filepath.Join(bin, "args")
-	os.WriteFile(filepath.Join(bin, "rye"), []byte("#!/bin/sh\necho \"$@\" >> "+log+"\n"), 0o755)
-	run := func(step, ref string) (string, int) {
-		script := regexp.MustCompile(`\$\{\{[^}]*\}\}`).ReplaceAllString(steps[step], "push")
+	// The stand-in rye: records its arguments, writes the file after
+	// --sarif, exits with $RYE_EXIT.
+	os.WriteFile(filepath.Join(bin, "rye"), []byte(`#!/bin/sh
+echo "$@" >> `+log+`
+while [ $# -gt 0 ]; do
+  if [ "$1" = --sarif ]; then echo '{"version":"2.1.0","runs":[]}' > "$2"; fi
+  shift
+done
+exit "${RYE_EXIT:-0}"
+`), 0o755)
+	run := func(ref, sarif, all, exit string) (string, int, string) {
+		script := regexp.MustCompile(`\$\{\{[^}]*\}\}`).ReplaceAllString(check.Run, "push")
+		output := filepath.Join(bin, "output")
+		os.Remove(output)
 		cmd := exec.Command(bash, "-c", script)
-		cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "RYE_TRUST_REF="+ref, "RYE_ARGS=tool", "RUNNER_TEMP="+bin)
+		cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "RYE_TRUST_REF="+ref, "RYE_ARGS=tool", "RUNNER_TEMP="+bin,
+			"RYE_SARIF="+sarif, "RYE_ALL_PROJECTS="+all, "RYE_EXIT="+exit, "GITHUB_OUTPUT="+output)
 		out, _ := cmd.CombinedOutput()
-		return string(out), cmd.ProcessState.ExitCode()
+		got, _ := os.ReadFile(output)
+		return string(out), cmd.ProcessState.ExitCode(), string(got)
 	}
 	os.Remove(log)
-	out, code := run("rye check", "")
+	out, code, _ := run("", "true", "false", "0")
 	if code != 2 || !strings.Contains(out, "::error title=rye::no base commit to trust") {
 		t.Errorf("no base: exit %d, %q", code, out)
 	}
 	if _, err := os.Stat(log); err == nil {
 		t.Error("rye ran without a base commit")
 	}
-	if out, code := run("rye check", "0000000000000000000000000000000000000000"); code != 2 {
+	if out, code, _ := run("0000000000000000000000000000000000000000", "false", "false", "0"); code != 2 {
 		t.Errorf("a first push: exit %d, %q", code, out)
 	}
-	if out, code := run("rye check", "abc123"); code != 0 {
-		t.Fatalf("with a base: exit %d, %q", code, out)
+	if out, code, output := run("abc123", "false", "false", "0"); code != 0 || output != "" {
+		t.Fatalf("with a base: exit %d, %q, outputs %q", code, out, output)
 	}
-	run("rye check (SARIF)", "abc123")
+	// Findings: the step fails with rye's code, and the SARIF file of the
+	// same run is handed to the upload step.
+	out, code, output := run("abc123", "true", "true", "1")
+	if code != 1 || output != "sarif="+filepath.Join(bin, "rye.sarif")+"\n" {
+		t.Fatalf("with findings and sarif: exit %d, %q, outputs %q", code, out, output)
+	}
+	if _, err := os.Stat(filepath.Join(bin, "rye.sarif")); err != nil {
+		t.Error(err)
+	}
 	got, _ := os.ReadFile(log)
-	want := "check --trust-ref abc123 --no-cache --format github tool\ncheck --trust-ref abc123 --no-cache --format sarif tool\n"
+	want := "check --trust-ref abc123 --no-cache --format github tool\n" +
+		"check --trust-ref abc123 --no-cache --format github --sarif " + filepath.Join(bin, "rye.sarif") + " --all-projects tool\n"
 	if string(got) != want {
 		t.Errorf("rye ran with\n%s\nwant\n%s", got, want)
 	}

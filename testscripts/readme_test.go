@@ -5,10 +5,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/ryekit/rye/cmd/rye/cli"
+	"github.com/ryekit/rye/config"
 )
 
 // TestReadmeQuickstart runs every `go run ./cmd/rye ...` line of the
@@ -64,5 +66,36 @@ func TestReadmeQuickstart(t *testing.T) {
 	}
 	if ran < 2 {
 		t.Errorf("only %d quickstart commands found", ran)
+	}
+}
+
+// TestConfigTemplate keeps the configuration file rye init writes, and the
+// example project's copy of it, pointing at documentation that exists:
+// every docs/*.md they name is there, and a README section they name is a
+// heading of the README.
+func TestConfigTemplate(t *testing.T) {
+	example, err := os.ReadFile("../examples/hello/.ai/config/rye.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(example) != config.Default {
+		t.Errorf("examples/hello/.ai/config/rye.yaml is not what rye init writes:\n%s", example)
+	}
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range regexp.MustCompile(`docs/[a-z-]+\.md`).FindAllString(config.Default, -1) {
+		if _, err := os.Stat("../" + m); err != nil {
+			t.Errorf("the template names %s: %v", m, err)
+		}
+	}
+	for _, m := range regexp.MustCompile(`README, "([^"]+)"`).FindAllStringSubmatch(config.Default, -1) {
+		if !regexp.MustCompile(`(?m)^#+ ` + regexp.QuoteMeta(m[1]) + `$`).Match(readme) {
+			t.Errorf("the template names the README section %q, which does not exist", m[1])
+		}
+	}
+	if !strings.Contains(config.Default, "docs/configuration.md") {
+		t.Error("the template does not point to docs/configuration.md")
 	}
 }

@@ -260,12 +260,18 @@ func vectorGroup(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// sarifvalid FILE checks a file against the SARIF 2.1.0 schema.
+// sarifvalid FILE checks a file against the SARIF 2.1.0 schema and what
+// GitHub code scanning needs beyond it (sarifcheck.GitHub: a
+// fullDescription on every rule, bases for relative URIs).
 func sarifValid(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 1 {
 		ts.Fatalf("usage: sarifvalid FILE")
 	}
-	err := sarifcheck.Validate([]byte(ts.ReadFile(args[0])))
+	data := []byte(ts.ReadFile(args[0]))
+	err := sarifcheck.Validate(data)
+	if err == nil {
+		err = sarifcheck.GitHub(data)
+	}
 	if neg && err == nil {
 		ts.Fatalf("%s is valid SARIF", args[0])
 	}

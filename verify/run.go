@@ -154,6 +154,9 @@ type Request struct {
 	// both, everything is verified.
 	Cache       string
 	CacheSecret []byte
+	// Progress, when set, is told how many of the selected items have been
+	// verified (a progress line on a terminal).
+	Progress func(done, total int)
 }
 
 // Results is a finished verification.
@@ -236,7 +239,7 @@ func Run(req Request) (*Results, error) {
 			res.Sources[i].Read = readOnce(res.Sources[i].Read)
 		}
 	}
-	v := &Verifier{Trust: ts, Policy: req.Policy}
+	v := &Verifier{Trust: ts, Policy: req.Policy, Progress: req.Progress}
 	if req.Cache != "" && len(req.CacheSecret) >= 32 {
 		v.Cache = OpenCache(req.Cache, req.CacheSecret)
 	}
@@ -397,3 +400,7 @@ func readOnce(read func() ([]byte, error)) func() ([]byte, error) {
 		return data, err
 	}
 }
+
+// RequestErrorOf marks err as a problem with a field of a request (see
+// RequestError), for the pipelines built on this one (lint).
+func RequestErrorOf(field string, err error) error { return requestError(field, err) }

@@ -95,6 +95,16 @@ type Result struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
+// ItemPath and WithPath let a report name the result's file as a machine
+// format does, relative to the repository (report.Relocatable).
+func (r Result) ItemPath() string { return r.Path }
+
+// WithPath is the result with another path.
+func (r Result) WithPath(p string) any {
+	r.Path = p
+	return r
+}
+
 // Input is one signed object to verify: an item file, or a release
 // bundle's manifest (kind "bundle"). Check is a pure function of it, the
 // trust store and the policy, so that every caller (the verifier, lint,

@@ -41,13 +41,15 @@ type Verifier struct {
 	// Cache, when set, remembers verified items (see Cache). Embedded items
 	// bypass it: checking them costs nothing.
 	Cache *Cache
+	// Progress, when set, is called as items finish (one call at a time).
+	Progress func(done, total int)
 }
 
 // Run verifies the sources on GOMAXPROCS workers and returns one result
 // per source, in order.
 func (v *Verifier) Run(sources []Source) []Result {
 	results := make([]Result, len(sources))
-	par.For(len(sources), par.CPU(), func(i int) { results[i] = v.one(sources[i]) })
+	par.For(len(sources), par.CPU(), par.Counted(len(sources), func(i int) { results[i] = v.one(sources[i]) }, v.Progress))
 	return results
 }
 

@@ -47,3 +47,22 @@ func For(n, workers int, fn func(i int)) {
 	}
 	wg.Wait()
 }
+
+// Counted wraps fn, called for the indexes of [0, n), so that report(done,
+// n) follows each call, one report at a time and with done increasing: a
+// progress line for a walk run through For. A nil report leaves fn as it
+// is.
+func Counted(n int, fn func(i int), report func(done, total int)) func(i int) {
+	if report == nil {
+		return fn
+	}
+	var mu sync.Mutex
+	done := 0
+	return func(i int) {
+		fn(i)
+		mu.Lock()
+		done++
+		report(done, n)
+		mu.Unlock()
+	}
+}

@@ -32,3 +32,28 @@ func TestForVisitsEachIndexOnceWithinTheBound(t *testing.T) {
 		}
 	}
 }
+
+// Counted reports once per call, in increasing order, from several
+// goroutines at once.
+func TestCountedReportsEachCallInOrder(t *testing.T) {
+	var calls atomic.Int64
+	var seen []int
+	fn := Counted(500, func(int) { calls.Add(1) }, func(done, total int) {
+		if total != 500 {
+			t.Errorf("total %d", total)
+		}
+		seen = append(seen, done) // Counted serialises reports
+	})
+	For(500, 8, fn)
+	if calls.Load() != 500 || len(seen) != 500 {
+		t.Fatalf("%d calls, %d reports", calls.Load(), len(seen))
+	}
+	for i, d := range seen {
+		if d != i+1 {
+			t.Fatalf("report %d says %d", i, d)
+		}
+	}
+	if f := func(int) {}; Counted(1, f, nil) == nil {
+		t.Error("nil report")
+	}
+}

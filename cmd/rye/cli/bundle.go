@@ -224,17 +224,21 @@ the manifest's files with the manifest's hashes, and every item's own
 signature. It prints one verdict per item and the bundle's verdict.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := a.useFormat(cmd, format); err != nil {
+				return err
+			}
 			r, _, _, err := a.checkBundle(args[0], bt)
 			if err != nil {
 				return err
 			}
 			rep, line := bundleReport(args[0], r, a.verbose)
-			return a.renderReport(rep, line, map[string]any{"bundle": r.ID, "verdict": r.Verdict, "items": len(r.Items)}, format)
+			return a.renderReport(rep, line, map[string]any{"bundle": r.ID, "verdict": r.Verdict, "items": len(r.Items)})
 		},
 	}
 	cmd.Flags().StringVar(&bt.trustRef, "trust-ref", "", "trust the project keys of git commit `REF`, not the working tree")
 	cmd.Flags().StringArrayVar(&bt.trust, "trust", nil, "trust the bundle's shipped key `FP` (its recomputed fingerprint must match)")
 	cmd.Flags().StringVar(&format, "format", "text", "output `FORMAT`: text, json, sarif or github")
+	cmd.RegisterFlagCompletionFunc("format", fixedValues(formats...))
 	return cmd
 }
 
@@ -272,7 +276,8 @@ installing a newer version replaces it cleanly.`,
 			}
 			if r.Failed() {
 				rep, line := bundleReport(args[0], r, a.verbose)
-				a.renderReport(rep, line, nil, "text") // the findings; the exit code is ours
+				a.outs = []output{{format: "text"}}
+				a.renderReport(rep, line, nil) // the findings; the exit code is ours
 				return findings("nothing installed")
 			}
 			sum := sha256.Sum256(data)

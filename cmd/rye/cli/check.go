@@ -18,9 +18,15 @@ func (a *app) checkCommand() *cobra.Command {
 		Long: `rye check verifies the selected items (all project items by default) and
 lints the very bytes it verified, in one report with one exit code. It takes
 the flags of rye verify and of rye lint: in CI, --trust-ref <base commit>
---format github; in a pre-commit hook, --staged.`,
-		ValidArgsFunction: a.completeKindOrID,
+--format github (add --sarif FILE for code scanning, in the same run); in a
+pre-commit hook, --staged. A file path is checked in the project that holds
+it, so pre-commit can pass the staged files of every project of a
+repository; -C DIR (repeatable) and --all-projects check several projects.`,
+		ValidArgsFunction: a.completeKindOrID(projectItems),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := a.useOutputs(cmd); err != nil {
+				return err
+			}
 			if lo.fix || lo.diff {
 				return usageError("rye check does not change files: use rye lint --fix or --diff")
 			}
@@ -29,6 +35,7 @@ the flags of rye verify and of rye lint: in CI, --trust-ref <base commit>
 	}
 	vo.flags(cmd)
 	lo.flags(cmd, false)
+	a.out.flags(cmd)
 	cmd.Flags().MarkHidden("fix")
 	cmd.Flags().MarkHidden("diff")
 	return cmd
@@ -42,34 +49,37 @@ type checkSummary struct {
 }
 
 func (a *app) runCheck(vo *verifyOptions, lo *lintOptions, args []string) error {
-	vreq, settings, err := a.verifyRequest(vo, args)
+	p, err := a.verifyProjects(vo, args)
 	if err != nil {
 		return err
 	}
-	analyzers, severity, err := lintSettings(lo, settings)
+	checks, err := lint.CheckProjects(lint.CheckProjectsRequest{Verify: p, Enable: lo.enable, Disable: lo.disable, Progress: a.progress("linting: analyzers")})
 	if err != nil {
-		return err
+		return a.requestError(err)
 	}
-	res, err := lint.Check(lint.CheckRequest{Verify: vreq, Options: lint.Options{Analyzers: analyzers, Severity: severity}})
-	if err != nil {
-		return requestError(err)
+	reps := make([]*report.Report, len(checks))
+	for i, c := range checks {
+		if c.Verify.CacheErr != nil && a.verbose {
+			a.info("verdict cache not saved: %v", c.Verify.CacheErr)
+		}
+		vrep := a.verifyReport(c.Verify, c.Settings, c.Request.Spaces.Project)
+		rep := lintReport(c.Lint, "rye check")
+		rep.Items, rep.Notes, rep.Groups = vrep.Items, vrep.Notes, vrep.Groups
+		for _, f := range vrep.Findings {
+			rep.Add(f)
+			rep.AddRule(vrep.Rules[f.Rule])
+		}
+		inProject(rep, c.Request.Spaces.Project)
+		projectNotes(rep, c.Request.Spaces.Project, len(checks))
+		reps[i] = rep
 	}
-	if res.Verify.CacheErr != nil && a.verbose {
-		a.info("verdict cache not saved: %v", res.Verify.CacheErr)
-	}
-	run := a.verifyReport(res.Verify, settings)
-	rep := lintReport(res.Lint, "rye check")
-	rep.Items, rep.Notes = run.rep.Items, run.rep.Notes
-	for _, f := range run.rep.Findings {
-		rep.Add(f)
-		rep.AddRule(run.rep.Rules[f.Rule])
-	}
-	sum := checkSummary{verifySummary: run.sum, Errors: rep.Count(report.Error), Warnings: rep.Count(report.Warning)}
-	line := fmt.Sprintf("%s: %s; %s", report.Plural(sum.Items, "item"),
+	rep := report.Merge("rye check", reps...)
+	sum := checkSummary{verifySummary: verifyCounts(rep, len(checks)), Errors: rep.Count(report.Error), Warnings: rep.Count(report.Warning)}
+	line := fmt.Sprintf("%s%s: %s; %s", projectsPrefix(sum.Projects), report.Plural(sum.Items, "item"),
 		report.Join(report.Count(sum.Verified)+" verified", report.Count(sum.Failed)+" failed"),
 		report.Join(report.Plural(sum.Errors, "error"), report.Plural(sum.Warnings, "warning")))
 	if sum.Errors+sum.Warnings == 0 {
-		line = fmt.Sprintf("%s: %s verified; no problems", report.Plural(sum.Items, "item"), report.Count(sum.Verified))
+		line = fmt.Sprintf("%s%s: %s verified; no problems", projectsPrefix(sum.Projects), report.Plural(sum.Items, "item"), report.Count(sum.Verified))
 	}
-	return a.renderReport(rep, line, sum, vo.format)
+	return a.renderReport(rep, line, sum)
 }

@@ -66,14 +66,24 @@ type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 
-	dir        string // -C
-	projectDir string // --project
+	dirs       []string // -C (several: verify, check and lint take one project each)
+	projectDir string   // --project
 	json       bool
 	quiet      bool
 	verbose    bool
+	noColor    bool
 	keyFile    string // --key, of the verbs that sign or show your key
 
 	spaces *space.Spaces
+
+	// out and outs are the output flags of verify, check and lint and
+	// the outputs they name, once the verb has read them; rendered is set
+	// when a report has been written (a later error is not rendered again).
+	out      outputOptions
+	outs     []output
+	tool     string
+	rendered bool
+	cmdName  string // how messages name rye (hint)
 }
 
 // Main runs rye with args and returns the exit code.
@@ -90,9 +100,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
-		if ee != errReported {
-			fmt.Fprintln(stderr, "rye: "+ee.err.Error())
+		if ee == errReported {
+			return ee.code
 		}
+		msg := a.hint(ee.err.Error())
+		fmt.Fprintln(stderr, "rye: "+msg)
+		a.renderError(args, msg, ee.code)
 		return ee.code
 	}
 	// Errors that cobra produces itself (unknown command, bad flag, wrong
@@ -101,7 +114,31 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !strings.Contains(err.Error(), "--help") {
 		fmt.Fprintln(stderr, "Run 'rye --help' for usage.")
 	}
+	a.renderError(args, err.Error(), ExitUsage)
 	return ExitUsage
+}
+
+// renderError renders an error that ended a run of verify, check or lint
+// in the formats the run asked for, unless a report was written already.
+// Before the verb has read its flags (a bad flag), they are read from the
+// raw arguments.
+func (a *app) renderError(args []string, msg string, code int) {
+	if a.rendered {
+		return
+	}
+	outs, tool := a.outs, a.tool
+	if outs == nil {
+		verb, o, ok := formatsOf(args)
+		if !ok {
+			return
+		}
+		a.out, tool = o, "rye "+verb
+		if outs, _ = o.list(false); outs == nil {
+			// A bad --output: render on stdout alone.
+			outs, _ = (&outputOptions{format: o.format}).list(false)
+		}
+	}
+	a.renderFailure(tool, outs, msg, code)
 }
 
 func (a *app) rootCommand() *cobra.Command {
@@ -114,10 +151,13 @@ directives, tools and knowledge, each carrying an embedded Ed25519 signature.`,
 		SilenceErrors:     true,
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
-			if a.dir != "" {
-				if info, err := os.Stat(a.dir); err != nil || !info.IsDir() {
-					return usageError("-C %s: not a directory", a.dir)
+			for _, dir := range a.dirs {
+				if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+					return usageError("-C %s: not a directory", dir)
 				}
+			}
+			if len(a.dirs) > 1 && cmd.Annotations[severalProjects] == "" {
+				return usageError("-C is given %d times: only rye verify, check and lint take several projects (-C DIR each, or --all-projects)", len(a.dirs))
 			}
 			return nil
 		},
@@ -126,12 +166,10 @@ directives, tools and knowledge, each carrying an embedded Ed25519 signature.`,
 		return usageError("%v\nRun '%s --help' for usage.", err, cmd.CommandPath())
 	})
 	f := root.PersistentFlags()
-	f.StringVarP(&a.dir, "dir", "C", "", "run as if rye was started in `DIR`")
+	f.StringArrayVarP(&a.dirs, "dir", "C", nil, "run as if rye was started in `DIR` (verify, check and lint: repeat it to check several projects)")
 	f.StringVar(&a.projectDir, "project", "", "use `DIR` as the project root (no search upwards)")
 	f.BoolVar(&a.json, "json", false, "machine-readable output on stdout")
-	// rye prints no colour anywhere; the flag (spec 4) is accepted so that
-	// scripts written for it work, and NO_COLOR needs no handling.
-	f.Bool("no-color", false, "no colour (rye prints none; accepted for scripts, like NO_COLOR)")
+	f.BoolVar(&a.noColor, "no-color", false, "no colour in text output on a terminal (also NO_COLOR)")
 	f.BoolVarP(&a.quiet, "quiet", "q", false, "print only errors")
 	f.BoolVarP(&a.verbose, "verbose", "v", false, "print more detail")
 
@@ -156,10 +194,16 @@ directives, tools and knowledge, each carrying an embedded Ed25519 signature.`,
 	return root
 }
 
-// workDir is where rye acts: -C DIR, else the process's directory.
+// severalProjects is the annotation of the verbs that take several -C
+// folders.
+const severalProjects = "several-projects"
+
+// workDir is where rye acts: -C DIR, else the process's directory (also
+// with several -C folders, which name projects: paths are then shown from
+// where rye was started).
 func (a *app) workDir() string {
-	if a.dir != "" {
-		return a.dir
+	if len(a.dirs) == 1 {
+		return a.dirs[0]
 	}
 	wd, err := os.Getwd()
 	if err != nil {
@@ -174,8 +218,8 @@ func (a *app) getSpaces() (*space.Spaces, error) {
 		return a.spaces, nil
 	}
 	projectDir := a.projectDir
-	if projectDir != "" && a.dir != "" && !filepath.IsAbs(projectDir) {
-		projectDir = filepath.Join(a.dir, projectDir)
+	if projectDir != "" && len(a.dirs) == 1 && !filepath.IsAbs(projectDir) {
+		projectDir = filepath.Join(a.workDir(), projectDir)
 	}
 	ss, err := space.Discover(space.Options{WorkDir: a.workDir(), ProjectDir: projectDir, Getenv: os.Getenv})
 	if err != nil {
@@ -201,7 +245,7 @@ func (a *app) project() (*space.Space, error) {
 // info prints a human message on stderr unless -q.
 func (a *app) info(format string, args ...any) {
 	if !a.quiet {
-		fmt.Fprintf(a.stderr, format+"\n", args...)
+		fmt.Fprintln(a.stderr, a.hint(fmt.Sprintf(format, args...)))
 	}
 }
 

@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"bytes"
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/space"
 )
 
 func (a *app) completionCommand() *cobra.Command {
@@ -13,18 +16,32 @@ func (a *app) completionCommand() *cobra.Command {
 		Use:   "completion bash|zsh|fish",
 		Short: "Print a shell completion script",
 		Long: `rye completion prints a completion script for your shell. It completes verbs,
-flags, item kinds and the ids of the items in your spaces, e.g.
+flags and their values (--format, --space, --output, analyzers, ...), item
+kinds, and the ids of the items each verb can act on: verify, check, lint
+and sign the project's items (sign --space user: yours), load every space's,
+execute the tools you can run (not the extractor rule files).
 
-  bash:  source <(rye completion bash)
+  bash:  source <(rye completion bash)          # in ~/.bashrc
   zsh:   rye completion zsh > "${fpath[1]}/_rye"
-  fish:  rye completion fish > ~/.config/fish/completions/rye.fish`,
+  fish:  rye completion fish > ~/.config/fish/completions/rye.fish
+
+The bash script works in a bare bash (4 or later): it uses the
+bash-completion package's helpers when they are loaded and brings minimal
+ones of its own otherwise. zsh needs compinit (autoload -U compinit;
+compinit), which most setups run.`,
 		Args:      cobra.ExactArgs(1),
 		ValidArgs: []string{"bash", "zsh", "fish"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			root := cmd.Root()
 			switch args[0] {
 			case "bash":
-				return root.GenBashCompletionV2(a.stdout, true)
+				var b bytes.Buffer
+				if err := root.GenBashCompletionV2(&b, true); err != nil {
+					return err
+				}
+				fmt.Fprint(a.stdout, bashFallbacks)
+				_, err := a.stdout.Write(b.Bytes())
+				return err
 			case "zsh":
 				return root.GenZshCompletion(a.stdout)
 			case "fish":
@@ -33,6 +50,72 @@ flags, item kinds and the ids of the items in your spaces, e.g.
 			return usageError("unknown shell %q: use bash, zsh or fish", args[0])
 		},
 	}
+}
+
+// bashFallbacks are the two helpers of the bash-completion package that
+// cobra's bash script calls, defined only when that package has not
+// defined them, so that completion works in a bare bash. Words are split
+// at blanks only (as bash-completion's -n =: does), from the line up to
+// the cursor.
+const bashFallbacks = `# Minimal stand-ins for bash-completion's helpers, when it is not loaded.
+if ! declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
+_get_comp_words_by_ref() {
+    local line="${COMP_LINE:0:COMP_POINT}"
+    words=()
+    read -ra words <<< "$line"
+    if [[ -z $line || $line == *[[:blank:]] ]]; then words+=(""); fi
+    cword=$(( ${#words[@]} - 1 ))
+    cur="${words[cword]}"
+    prev=""
+    if (( cword > 0 )); then prev="${words[cword-1]}"; fi
+}
+fi
+if ! declare -F _filedir >/dev/null 2>&1; then
+_filedir() {
+    local IFS=$'\n'
+    if [[ ${1-} == -d ]]; then
+        COMPREPLY=($(compgen -d -- "$cur"))
+    else
+        COMPREPLY=($(compgen -f -- "$cur"))
+    fi
+}
+fi
+`
+
+// fixedValues completes a flag from a fixed list.
+func fixedValues(values ...string) cobra.CompletionFunc {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		return values, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// idFilter says which items a verb can act on, given its flags: the spaces
+// to look in and the ids to leave out.
+type idFilter func(cmd *cobra.Command, ss *space.Spaces) (in []*space.Space, skip func(item.Kind, item.ID) bool)
+
+// allItems: every space (load).
+func allItems(cmd *cobra.Command, ss *space.Spaces) ([]*space.Space, func(item.Kind, item.ID) bool) {
+	return ss.All(), nil
+}
+
+// projectItems: the space --space names (verify; sign: project or user),
+// the project by default (check, lint).
+func projectItems(cmd *cobra.Command, ss *space.Spaces) ([]*space.Space, func(item.Kind, item.ID) bool) {
+	name := "project"
+	if f := cmd.Flags().Lookup("space"); f != nil {
+		name = f.Value.String()
+	}
+	in, err := ss.Named(name)
+	if err != nil {
+		return nil, nil
+	}
+	return in, nil
+}
+
+// runnableTools: every space, without the extractor rule files (execute,
+// lock).
+func runnableTools(cmd *cobra.Command, ss *space.Spaces) ([]*space.Space, func(item.Kind, item.ID) bool) {
+	return ss.All(), func(k item.Kind, id item.ID) bool { return k == item.Tool && space.IsExtractor(id) }
 }
 
 // completeKindAndID completes "KIND ID" arguments: the kind first, then the
@@ -46,28 +129,29 @@ func (a *app) completeKindAndID(cmd *cobra.Command, args []string, toComplete st
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		return a.itemIDs([]item.Kind{k}, toComplete), cobra.ShellCompDirectiveNoFileComp
+		return a.itemIDs(cmd, allItems, []item.Kind{k}, toComplete), cobra.ShellCompDirectiveNoFileComp
 	}
 	return nil, cobra.ShellCompDirectiveNoFileComp
 }
 
-// itemIDs lists the ids of the given kinds in all spaces that start with
-// prefix, without duplicates, in order.
-func (a *app) itemIDs(kinds []item.Kind, prefix string) []string {
+// itemIDs lists the ids of the given kinds that start with prefix, in the
+// spaces filter picks, without duplicates, in order.
+func (a *app) itemIDs(cmd *cobra.Command, filter idFilter, kinds []item.Kind, prefix string) []string {
 	ss, err := a.getSpaces()
 	if err != nil {
 		return nil
 	}
+	in, skip := filter(cmd, ss)
 	seen := map[string]bool{}
 	var out []string
-	for _, sp := range ss.All() {
+	for _, sp := range in {
 		found, _, err := sp.Walk(kinds)
 		if err != nil {
 			continue
 		}
 		for _, f := range found {
 			id := string(f.ID)
-			if strings.HasPrefix(id, prefix) && !seen[id] {
+			if strings.HasPrefix(id, prefix) && !seen[id] && (skip == nil || !skip(f.Kind, f.ID)) {
 				seen[id] = true
 				out = append(out, id)
 			}
@@ -77,17 +161,19 @@ func (a *app) itemIDs(kinds []item.Kind, prefix string) []string {
 }
 
 // completeKindOrID completes "[KIND] PATTERN...": kinds and ids first,
-// then the ids of the given kind.
-func (a *app) completeKindOrID(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	kinds := item.Kinds
-	if len(args) > 0 {
-		if k, err := item.ParseKind(args[0]); err == nil {
-			kinds = []item.Kind{k}
+// then the ids of the given kind, of the items filter picks.
+func (a *app) completeKindOrID(filter idFilter) cobra.CompletionFunc {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		kinds := item.Kinds
+		if len(args) > 0 {
+			if k, err := item.ParseKind(args[0]); err == nil {
+				kinds = []item.Kind{k}
+			}
 		}
+		var out []string
+		if len(args) == 0 {
+			out = append(out, "directive", "tool", "knowledge")
+		}
+		return append(out, a.itemIDs(cmd, filter, kinds, toComplete)...), cobra.ShellCompDirectiveNoFileComp
 	}
-	var out []string
-	if len(args) == 0 {
-		out = append(out, "directive", "tool", "knowledge")
-	}
-	return append(out, a.itemIDs(kinds, toComplete)...), cobra.ShellCompDirectiveNoFileComp
 }

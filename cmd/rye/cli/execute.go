@@ -370,7 +370,7 @@ changes, moves to another space or is shadowed, until the lock is refreshed.`,
 			case 0:
 				return []string{"tool"}, cobra.ShellCompDirectiveNoFileComp
 			case 1:
-				return a.itemIDs([]item.Kind{item.Tool}, toComplete), cobra.ShellCompDirectiveNoFileComp
+				return a.itemIDs(cmd, runnableTools, []item.Kind{item.Tool}, toComplete), cobra.ShellCompDirectiveNoFileComp
 			}
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		},
@@ -415,7 +415,7 @@ changes, moves to another space or is shadowed, until the lock is refreshed.`,
 // and rye's own flags.
 func (a *app) completeToolParams(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 	if len(args) == 0 {
-		return a.itemIDs([]item.Kind{item.Tool}, toComplete), cobra.ShellCompDirectiveNoFileComp
+		return a.itemIDs(cmd, runnableTools, []item.Kind{item.Tool}, toComplete), cobra.ShellCompDirectiveNoFileComp
 	}
 	if !strings.HasPrefix(toComplete, "-") {
 		return nil, cobra.ShellCompDirectiveDefault
@@ -447,7 +447,11 @@ func (a *app) completeToolParams(cmd *cobra.Command, args []string, toComplete s
 func (a *app) completeFirstID(k item.Kind) cobra.CompletionFunc {
 	return func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 		if len(args) == 0 {
-			return a.itemIDs([]item.Kind{k}, toComplete), cobra.ShellCompDirectiveNoFileComp
+			filter := allItems
+			if k == item.Tool {
+				filter = runnableTools
+			}
+			return a.itemIDs(cmd, filter, []item.Kind{k}, toComplete), cobra.ShellCompDirectiveNoFileComp
 		}
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}

@@ -28,8 +28,8 @@ so running it again only adds what is missing.`,
 			root := a.workDir()
 			if a.projectDir != "" {
 				root = a.projectDir
-				if a.dir != "" && !filepath.IsAbs(root) {
-					root = filepath.Join(a.dir, root)
+				if len(a.dirs) == 1 && !filepath.IsAbs(root) {
+					root = filepath.Join(a.workDir(), root)
 				}
 			}
 			created, err := initProject(root)

@@ -193,6 +193,7 @@ key without --force.`,
 	cmd.Flags().BoolVar(&noPassphrase, "no-passphrase", false, "store the private key unencrypted")
 	cmd.Flags().BoolVar(&force, "force", false, "replace an existing key")
 	cmd.Flags().StringVar(&format, "format", "pem", "private key `FORMAT`: pem (PKCS#8, or sigstore-encrypted) or openssh")
+	cmd.RegisterFlagCompletionFunc("format", fixedValues("pem", "openssh"))
 	return cmd
 }
 
@@ -248,6 +249,7 @@ func (a *app) keysExportCommand() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "pem", "`FORMAT`: pem or openssh (an ssh-ed25519 line)")
+	cmd.RegisterFlagCompletionFunc("format", fixedValues("pem", "openssh"))
 	a.keyFlag(cmd)
 	return cmd
 }

@@ -1,16 +1,13 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/tools/go/analysis"
 
-	"github.com/ryekit/rye/config"
-	"github.com/ryekit/rye/internal/atomicfile"
-	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/lint"
 	"github.com/ryekit/rye/report"
 	"github.com/ryekit/rye/verify"
@@ -18,22 +15,31 @@ import (
 
 // lintOptions are the flags of rye lint (and the lint part of rye check).
 type lintOptions struct {
-	format  string
-	fix     bool
-	diff    bool
-	enable  []string
-	disable []string
+	fix          bool
+	diff         bool
+	enable       []string
+	disable      []string
+	noVerify     bool
+	changedSince string
+	allProjects  bool
 }
 
-func (o *lintOptions) flags(cmd *cobra.Command, withFormat bool) {
+func (o *lintOptions) flags(cmd *cobra.Command, own bool) {
 	f := cmd.Flags()
-	if withFormat {
-		f.StringVar(&o.format, "format", "text", "output `FORMAT`: text, json, sarif or github")
-	}
 	f.BoolVar(&o.fix, "fix", false, "apply the suggested fixes (atomically, file by file)")
-	f.BoolVar(&o.diff, "diff", false, "print the suggested fixes as a unified diff; change nothing")
+	f.BoolVar(&o.diff, "diff", false, "print the suggested fixes as a diff that git apply takes; change nothing")
 	f.StringArrayVar(&o.enable, "enable", nil, "run only these `ANALYZERS` (comma-separated, repeatable)")
 	f.StringArrayVar(&o.disable, "disable", nil, "do not run these `ANALYZERS` (comma-separated, repeatable)")
+	analyzers := func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		return lint.AnalyzerNames(), cobra.ShellCompDirectiveNoFileComp
+	}
+	cmd.RegisterFlagCompletionFunc("enable", analyzers)
+	cmd.RegisterFlagCompletionFunc("disable", analyzers)
+	if own { // rye check has these as verify flags
+		f.BoolVar(&o.noVerify, "no-verify", false, "leave signatures to rye verify: the signature analyzer reports misplaced signature lines only")
+		f.StringVar(&o.changedSince, "changed-since", "", "lint only the files whose content differs from git commit `REF`")
+		allProjectsFlag(cmd, &o.allProjects)
+	}
 }
 
 func (a *app) lintCommand() *cobra.Command {
@@ -48,129 +54,123 @@ docs/lint.md documents every analyzer with a bad and a good example.
 
 --fix applies the suggested fixes (category and names to match the file's
 place, quoted versions) atomically and says which items now need signing;
---diff prints them as a unified diff instead, and exits 1 when there is
-anything to fix. Analyzers are chosen with --enable/--disable or
+a fix after which another rule would reject the item is not applied.
+--diff prints them as a diff for git apply instead, and exits 1 when there
+is anything to fix. Analyzers are chosen with --enable/--disable or
 lint.enable/lint.disable in .ai/config/rye.yaml, whose lint.severity can
 change an analyzer's severity (error, warning, info, off). A finding on a
 line with a comment "rye:ignore <analyzer> -- <reason>" is suppressed; a
-suppression without a reason is itself an error.`,
-		ValidArgsFunction: a.completeKindOrID,
+suppression without a reason is itself an error.
+
+A file path is linted in the project that holds it; -C DIR (repeatable) and
+--all-projects lint several projects. --format, --output and --path-prefix
+are those of rye verify.`,
+		ValidArgsFunction: a.completeKindOrID(projectItems),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := a.useOutputs(cmd); err != nil {
+				return err
+			}
 			return a.runLint(o, args)
 		},
 	}
 	o.flags(cmd, true)
+	a.out.flags(cmd)
 	return cmd
-}
-
-// lintSettings resolves the analyzers and severities from the settings
-// (lint.Settings: a tree under check can only make them stricter) and the
-// command line's --enable and --disable, which are the runner's own.
-func lintSettings(o *lintOptions, s *config.Settings) ([]*analysis.Analyzer, map[string]string, error) {
-	base, tighten := s.Lint()
-	base.Enable = append(base.Enable, o.enable...)
-	base.Disable = append(base.Disable, o.disable...)
-	analyzers, severity, err := lint.Settings(base, tighten)
-	if err != nil {
-		return nil, nil, usageError("%v", err)
-	}
-	return analyzers, severity, nil
 }
 
 func (a *app) runLint(o *lintOptions, args []string) error {
 	if o.fix && o.diff {
 		return usageError("--fix and --diff do not go together: --diff shows what --fix would write")
 	}
-	p, err := a.project()
+	if o.diff && a.out.format != "text" || o.diff && len(a.outs) > 1 {
+		return usageError("--diff prints a diff on stdout: it takes no --format or --output")
+	}
+	ss, err := a.getSpaces()
 	if err != nil {
 		return err
 	}
-	s, err := a.settings(verify.SettingsOptions{})
+	roots, err := a.projectRoots(o.allProjects)
 	if err != nil {
 		return err
 	}
-	analyzers, severity, err := lintSettings(o, s)
-	if err != nil {
-		return err
-	}
-	ss, _ := a.getSpaces()
 	kinds, patterns := splitKind(args)
-	env, err := lint.Load(ss, p, kinds, patterns, a.workDir())
+	req := lint.LintRequest{
+		Projects: verify.Projects{Roots: roots, Request: verify.Request{
+			Spaces: ss, Kinds: kinds, Patterns: patterns, WorkDir: a.workDir(), ChangedSince: o.changedSince,
+			Policy: verify.Policy{Now: time.Now().UTC()},
+		}},
+		Enable: o.enable, Disable: o.disable, NoVerify: o.noVerify,
+		Progress: a.progress("linting: analyzers"),
+	}
+	switch {
+	case o.fix:
+		req.Fix = lint.WriteFixes
+	case o.diff:
+		req.Fix = lint.DiffFixes
+	}
+	runs, err := lint.LintProjects(req)
 	if err != nil {
-		return usageError("%v", err)
-	}
-	if err := a.attachVerifier(env); err != nil {
-		return err
-	}
-	res, err := lint.Lint(env, lint.Options{Analyzers: analyzers, Severity: severity})
-	if err != nil {
-		return usageError("%v", err)
-	}
-	if o.diff || o.fix {
-		fixed, conflicts := lint.ApplyFixes(res)
-		if o.diff {
-			for _, fx := range fixed {
-				fmt.Fprint(a.stdout, lint.Diff(fx.File.Name, fx.File.Src, fx.New))
-			}
-			if len(fixed) == 0 {
-				a.info("no fixes to apply")
-				return nil
-			}
-			return errReported // there is something to fix
+		var we *lint.WriteError
+		if errors.As(err, &we) {
+			return findings("%v", err)
 		}
-		if err := a.writeFixes(fixed); err != nil {
-			return err
-		}
-		if len(fixed) > 0 {
-			// Report what is left, on the files as they are now.
-			if env, err = lint.Load(ss, p, kinds, patterns, a.workDir()); err != nil {
-				return usageError("%v", err)
-			}
-			if err := a.attachVerifier(env); err != nil {
-				return err
-			}
-			if res, err = lint.Lint(env, lint.Options{Analyzers: analyzers, Severity: severity}); err != nil {
-				return usageError("%v", err)
-			}
-		}
-		res.Findings = append(res.Findings, conflicts...)
+		return a.requestError(err)
 	}
-	rep := lintReport(res, "rye lint")
-	return a.writeLintReport(rep, len(env.Files), o.format)
-}
-
-// attachVerifier lets the signature analyzer verify items against the
-// working tree's trust store under the configured policy.
-func (a *app) attachVerifier(env *lint.Env) error {
-	v, err := a.verification(&verifyOptions{}, false)
-	if err != nil {
-		return err
+	if o.diff {
+		return a.printDiffs(runs)
 	}
-	a.warnTrust(v)
-	env.Verify = func(f *lint.File, md *item.Metadata) verify.Result {
-		return verify.Check(verify.Input{Kind: f.Kind, ID: f.ID, Space: f.Space.Label, Path: f.Name, Embedded: f.Space.Embedded(), Data: f.Src, ReadErr: f.ReadErr, Meta: md}, v.trust, v.policy)
-	}
-	return nil
-}
-
-// writeFixes writes fixed files atomically and says which items now need
-// signing (their bytes changed).
-func (a *app) writeFixes(fixed []lint.Fixed) error {
+	var reps []*report.Report
+	files := 0
 	var resign []string
-	for _, fx := range fixed {
-		file := filepath.Join(fx.File.Space.AI(), filepath.FromSlash(fx.File.Rel))
-		if err := atomicfile.WriteFile(file, fx.New, 0o644); err != nil {
-			return findings("writing %s: %v", fx.File.Name, err)
+	for _, r := range runs {
+		for _, n := range r.Settings.Notes() {
+			fmt.Fprintf(a.stderr, "rye: warning: %s\n", n)
 		}
-		a.info("fixed %s: %s", fx.File.Name, strings.Join(fx.Applied, "; "))
-		if fx.File.IsItem() {
-			resign = append(resign, fx.File.Name)
+		if r.Trust != nil {
+			a.warnTrustProblems(r.Trust)
 		}
+		for _, fx := range r.Fixed {
+			a.info("fixed %s: %s", fx.File.Name, strings.Join(fx.Applied, "; "))
+			if fx.File.IsItem() {
+				resign = append(resign, fx.File.Name)
+			}
+		}
+		rep := lintReport(r.Result, "rye lint")
+		rep.Notes = r.Notes
+		inProject(rep, r.Request.Spaces.Project)
+		projectNotes(rep, r.Request.Spaces.Project, len(runs))
+		reps = append(reps, rep)
+		files += r.Files
 	}
 	if len(resign) > 0 {
 		a.info("these items changed and need signing again: rye sign %s", strings.Join(resign, " "))
 	}
-	return nil
+	return a.writeLintReport(report.Merge("rye lint", reps...), files, len(runs))
+}
+
+// printDiffs prints the fixes as one diff that git apply takes from
+// anywhere in the repository: paths from its top level (or --path-prefix).
+func (a *app) printDiffs(runs []lint.ProjectLint) error {
+	m := a.pathMapper()
+	n := 0
+	for _, r := range runs {
+		for _, fx := range r.Fixed {
+			fmt.Fprint(a.stdout, lint.Diff(m.mapPath(fx.File.Name), fx.File.Src, fx.New))
+			n++
+		}
+		// What cannot be fixed is said on stderr: stdout is the patch.
+		for _, f := range r.Findings {
+			if strings.HasSuffix(f.Rule, "/fix-rejected") || strings.HasSuffix(f.Rule, "/fix-conflict") {
+				a.info("%s:%d:%d: %s [%s]", f.Path, f.Line, f.Col, f.Message, f.Rule)
+			}
+		}
+	}
+	a.rendered = true
+	if n == 0 {
+		a.info("no fixes to apply")
+		return nil
+	}
+	return errReported // there is something to fix
 }
 
 // lintReport turns a lint result into a report.
@@ -190,16 +190,17 @@ func lintReport(res *lint.Result, tool string) *report.Report {
 
 // lintSummary is the summary object of lint's JSON output.
 type lintSummary struct {
+	Projects int `json:"projects"`
 	Items    int `json:"items"`
 	Errors   int `json:"errors"`
 	Warnings int `json:"warnings"`
 }
 
-func (a *app) writeLintReport(rep *report.Report, items int, format string) error {
-	sum := lintSummary{Items: items, Errors: rep.Count(report.Error), Warnings: rep.Count(report.Warning)}
-	line := report.Plural(items, "file") + ": " + report.Join(report.Plural(sum.Errors, "error"), report.Plural(sum.Warnings, "warning"))
+func (a *app) writeLintReport(rep *report.Report, items, projects int) error {
+	sum := lintSummary{Projects: projects, Items: items, Errors: rep.Count(report.Error), Warnings: rep.Count(report.Warning)}
+	line := projectsPrefix(projects) + report.Plural(items, "file") + ": " + report.Join(report.Plural(sum.Errors, "error"), report.Plural(sum.Warnings, "warning"))
 	if sum.Errors+sum.Warnings == 0 {
-		line = report.Plural(items, "file") + ": no problems"
+		line = projectsPrefix(projects) + report.Plural(items, "file") + ": no problems"
 	}
-	return a.renderReport(rep, line, sum, format)
+	return a.renderReport(rep, line, sum)
 }

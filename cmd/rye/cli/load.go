@@ -58,6 +58,7 @@ signed like any item of that space.`,
 		},
 	}
 	cmd.Flags().StringVar(&destination, "destination", "", "copy the item into `SPACE` (project or user)")
+	cmd.RegisterFlagCompletionFunc("destination", fixedValues("project", "user"))
 	cmd.Flags().BoolVar(&force, "force", false, "with --destination: overwrite an existing file")
 	cmd.Flags().BoolVar(&noVerify, "no-verify", false, "print the item even if it does not verify (labelled on stderr)")
 	return cmd

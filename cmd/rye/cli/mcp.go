@@ -42,7 +42,7 @@ stdout carries the protocol only; warnings go to stderr.`,
 			}
 			o := mcp.Options{Open: a.openProject, Timeout: timeout, Log: a.stderr}
 			o.Version, _, _ = Version()
-			if a.dir != "" || a.projectDir != "" {
+			if len(a.dirs) > 0 || a.projectDir != "" {
 				p, err := a.project()
 				if err != nil {
 					return err
@@ -74,7 +74,7 @@ stdout carries the protocol only; warnings go to stderr.`,
 // trust store and policy of rye execute and rye load (verification).
 // Nothing it does prints: its streams are closed off.
 func (a *app) openProject(dir string) (*mcp.Project, error) {
-	p := &app{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, dir: dir, projectDir: dir}
+	p := &app{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, dirs: []string{dir}, projectDir: dir}
 	ss, err := p.getSpaces()
 	if err != nil {
 		return nil, err

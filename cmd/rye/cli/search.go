@@ -25,7 +25,21 @@ tool.rye.core, knowledge, or all. QUERY is one or more words; a word ending
 in * matches every word it starts ("deplo*"); "*" alone lists everything in
 scope. The index is cached in the user cache directory and refreshed file by
 file; --no-cache rebuilds it in memory.`,
-		Args: cobra.MinimumNArgs(2),
+		Args: func(cmd *cobra.Command, args []string) error {
+			switch len(args) {
+			case 0:
+				return usageError("rye search needs a SCOPE and a QUERY, e.g. rye search tool deploy (SCOPE: tool, directive, knowledge or all, with an optional namespace: tool.my-project)")
+			case 1:
+				return usageError("rye search %s: no QUERY: give the words to look for, e.g. rye search %s deploy (\"*\" lists everything in scope)", args[0], args[0])
+			}
+			return nil
+		},
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			if len(args) == 0 {
+				return []string{"tool", "directive", "knowledge", "all"}, cobra.ShellCompDirectiveNoFileComp
+			}
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			query := strings.Join(args[1:], " ")
 			ss, err := a.getSpaces()

@@ -1,13 +1,16 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ryekit/rye/config"
 	"github.com/ryekit/rye/gitrepo"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/report"
@@ -37,75 +40,89 @@ With --changed-since REF only the selected items whose content differs from
 git commit REF (new or edited since) are signed: rye sign --changed-since
 main "**" signs what a branch changed and leaves the rest alone.`,
 		Args:              cobra.MinimumNArgs(1),
-		ValidArgsFunction: a.completeKindOrID,
+		ValidArgsFunction: a.completeKindOrID(projectItems),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			kinds, patterns := splitKind(args)
 			if len(patterns) == 0 {
 				return usageError("no PATTERN: name the items to sign (an id, a glob such as \"my-project/**\", or a file path)")
 			}
-			settings, err := a.settings(verify.SettingsOptions{})
-			if err != nil {
-				return err
-			}
-			format, err := signFormat(formatFlag, settings.SignFormat())
-			if err != nil {
-				return err
-			}
 			when, err := signingTime()
 			if err != nil {
 				return err
 			}
-			sp, err := a.writableSpace("--space", spaceFlag)
+			groups, err := a.signGroups(spaceFlag, kinds, patterns)
 			if err != nil {
 				return err
 			}
-			ss, err := a.getSpaces()
-			if err != nil {
-				return err
+			// Each project's items are signed in its format, checked by its
+			// extractor rules: file paths in several projects (pre-commit,
+			// from the repository's root) sign each in its own project,
+			// through one sign.Run each; the key is loaded once.
+			var key *sign.Key
+			loadKey := func() (*sign.Key, error) {
+				if key == nil {
+					k, err := a.signingKey()
+					if err != nil {
+						return nil, err
+					}
+					key = k
+				}
+				return key, nil
 			}
-			rules, err := ss.Extractors()
-			if err != nil {
-				return asUsage(err)
-			}
-			req := sign.Request{Space: sp, Kinds: kinds, Patterns: patterns, WorkDir: a.workDir(), Key: a.signingKey,
-				Format: format, Time: when, Force: force, DryRun: dryRun, Rules: rules}
-			if changedSince != "" {
-				req.Changed = func(items []space.Found) ([]space.Found, error) { return changedItems(sp, items, changedSince) }
-			}
-			if isTerminal(a.stderr) && !a.quiet {
-				req.Progress = func(done, total int) {
-					if total > 200 && (done%50 == 0 || done == total) {
-						fmt.Fprintf(a.stderr, "\rsigning %d/%d", done, total)
-						if done == total {
-							fmt.Fprintln(a.stderr)
-						}
+			var results []sign.Result
+			var format sign.Format
+			skipped, selected := 0, 0
+			for i, g := range groups {
+				f, err := signFormat(formatFlag, g.settings.SignFormat())
+				if err != nil {
+					return err
+				}
+				if i == 0 {
+					format = f
+				}
+				rules, err := g.spaces.Extractors()
+				if err != nil {
+					return asUsage(err)
+				}
+				req := sign.Request{Space: g.space, Kinds: kinds, Patterns: g.patterns, WorkDir: a.workDir(), Key: loadKey,
+					Format: f, Time: when, Force: force, DryRun: dryRun, Rules: rules, Progress: a.progress("signing")}
+				if changedSince != "" {
+					sp := g.space
+					req.Changed = func(items []space.Found) ([]space.Found, error) { return changedItems(sp, items, changedSince) }
+				}
+				out, err := sign.Run(req)
+				if err != nil {
+					return asUsage(err)
+				}
+				if a.verbose {
+					for _, s := range out.Skipped {
+						a.info("skipped %s: not an item", s)
 					}
 				}
-			}
-			out, err := sign.Run(req)
-			if err != nil {
-				return asUsage(err)
-			}
-			if a.verbose {
-				for _, s := range out.Skipped {
-					a.info("skipped %s: not an item", s)
-				}
+				skipped += len(out.Skipped)
+				selected += out.Selected
+				results = append(results, out.Results...)
 			}
 			switch {
-			case out.Selected == 0:
-				a.info("nothing to sign: no item among the %d paths given", len(out.Skipped))
+			case selected == 0:
+				a.info("nothing to sign: no item among the %d paths given", skipped)
 				return nil
-			case changedSince != "" && len(out.Results) == 0:
-				a.info("nothing to sign: none of the %s changed since %s", report.Plural(out.Selected, "item"), changedSince)
+			case changedSince != "" && len(results) == 0:
+				a.info("nothing to sign: none of the %s changed since %s", report.Plural(selected, "item"), changedSince)
 				return nil
 			case changedSince != "":
-				a.info("%s of %s changed since %s", report.Plural(len(out.Results), "item"), report.Count(out.Selected), changedSince)
+				a.info("%s of %s changed since %s", report.Plural(len(results), "item"), report.Count(selected), changedSince)
 			}
-			return a.reportSigning(out.Results, out.Key, format, dryRun)
+			if key == nil { // every item failed before the key was needed
+				return a.reportSigning(results, &sign.Key{}, format, dryRun)
+			}
+			return a.reportSigning(results, key, format, dryRun)
 		},
 	}
 	cmd.Flags().StringVar(&formatFlag, "format", "", "signature format `v1|v2` (default: sign.format of .ai/config/rye.yaml, else v2)")
 	cmd.Flags().StringVar(&spaceFlag, "space", "project", "sign items of `SPACE`: project or user")
+	cmd.RegisterFlagCompletionFunc("format", fixedValues("v1", "v2"))
+	cmd.RegisterFlagCompletionFunc("space", fixedValues("project", "user"))
 	cmd.Flags().BoolVar(&force, "force", false, "re-sign items that are already validly signed")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "list what would be signed; write nothing")
 	cmd.Flags().StringVar(&changedSince, "changed-since", "", "sign only the selected items whose content differs from git commit `REF`")
@@ -173,6 +190,67 @@ func (a *app) writableSpace(flag, name string) (*space.Space, error) {
 		return ss.User, nil
 	}
 	return nil, usageError("%s %q: use project or user (the system space is read-only)", flag, name)
+}
+
+// signGroup is one project's share of a signing run (or the user space's).
+type signGroup struct {
+	spaces   *space.Spaces
+	space    *space.Space
+	patterns []string
+	settings *config.Settings
+}
+
+// signGroups splits the patterns among the projects that hold them (file
+// paths, as pre-commit passes them from a repository's root, name their
+// own project: verify.Projects), or gives them all to the user space.
+func (a *app) signGroups(spaceFlag string, kinds []item.Kind, patterns []string) ([]signGroup, error) {
+	ss, err := a.getSpaces()
+	if err != nil {
+		return nil, err
+	}
+	if spaceFlag != "" && spaceFlag != "project" {
+		sp, err := a.writableSpace("--space", spaceFlag)
+		if err != nil {
+			return nil, err
+		}
+		s, err := a.settings(verify.SettingsOptions{})
+		if err != nil {
+			return nil, err
+		}
+		return []signGroup{{spaces: ss, space: sp, patterns: patterns, settings: s}}, nil
+	}
+	parts, err := verify.Projects{Request: verify.Request{Spaces: ss, Kinds: kinds, Patterns: patterns, WorkDir: a.workDir()}}.Parts()
+	if err != nil {
+		return nil, a.requestError(err)
+	}
+	out := make([]signGroup, len(parts))
+	for i, p := range parts {
+		out[i] = signGroup{spaces: p.Request.Spaces, space: p.Request.Spaces.Project, patterns: p.Request.Patterns, settings: p.Settings}
+	}
+	return out, nil
+}
+
+// validator returns the metadata check that runs before signing, with the
+// extractor rules of the spaces ss.
+func (a *app) validator(ss *space.Spaces) (func(sign.Target, []byte) error, error) {
+	rules, err := ss.Extractors()
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	return func(t sign.Target, src []byte) error {
+		errs := item.Validate(rules[t.Kind], t.Kind, t.ID, t.Display, src)
+		if len(errs) == 0 {
+			return nil
+		}
+		msgs := make([]string, len(errs))
+		for i, e := range errs {
+			msgs[i] = strings.TrimPrefix(e.Error(), t.Display+":")
+			if e.Pos.IsValid() {
+				msgs[i] = "line " + msgs[i] // "line 10:15: category: ..."
+			}
+		}
+		return errors.New("invalid metadata, not signed: " + strings.Join(msgs, "; "))
+	}, nil
 }
 
 // reportSigning prints one line per signed, would-be-signed and failed item

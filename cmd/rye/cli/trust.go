@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ryekit/rye/gitrepo"
 	"github.com/ryekit/rye/internal/atomicfile"
 	"github.com/ryekit/rye/sign"
 	"github.com/ryekit/rye/verify"
@@ -156,19 +157,40 @@ none. The fingerprint is rye's, recomputed from the key.`,
 	return cmd
 }
 
+// selfOwner names you as git does: "Name <email>" from git's user.name
+// and user.email (the repository's configuration, then your global one),
+// else the login name.
+func selfOwner(dir string) string {
+	name, email := gitrepo.Identity(dir, os.Getenv)
+	switch {
+	case name != "" && email != "":
+		return name + " <" + email + ">"
+	case name != "":
+		return name
+	case email != "":
+		return email
+	}
+	return os.Getenv("USER")
+}
+
 func (a *app) trustSelfCommand() *cobra.Command {
 	o := &trustOptions{}
 	cmd := &cobra.Command{
 		Use:   "self",
 		Short: "Trust your own signing key in this project (or --user)",
-		Args:  cobra.NoArgs,
+		Long: `rye trust self trusts the public half of your signing key (--key, else
+RYE_SIGNING_KEY, else your user space's key). The owner is --owner, else
+the name and email git records for you (user.name and user.email of the
+repository's or your global git configuration, or GIT_AUTHOR_NAME and
+GIT_AUTHOR_EMAIL), else your login name.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			pub, _, err := a.publicKey()
 			if err != nil {
 				return err
 			}
 			if o.owner == "" {
-				o.owner = os.Getenv("USER")
+				o.owner = selfOwner(a.workDir())
 			}
 			return a.addTrust(&verify.TrustedKey{Fingerprint: sign.Fingerprint(pub), Public: pub}, o)
 		},
@@ -308,6 +330,7 @@ written unless --namespace names them (git signs in namespace git).`,
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "allowed-signers", "output `FORMAT`: allowed-signers")
+	cmd.RegisterFlagCompletionFunc("format", fixedValues("allowed-signers"))
 	cmd.Flags().StringArrayVar(&namespaces, "namespace", nil, "limit every key to ssh-keygen -Y `NAMESPACE` (repeatable), e.g. git")
 	return cmd
 }

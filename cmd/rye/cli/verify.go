@@ -3,8 +3,8 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -24,8 +24,8 @@ type verifyOptions struct {
 	changedSince string
 	staged       bool
 	require      string
-	format       string
 	noCache      bool
+	allProjects  bool
 }
 
 func (o *verifyOptions) flags(cmd *cobra.Command) {
@@ -36,8 +36,20 @@ func (o *verifyOptions) flags(cmd *cobra.Command) {
 	f.StringVar(&o.changedSince, "changed-since", "", "verify only items whose content differs from git commit `REF`")
 	f.BoolVar(&o.staged, "staged", false, "verify the staged (index) content, as a pre-commit hook must")
 	f.StringVar(&o.require, "require", "", "`v2`: fail v1 signatures (also min_signature_version: 2)")
-	f.StringVar(&o.format, "format", "text", "output `FORMAT`: text, json, sarif or github")
 	f.BoolVar(&o.noCache, "no-cache", false, "verify every item, ignoring the verdict cache")
+	allProjectsFlag(cmd, &o.allProjects)
+	cmd.RegisterFlagCompletionFunc("space", fixedValues("project", "user", "system", "all"))
+	cmd.RegisterFlagCompletionFunc("require", fixedValues("v2"))
+}
+
+// allProjectsFlag is --all-projects, and the annotation that lets the verb
+// take several -C folders.
+func allProjectsFlag(cmd *cobra.Command, v *bool) {
+	cmd.Flags().BoolVar(v, "all-projects", false, "check every project of the repository (each folder with a .ai/ folder that git tracks; every such folder below the working directory outside git)")
+	if cmd.Annotations == nil {
+		cmd.Annotations = map[string]string{}
+	}
+	cmd.Annotations[severalProjects] = "yes"
 }
 
 func (a *app) verifyCommand() *cobra.Command {
@@ -49,88 +61,157 @@ func (a *app) verifyCommand() *cobra.Command {
 malformed-signature, duplicate-signature, modified, untrusted-key,
 bad-signature, moved, key-expired, key-out-of-scope, legacy-format,
 unreadable). Without patterns it verifies every project item; patterns are
-ids, globs or file paths, as for rye sign.
+ids, globs or file paths, as for rye sign. A file path is verified in the
+project that holds it; -C DIR (repeatable) and --all-projects check several
+projects in one run, with one report and one exit code.
 
 In CI, use --trust-ref with the base of the change (the pull request's base
 commit): the project's trusted keys are then read from that commit, so a
 change cannot add its own key and sign itself in. In a pre-commit hook use
 --staged, which verifies what is about to be committed.
 
+--format sets the format on stdout (text, json, sarif, github) and
+--output FORMAT=FILE (or --sarif FILE) writes more formats in the same run.
+In json, sarif and github output, paths are relative to the repository's
+top level (--path-prefix to change that); in text, to the working
+directory.
+
 Exit status: 0 when everything verified, 1 when any item failed, 2 for
 usage or configuration errors.`,
-		ValidArgsFunction: a.completeKindOrID,
+		ValidArgsFunction: a.completeKindOrID(projectItems),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := a.useOutputs(cmd); err != nil {
+				return err
+			}
 			run, err := a.verifyAll(o, args)
 			if err != nil {
 				return err
 			}
-			return a.renderReport(run.rep, verifyLine(run.sum), run.sum, o.format)
+			return a.renderReport(run.rep, verifyLine(run.sum), run.sum)
 		},
 	}
 	o.flags(cmd)
+	a.out.flags(cmd)
 	return cmd
+}
+
+// useOutputs reads the output flags of the verb being run, so that even
+// the errors that follow are rendered in the formats asked for.
+func (a *app) useOutputs(cmd *cobra.Command) error {
+	a.tool = cmd.CommandPath()
+	a.out.prefixSet = cmd.Flags().Changed("path-prefix")
+	outs, err := a.out.list(a.json)
+	if err != nil {
+		return err
+	}
+	a.outs = outs
+	return nil
+}
+
+// useFormat is useOutputs for a verb with --format only (bundle verify).
+func (a *app) useFormat(cmd *cobra.Command, format string) error {
+	a.tool = cmd.CommandPath()
+	a.out = outputOptions{format: format}
+	outs, err := a.out.list(a.json)
+	if err != nil {
+		return err
+	}
+	a.outs = outs
+	return nil
 }
 
 // verifySummary is the summary object of the JSON output.
 type verifySummary struct {
+	Projects int `json:"projects"`
 	Items    int `json:"items"`
 	Verified int `json:"verified"`
 	Failed   int `json:"failed"`
 	Warnings int `json:"warnings"`
 }
 
-// verifyRun is a finished verification: its report and, for rye check,
-// what was verified (each source reads its bytes once; later reads are
-// served from memory).
+// verifyRun is a finished verification: its report and its counts.
 type verifyRun struct {
-	rep     *report.Report
-	sum     verifySummary
-	results *verify.Results
+	rep *report.Report
+	sum verifySummary
 }
 
-// verifyRequest turns the options into a request of the verify pipeline
-// (verify.Run), after the checks that only flags can get wrong, with the
-// settings it was built from (the notes about them, and rye check's lint
-// settings, come from there too).
-func (a *app) verifyRequest(o *verifyOptions, args []string) (verify.Request, *config.Settings, error) {
+// verifyProjects turns the options into a run of the verify pipeline over
+// the project, or the projects (-C DIR..., --all-projects, file paths in
+// several projects), after the checks that only flags can get wrong.
+func (a *app) verifyProjects(o *verifyOptions, args []string) (verify.Projects, error) {
 	kinds, patterns := splitKind(args)
 	if o.staged && o.changedSince != "" {
-		return verify.Request{}, nil, usageError("--staged and --changed-since do not go together")
+		return verify.Projects{}, usageError("--staged and --changed-since do not go together")
 	}
 	switch o.require {
 	case "", "v1", "v2":
 	default:
-		return verify.Request{}, nil, usageError("--require %q: the only requirement is v2", o.require)
+		return verify.Projects{}, usageError("--require %q: the only requirement is v2", o.require)
 	}
 	ss, err := a.getSpaces()
 	if err != nil {
-		return verify.Request{}, nil, err
+		return verify.Projects{}, err
 	}
-	// Verifying the project's items needs a project: outside one, a gate
-	// that verified nothing must not pass.
-	if o.space == "" || o.space == string(space.Project) || o.space == "all" || o.staged || o.changedSince != "" {
-		if _, err := a.project(); err != nil {
-			return verify.Request{}, nil, err
-		}
-	}
-	s, err := a.settings(verify.SettingsOptions{TrustRef: o.trustRef, Gate: true, Staged: o.staged})
+	roots, err := a.projectRoots(o.allProjects)
 	if err != nil {
-		return verify.Request{}, nil, err
-	}
-	if o.trustUser && s.TrustRef == "" {
-		return verify.Request{}, nil, usageError("--trust-user only makes sense with --trust-ref")
+		return verify.Projects{}, err
 	}
 	req := verify.Request{
 		Spaces: ss, Tier: o.space, Kinds: kinds, Patterns: patterns, WorkDir: a.workDir(),
-		Trust:  verify.TrustOptions{Ref: s.TrustRef, User: o.trustUser},
+		Trust:  verify.TrustOptions{User: o.trustUser},
 		Staged: o.staged, ChangedSince: o.changedSince,
-		Policy:   verify.Policy{RequireV2: o.require == "v2" || s.MinSignatureVersion() == 2, Now: time.Now().UTC()},
-		RunFiles: ss.Project != nil,
+		Policy:   verify.Policy{RequireV2: o.require == "v2", Now: time.Now().UTC()},
+		RunFiles: true,
+		Progress: a.progress("verifying"),
 	}
 	if !o.noCache {
 		req.Cache, req.CacheSecret = a.verifyCache()
 	}
-	return req, s, nil
+	return verify.Projects{Request: req, Roots: roots, Settings: verify.SettingsOptions{TrustRef: o.trustRef, Gate: true, Staged: o.staged}}, nil
+}
+
+// projectRoots are the projects named by several -C folders (each one's
+// project, found upwards as for one) or by --all-projects; none for one
+// -C, or none, where the project of the working directory is the one.
+func (a *app) projectRoots(all bool) ([]string, error) {
+	ss, err := a.getSpaces()
+	if err != nil {
+		return nil, err
+	}
+	userRoot := ""
+	if ss.User != nil {
+		userRoot = ss.User.Root
+	}
+	switch {
+	case all && (len(a.dirs) > 1 || a.projectDir != ""):
+		return nil, usageError("--all-projects finds the projects itself: it takes no --project and at most one -C")
+	case all:
+		roots, err := verify.AllProjects(a.workDir(), userRoot)
+		if err != nil {
+			return nil, usageError("--all-projects: %v", err)
+		}
+		if len(roots) == 0 {
+			return nil, usageError("--all-projects: no project in %s: no folder has a .ai/ folder that git tracks (git add it, or run 'rye init')", a.workDir())
+		}
+		return roots, nil
+	case len(a.dirs) > 1:
+		if a.projectDir != "" {
+			return nil, usageError("--project names one project: with several -C folders, each -C names its project")
+		}
+		var roots []string
+		for _, dir := range a.dirs {
+			root, err := space.FindProjectRoot(dir, userRoot)
+			if err != nil {
+				return nil, usageError("-C %s: %v", dir, err)
+			}
+			if root == "" {
+				return nil, usageError("-C %s: no project: no .ai/ folder in %s or any folder above it", dir, dir)
+			}
+			roots = append(roots, root)
+		}
+		return roots, nil
+	}
+	return nil, nil
 }
 
 // verifyCache is the verdict cache file and the secret that authenticates
@@ -160,19 +241,22 @@ func (a *app) settings(o verify.SettingsOptions) (*config.Settings, error) {
 		return nil, err
 	}
 	s, err := verify.LoadSettings(ss, o)
-	if errors.Is(err, verify.ErrNoProject) {
-		_, err = a.project()
-		return nil, err
-	}
 	if err != nil {
-		return nil, requestError(err)
+		return nil, a.requestError(err)
 	}
 	return s, nil
 }
 
 // requestError turns an error of a request function into a usage error
-// that names the flag at fault.
-func requestError(err error) error {
+// that names the flag at fault ("no project" says how to make one).
+func (a *app) requestError(err error) error {
+	if errors.Is(err, verify.ErrNoProject) {
+		_, perr := a.project()
+		if perr == nil {
+			return usageError("%v", err)
+		}
+		return a.projectsBelow(perr)
+	}
 	var re *verify.RequestError
 	if errors.As(err, &re) {
 		if flag := requestFlags[re.Field]; flag != "" {
@@ -183,6 +267,36 @@ func requestError(err error) error {
 	return asUsage(err)
 }
 
+// projectsBelow adds to a "no project" error of verify, check or lint the
+// projects there are below the working directory (a repository's root,
+// with its projects in subfolders), and how to check them.
+func (a *app) projectsBelow(err error) error {
+	switch a.tool {
+	case "rye verify", "rye check", "rye lint":
+	default:
+		return err
+	}
+	userRoot := ""
+	if ss, _ := a.getSpaces(); ss != nil && ss.User != nil {
+		userRoot = ss.User.Root
+	}
+	roots, lerr := verify.AllProjects(a.workDir(), userRoot)
+	if lerr != nil || len(roots) == 0 {
+		return err
+	}
+	shown := make([]string, 0, 3)
+	for _, r := range roots[:min(3, len(roots))] {
+		if rel, rerr := filepath.Rel(a.workDir(), r); rerr == nil {
+			r = rel
+		}
+		shown = append(shown, r)
+	}
+	if len(roots) > 3 {
+		shown = append(shown, "…")
+	}
+	return usageError("%v; the repository has %s (%s): check them with --all-projects, or -C DIR for each", err, report.Plural(len(roots), "project"), strings.Join(shown, ", "))
+}
+
 // requestFlags are the flags that set each field of a verify.Request.
 var requestFlags = map[string]string{
 	verify.FieldTier:         "--space",
@@ -191,32 +305,56 @@ var requestFlags = map[string]string{
 	verify.FieldChangedSince: "--changed-since",
 }
 
-// verifyAll runs the verify pipeline for rye verify and rye check and
-// turns its results into a report.
+// verifyAll runs the verify pipeline for rye verify and turns its results
+// into one report.
 func (a *app) verifyAll(o *verifyOptions, args []string) (*verifyRun, error) {
-	req, s, err := a.verifyRequest(o, args)
+	p, err := a.verifyProjects(o, args)
 	if err != nil {
 		return nil, err
 	}
-	res, err := verify.Run(req)
+	runs, err := verify.RunProjects(p)
 	if err != nil {
-		return nil, requestError(err)
+		return nil, a.requestError(err)
 	}
-	if res.CacheErr != nil && a.verbose {
-		a.info("verdict cache not saved: %v", res.CacheErr)
+	reps := make([]*report.Report, len(runs))
+	for i, r := range runs {
+		if r.CacheErr != nil && a.verbose {
+			a.info("verdict cache not saved: %v", r.CacheErr)
+		}
+		reps[i] = a.verifyReport(r.Results, r.Settings, r.Request.Spaces.Project)
+		inProject(reps[i], r.Request.Spaces.Project)
+		projectNotes(reps[i], r.Request.Spaces.Project, len(runs))
 	}
-	return a.verifyReport(res, s), nil
+	rep := report.Merge("rye verify", reps...)
+	return &verifyRun{rep: rep, sum: verifyCounts(rep, len(runs))}, nil
 }
 
-// verifyReport renders a verification's results as a report.
-func (a *app) verifyReport(res *verify.Results, s *config.Settings) *verifyRun {
+// projectNotes names the project in front of each note when a run has
+// several ("sub/a: 3 items of 10 changed since main").
+func projectNotes(rep *report.Report, p *space.Space, projects int) {
+	if projects < 2 || p == nil {
+		return
+	}
+	for i, n := range rep.Notes {
+		rep.Notes[i] = p.Shown + ": " + n
+	}
+}
+
+// verifyCounts are the counts of a verification's report.
+func verifyCounts(rep *report.Report, projects int) verifySummary {
+	sum := verifySummary{Projects: projects, Items: len(rep.Items), Failed: rep.Failed(), Warnings: rep.Count(report.Warning)}
+	sum.Verified = sum.Items - sum.Failed
+	return sum
+}
+
+// verifyReport renders one project's verification as a report.
+func (a *app) verifyReport(res *verify.Results, s *config.Settings, project *space.Space) *report.Report {
 	rep := &report.Report{Tool: "rye verify", Notes: append(s.Notes(), res.Notes...)}
 	rep.Version, _, _ = Version()
 	addVerdicts(rep, res.Items, a.verbose)
 	for _, p := range res.Trust.Problems {
 		rep.Add(report.Finding{Rule: "verify/trust-store", Severity: report.Warning, Path: p.Path, Message: p.Reason})
 	}
-	project := a.spaces.Project
 	for _, f := range res.RunFiles {
 		rule := "verify/tracked-run-file"
 		rep.AddRule(report.Rule{ID: rule, Short: "Git tracks a file outside .ai/ that rye execute would use without verifying it.", Help: "Interpreters, packages and .env files are not items: nothing signs them. See the URL.", URL: docsBase + "execute.md#what-a-project-can-and-cannot-choose"})
@@ -235,9 +373,7 @@ func (a *app) verifyReport(res *verify.Results, s *config.Settings) *verifyRun {
 		rep.Add(report.Finding{Rule: rule, Severity: report.Warning, Path: k.Path, Line: 1, Col: 1,
 			Message: fmt.Sprintf("this change adds key %s%s, which %s does not trust: items it signed fail until the key is reviewed and merged into %s", k.Fingerprint, ownerText(k.Owner), res.Trust.Ref(), res.Trust.Ref())})
 	}
-	sum := verifySummary{Items: len(res.Items), Failed: rep.Failed(), Warnings: rep.Count(report.Warning)}
-	sum.Verified = sum.Items - sum.Failed
-	return &verifyRun{rep: rep, sum: sum, results: res}
+	return rep
 }
 
 // verification is what a verb that verifies needs: the trust store of the
@@ -266,7 +402,7 @@ func (a *app) verification(o *verifyOptions, gate bool) (*verification, error) {
 	}
 	ts, _, err := verify.LoadTrust(ss, verify.TrustOptions{Ref: s.TrustRef, User: o.trustUser, Staged: o.staged}, false)
 	if err != nil {
-		return nil, requestError(err)
+		return nil, a.requestError(err)
 	}
 	return &verification{trust: ts, settings: s, policy: verify.Policy{RequireV2: o.require == "v2" || s.MinSignatureVersion() == 2, Now: time.Now().UTC()}}, nil
 }
@@ -332,43 +468,17 @@ func verifyLine(sum verifySummary) string {
 	if sum.Verified == 0 && sum.Failed == 0 {
 		line = report.Plural(sum.Items, "item")
 	}
+	line = projectsPrefix(sum.Projects) + line
 	if sum.Warnings > 0 {
 		line += ", " + report.Plural(sum.Warnings, "warning")
 	}
 	return line
 }
 
-// renderReport writes a report in a format (summary is the JSON summary
-// object, line the one-line summary of the other formats) and turns its
-// error findings into exit code 1.
-func (a *app) renderReport(rep *report.Report, line string, summary any, format string) error {
-	if a.json {
-		format = "json"
+// projectsPrefix starts a summary line of a run over several projects.
+func projectsPrefix(n int) string {
+	if n < 2 {
+		return ""
 	}
-	if a.quiet && (format == "text" || format == "github") {
-		rep = rep.WithoutWarnings() // -q: errors only; machine formats keep everything
-	}
-	if a.verbose {
-		rep.Groups = nil // -v: every finding on its own line
-	}
-	var err error
-	switch format {
-	case "text":
-		err = report.WriteText(a.stdout, rep, line)
-	case "json":
-		err = report.WriteJSON(a.stdout, rep, summary)
-	case "sarif":
-		err = report.WriteSARIF(a.stdout, rep)
-	case "github":
-		err = report.WriteGitHub(a.stdout, rep, line, os.Getenv("GITHUB_STEP_SUMMARY"))
-	default:
-		return usageError("--format %q: use text, json, sarif or github", format)
-	}
-	if err != nil {
-		return err
-	}
-	if rep.ExitCode() != 0 {
-		return errReported
-	}
-	return nil
+	return report.Plural(n, "project") + ", "
 }
