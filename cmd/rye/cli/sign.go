@@ -1,11 +1,9 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -228,29 +226,6 @@ func (a *app) signGroups(spaceFlag string, kinds []item.Kind, patterns []string)
 		out[i] = signGroup{spaces: p.Request.Spaces, space: p.Request.Spaces.Project, patterns: p.Request.Patterns, settings: p.Settings}
 	}
 	return out, nil
-}
-
-// validator returns the metadata check that runs before signing, with the
-// extractor rules of the spaces ss.
-func (a *app) validator(ss *space.Spaces) (func(sign.Target, []byte) error, error) {
-	rules, err := ss.Extractors()
-	if err != nil {
-		return nil, asUsage(err)
-	}
-	return func(t sign.Target, src []byte) error {
-		errs := item.Validate(rules[t.Kind], t.Kind, t.ID, t.Display, src)
-		if len(errs) == 0 {
-			return nil
-		}
-		msgs := make([]string, len(errs))
-		for i, e := range errs {
-			msgs[i] = strings.TrimPrefix(e.Error(), t.Display+":")
-			if e.Pos.IsValid() {
-				msgs[i] = "line " + msgs[i] // "line 10:15: category: ..."
-			}
-		}
-		return errors.New("invalid metadata, not signed: " + strings.Join(msgs, "; "))
-	}, nil
 }
 
 // reportSigning prints one line per signed, would-be-signed and failed item
