@@ -11,6 +11,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -20,7 +23,11 @@ import (
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+
+	"github.com/ryekit/rye/internal/par"
 )
 
 // Repo is the git repository that holds a folder of interest.
@@ -334,10 +341,12 @@ func BlobID(data []byte) string {
 func (f File) Same(data []byte) bool { return !f.Symlink && f.Blob == BlobID(data) }
 
 // Candidate is a working-tree file to compare with a commit: its path below
-// the compared folder and how to read it.
+// the compared folder, how to read it, and its file on disk (for the
+// index's stat data; "" when there is none).
 type Candidate struct {
 	Rel  string
 	Read func() ([]byte, error)
+	File string
 }
 
 // Change is a candidate whose bytes differ from the commit's (or that is
@@ -351,21 +360,159 @@ type Change struct {
 
 // ChangedSince compares candidates with the files of commit ref below
 // prefix by git blob id (no status walk) and returns those that differ,
-// with the commit's files (the caller looks for what was deleted).
+// with the commit's files (the caller looks for what was deleted). Like
+// git status, it trusts the index's stat data: a file whose size,
+// modification and change times and inode are those the index recorded,
+// and that changed before the index was written (git's racy-timestamp
+// rule), has the index's blob id without being read. The others are read
+// and hashed, in parallel.
 func (r *Repo) ChangedSince(ref, prefix string, cands []Candidate) ([]Change, map[string]File, error) {
 	old, err := r.Tree(ref, prefix, 0)
 	if err != nil {
 		return nil, nil, err
 	}
-	var changed []Change
-	for i, c := range cands {
-		data, err := c.Read()
-		if f, ok := old[c.Rel]; ok && err == nil && f.Same(data) {
-			continue
+	known := r.statBlobs(prefix, cands)
+	changes := make([]*Change, len(cands))
+	par.For(len(cands), par.IO(), func(i int) {
+		c := cands[i]
+		f, inRef := old[c.Rel]
+		if blob, ok := known(c.Rel, c.File); ok && inRef && !f.Symlink && f.Blob == blob {
+			return // unchanged, by the index's word
 		}
-		changed = append(changed, Change{Index: i, Data: data, Err: err})
+		data, err := c.Read()
+		if inRef && err == nil && f.Same(data) {
+			return
+		}
+		changes[i] = &Change{Index: i, Data: data, Err: err}
+	})
+	var changed []Change
+	for _, c := range changes {
+		if c != nil {
+			changed = append(changed, *c)
+		}
 	}
 	return changed, old, nil
+}
+
+// statBlobs returns a lookup of the blob id the index records for a file
+// below prefix whose stat data still match the index entry (and that
+// changed before the index file was written); ok is false when the file
+// must be read. Without a readable index, or when git may convert a file's
+// bytes on their way to or from the work tree (the index's blob would then
+// not be the bytes on disk), nothing is known.
+func (r *Repo) statBlobs(prefix string, cands []Candidate) func(rel, file string) (string, bool) {
+	none := func(string, string) (string, bool) { return "", false }
+	idx, err := r.repo.Storer.Index()
+	if err != nil {
+		return none
+	}
+	written, ok := r.indexTime()
+	if !ok || r.mayConvert(idx, cands) {
+		return none
+	}
+	entries := make(map[string]*index.Entry, len(idx.Entries))
+	for _, e := range idx.Entries {
+		// Stage 0 is a merged entry (go-git's index.Merged constant is 1,
+		// the stage of a conflict's common ancestor).
+		if e.Stage != 0 || e.SkipWorktree || e.IntentToAdd {
+			continue // a conflict, or an entry git does not keep in step with the file
+		}
+		if rel, ok := strings.CutPrefix(e.Name, prefix+"/"); ok || prefix == "" {
+			if prefix == "" {
+				rel = e.Name
+			}
+			entries[rel] = e
+		}
+	}
+	return func(rel, file string) (string, bool) {
+		e := entries[rel]
+		if e == nil || file == "" {
+			return "", false
+		}
+		fi, err := os.Lstat(file)
+		if err != nil || !fi.Mode().IsRegular() || !sameStat(e, fi) || !e.ModifiedAt.Before(written) {
+			return "", false
+		}
+		return e.Hash.String(), true
+	}
+}
+
+// mayConvert reports whether git could keep a file's bytes in the work
+// tree other than in its blob: line-ending conversion (core.autocrlf) or
+// any gitattributes file (text, eol, ident, filter, working-tree-encoding),
+// whether tracked, in a folder above a candidate, in the repository's
+// info/attributes or the user's or system's. It errs on the side of yes:
+// the cost is reading the files.
+func (r *Repo) mayConvert(idx *index.Index, cands []Candidate) bool {
+	for _, e := range idx.Entries {
+		if path.Base(e.Name) == ".gitattributes" {
+			return true
+		}
+	}
+	// Each configuration file on its own (go-git's merged configuration
+	// keeps only the repository's raw sections); an include could say
+	// anything, so it counts as a yes.
+	local, err := r.repo.Storer.Config()
+	if err != nil {
+		return true
+	}
+	raws := []*config.Config{local}
+	for _, scope := range []config.Scope{config.GlobalScope, config.SystemScope} {
+		cfg, err := config.LoadConfig(scope)
+		if err != nil {
+			return true
+		}
+		raws = append(raws, cfg)
+	}
+	for _, cfg := range raws {
+		core := cfg.Raw.Section("core")
+		if a := core.Option("autocrlf"); a != "" && a != "false" || core.Option("attributesFile") != "" ||
+			cfg.Raw.HasSection("include") || cfg.Raw.HasSection("includeIf") {
+			return true
+		}
+	}
+	var files []string
+	if st, ok := r.repo.Storer.(*filesystem.Storage); ok {
+		files = append(files, filepath.Join(st.Filesystem().Root(), "info", "attributes"))
+	} else {
+		return true
+	}
+	if d := os.Getenv("XDG_CONFIG_HOME"); d != "" {
+		files = append(files, filepath.Join(d, "git", "attributes"))
+	}
+	if h, err := os.UserHomeDir(); err == nil {
+		files = append(files, filepath.Join(h, ".config", "git", "attributes"))
+	}
+	files = append(files, "/etc/gitattributes", "/usr/local/etc/gitattributes")
+	dirs := map[string]bool{}
+	for _, c := range cands {
+		for d := filepath.Dir(c.File); c.File != "" && !dirs[d]; d = filepath.Dir(d) {
+			dirs[d] = true
+			files = append(files, filepath.Join(d, ".gitattributes"))
+			if d == r.Root || d == filepath.Dir(d) {
+				break
+			}
+		}
+	}
+	for _, f := range files {
+		if _, err := os.Lstat(f); err == nil || !errors.Is(err, fs.ErrNotExist) {
+			return true
+		}
+	}
+	return false
+}
+
+// indexTime is when the index file was last written.
+func (r *Repo) indexTime() (time.Time, bool) {
+	st, ok := r.repo.Storer.(*filesystem.Storage)
+	if !ok {
+		return time.Time{}, false
+	}
+	fi, err := os.Stat(filepath.Join(st.Filesystem().Root(), "index"))
+	if err != nil {
+		return time.Time{}, false
+	}
+	return fi.ModTime(), true
 }
 
 // Identity returns the name and email git records for its user when

@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -142,5 +143,121 @@ func TestIdentity(t *testing.T) {
 	os.Remove(filepath.Join(home, ".gitconfig"))
 	if name, email := Identity(t.TempDir(), none); name != "" || email != "" {
 		t.Errorf("nothing set: %q %q", name, email)
+	}
+}
+
+// TestChangedSinceTrustsTheIndexLikeGit: a file whose stat data are the
+// index's, and that changed before the index was written, is not read; an
+// edit that keeps the size and modification time, a racily clean entry, a
+// candidate without a file, and any way git could convert bytes (an
+// attributes file, core.autocrlf) all make rye read the file.
+func TestChangedSinceTrustsTheIndexLikeGit(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	for _, f := range []string{"/etc/gitattributes", "/usr/local/etc/gitattributes"} {
+		if _, err := os.Lstat(f); err == nil {
+			t.Skipf("%s exists on this machine: rye never trusts the index's stat data with it", f)
+		}
+	}
+	files := map[string]string{"p/.ai/a.txt": "alpha\n", "p/.ai/b.txt": "beta\n", "p/.ai/c.txt": "gamma\n"}
+	root, _ := repoWith(t, files)
+	index := filepath.Join(root, ".git", "index")
+	// The index is written after the files, but a coarse file-system clock
+	// can give both the same time: put it clearly later.
+	later := time.Now().Add(time.Second)
+	os.Chtimes(index, later, later)
+	r, _, err := OpenAt(filepath.Join(root, "p"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(what string) (reads map[string]int, changed []string) {
+		t.Helper()
+		reads = map[string]int{}
+		var mu sync.Mutex
+		var cands []Candidate
+		for _, rel := range []string{"a.txt", "b.txt", "c.txt"} {
+			file := filepath.Join(root, "p", ".ai", rel)
+			cands = append(cands, Candidate{Rel: rel, File: file, Read: func() ([]byte, error) {
+				mu.Lock()
+				reads[rel]++
+				mu.Unlock()
+				return os.ReadFile(file)
+			}})
+		}
+		ch, _, err := r.ChangedSince("HEAD", "p/.ai", cands)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		for _, c := range ch {
+			changed = append(changed, cands[c.Index].Rel)
+		}
+		return reads, changed
+	}
+
+	if reads, changed := run("clean"); len(reads) != 0 || len(changed) != 0 {
+		t.Fatalf("clean tree: read %v, changed %v", reads, changed)
+	}
+
+	// Same size, same modification time, other bytes: the change time
+	// tells.
+	b := filepath.Join(root, "p/.ai/b.txt")
+	fi, _ := os.Stat(b)
+	time.Sleep(10 * time.Millisecond)
+	os.WriteFile(b, []byte("BETA\n"), 0o644)
+	os.Chtimes(b, fi.ModTime(), fi.ModTime())
+	if reads, changed := run("edit keeping size and mtime"); reads["b.txt"] != 1 || len(changed) != 1 || changed[0] != "b.txt" || len(reads) != 1 {
+		t.Fatalf("edit keeping size and mtime: read %v, changed %v", reads, changed)
+	}
+
+	// A racily clean index (written in the same tick as a file it
+	// records): every entry at or after its time is read.
+	a := filepath.Join(root, "p/.ai/a.txt")
+	fa, _ := os.Stat(a)
+	os.Chtimes(index, fa.ModTime(), fa.ModTime())
+	if reads, _ := run("racy"); reads["a.txt"] != 1 {
+		t.Fatalf("racily clean entry not read: %v", reads)
+	}
+	os.Chtimes(index, later, later)
+
+	// No file to stat: read.
+	cands := []Candidate{{Rel: "a.txt", Read: func() ([]byte, error) { return []byte("alpha\n"), nil }}}
+	if ch, _, err := r.ChangedSince("HEAD", "p/.ai", cands); err != nil || len(ch) != 0 {
+		t.Fatalf("candidate without a file: %v %v", ch, err)
+	}
+
+	// Anything that lets git convert bytes turns the shortcut off.
+	for name, setup := range map[string]func() func(){
+		"untracked .gitattributes above": func() func() {
+			f := filepath.Join(root, "p", ".gitattributes")
+			os.WriteFile(f, []byte("*.txt text eol=crlf\n"), 0o644)
+			return func() { os.Remove(f) }
+		},
+		"info/attributes": func() func() {
+			f := filepath.Join(root, ".git", "info", "attributes")
+			os.MkdirAll(filepath.Dir(f), 0o755)
+			os.WriteFile(f, []byte("*.txt ident\n"), 0o644)
+			return func() { os.Remove(f) }
+		},
+		"user attributes": func() func() {
+			f := filepath.Join(home, ".config", "git", "attributes")
+			os.MkdirAll(filepath.Dir(f), 0o755)
+			os.WriteFile(f, []byte("*.txt text\n"), 0o644)
+			return func() { os.Remove(f) }
+		},
+		"core.autocrlf": func() func() {
+			f := filepath.Join(home, ".gitconfig")
+			os.WriteFile(f, []byte("[core]\n\tautocrlf = input\n"), 0o644)
+			return func() { os.Remove(f) }
+		},
+	} {
+		undo := setup()
+		if reads, _ := run(name); reads["a.txt"] != 1 || reads["c.txt"] != 1 {
+			t.Errorf("%s: the index's stat data were trusted (reads %v)", name, reads)
+		}
+		undo()
+	}
+	if reads, _ := run("after"); reads["a.txt"] != 0 || reads["c.txt"] != 0 {
+		t.Fatalf("the shortcut did not come back: %v", reads)
 	}
 }

@@ -222,7 +222,7 @@ func keepChanged(env *Env, ref string, kinds []item.Kind) ([]string, error) {
 			_, err := os.Lstat(filepath.Join(sp.AI(), filepath.FromSlash(rel)))
 			return err == nil
 		}
-		changed, deleted, err := verify.ChangedSince(repo, ref, aiPrefix, srcs, kinds, exists)
+		changed, deleted, err := verify.ChangedSince(repo, ref, aiPrefix, srcs, kinds, exists, false)
 		if err != nil {
 			return nil, nil, verify.RequestErrorOf(verify.FieldChangedSince, err)
 		}

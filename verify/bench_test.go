@@ -125,7 +125,7 @@ func BenchmarkVerify10kChangedSince10(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		sources, _ := allSources(b, sp)
-		changed, _, err := ChangedSince(repo, "HEAD", ".ai", sources, item.Kinds, exists)
+		changed, _, err := ChangedSince(repo, "HEAD", ".ai", sources, item.Kinds, exists, true)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -79,7 +79,7 @@ func TestOversizedGitFilesAreReportedNotFatal(t *testing.T) {
 		t.Errorf("tree with data: %+v %v", f, err)
 	}
 	sp := space.NewDiskSpace(space.Project, root, "")
-	srcs, err := StagedSources(g, ".ai", sp, []item.Kind{item.Tool}, nil)
+	srcs, _, err := StagedSources(g, ".ai", sp, []item.Kind{item.Tool}, nil, nil)
 	if err != nil || len(srcs) != 2 {
 		t.Fatalf("staged sources: %d %v", len(srcs), err)
 	}

@@ -6,9 +6,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/ryekit/rye/config"
 	"github.com/ryekit/rye/gitrepo"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/report"
@@ -211,8 +213,18 @@ func Run(req Request) (*Results, error) {
 		if err != nil {
 			return nil, requestError(FieldPatterns, err)
 		}
-		if res.Sources, err = StagedSources(g.Repo, g.AIPrefix, p, kinds, pats); err != nil {
+		var head map[string]gitrepo.File
+		if req.Trust.Ref == "" { // under a trust ref, the whole index is judged by the ref's keys
+			if head, err = stagedBase(g); err != nil {
+				return nil, requestError(FieldStaged, err)
+			}
+		}
+		var same int
+		if res.Sources, same, err = StagedSources(g.Repo, g.AIPrefix, p, kinds, pats, head); err != nil {
 			return nil, requestError(FieldStaged, err)
+		}
+		if same > 0 {
+			res.Notes = append(res.Notes, fmt.Sprintf("%s staged as HEAD has %s, with the same trusted keys and configuration: not verified again", report.Plural(same, "item"), map[bool]string{true: "it", false: "them"}[same == 1]))
 		}
 	} else {
 		// A pattern need only match in one of the spaces.
@@ -223,7 +235,7 @@ func Run(req Request) (*Results, error) {
 		for _, sel := range sels {
 			srcs := SelectionSources(sel)
 			if req.ChangedSince != "" && sel.Space.Name == space.Project {
-				if srcs, err = res.changedSince(g, req.ChangedSince, sel.Space, srcs, kinds); err != nil {
+				if srcs, err = res.changedSince(g, req.ChangedSince, sel.Space, srcs, kinds, req.Cache != ""); err != nil {
 					return nil, err
 				}
 			}
@@ -265,6 +277,36 @@ func Run(req Request) (*Results, error) {
 		}
 	}
 	return res, nil
+}
+
+// stagedBase is what a staged check compares the index with: HEAD's files
+// below .ai/, when HEAD's trusted keys and configuration are the index's
+// (an item the commit does not change then keeps its verdict), else nil
+// by). No HEAD yet (a first commit) is nil too. Under --trust-ref it is not
+// asked: the ref's keys judge every staged item.
+func stagedBase(g *Git) (map[string]gitrepo.File, error) {
+	head, err := g.Repo.Tree("HEAD", g.AIPrefix, 0)
+	if err != nil {
+		return nil, nil // no commit yet
+	}
+	index, err := g.Repo.Index(g.AIPrefix, 0)
+	if err != nil {
+		return nil, err
+	}
+	judging := func(rel string) bool {
+		return strings.HasPrefix(rel, TrustedKeysDir+"/") || strings.HasPrefix(rel, ErasKeysDir+"/") || rel == strings.TrimPrefix(config.Path, space.AIDir+"/")
+	}
+	for rel, f := range index {
+		if judging(rel) && (head[rel].Blob != f.Blob || head[rel].Symlink != f.Symlink) {
+			return nil, nil
+		}
+	}
+	for rel := range head {
+		if _, ok := index[rel]; judging(rel) && !ok {
+			return nil, nil
+		}
+	}
+	return head, nil
 }
 
 // rollbacks fails the verified project items that the change replaces with
@@ -372,13 +414,15 @@ func (res *Results) compare(i int, g *Git, ref string, was gitrepo.File, what st
 }
 
 // changedSince keeps the sources of project space sp that changed since
-// ref, and notes what changed and what was deleted.
-func (res *Results) changedSince(g *Git, ref string, sp *space.Space, srcs []Source, kinds []item.Kind) ([]Source, error) {
+// ref, and notes what changed and what was deleted. With stat (a run that
+// may use caches), a file the git index vouches for by its stat data is not
+// read; without (--no-cache, CI), every file is read and hashed.
+func (res *Results) changedSince(g *Git, ref string, sp *space.Space, srcs []Source, kinds []item.Kind, stat bool) ([]Source, error) {
 	exists := func(rel string) bool {
 		_, err := os.Lstat(filepath.Join(sp.AI(), filepath.FromSlash(rel)))
 		return err == nil
 	}
-	changed, deleted, err := ChangedSince(g.Repo, ref, g.AIPrefix, srcs, kinds, exists)
+	changed, deleted, err := ChangedSince(g.Repo, ref, g.AIPrefix, srcs, kinds, exists, stat)
 	if err != nil {
 		return nil, requestError(FieldChangedSince, err)
 	}

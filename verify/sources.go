@@ -36,24 +36,29 @@ func SelectionSources(sel *space.Selection) []Source {
 // project's .ai/ folder (aiPrefix, relative to the repository root) that
 // match kinds and patterns: what a pre-commit hook must verify. sp is the
 // project space, for paths as shown.
-func StagedSources(repo *gitrepo.Repo, aiPrefix string, sp *space.Space, kinds []item.Kind, patterns []space.Pattern) ([]Source, error) {
+//
+// With head, a staged item whose blob is the one HEAD already holds is left
+// out (the commit does not change it; the caller says so), so that a
+// pre-commit check reads only what the commit changes. The bytes of each
+// item are read from git when the verifier asks for them, in parallel.
+func StagedSources(repo *gitrepo.Repo, aiPrefix string, sp *space.Space, kinds []item.Kind, patterns []space.Pattern, head map[string]gitrepo.File) ([]Source, int, error) {
 	// The .ai folder itself, or one above it, staged as a symbolic link
 	// would hide every item from the listing below.
 	if f, ok, err := repo.Entry(aiPrefix); err != nil {
-		return nil, err
+		return nil, 0, err
 	} else if ok && f.Symlink {
-		return nil, fmt.Errorf("the index holds %s as a symbolic link: rye refuses symbolic links for .ai/ and inside it; stage the folder itself", aiPrefix)
+		return nil, 0, fmt.Errorf("the index holds %s as a symbolic link: rye refuses symbolic links for .ai/ and inside it; stage the folder itself", aiPrefix)
 	}
-	files, err := repo.Index(aiPrefix, space.MaxItemSize)
+	files, err := repo.Index(aiPrefix, 0)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	for rel, f := range files {
 		// A kind folder, or a folder below one, staged as a link: its items
 		// would not be listed as items at all.
 		k, _, ext, err := space.KindAndID(rel)
 		if f.Symlink && inKindFolder(rel) && !space.Hidden(rel) && !(err == nil && k.HasExtension(ext)) {
-			return nil, fmt.Errorf("the index holds %s/%s as a symbolic link: rye refuses symbolic links inside .ai/; stage the folder itself", aiPrefix, rel)
+			return nil, 0, fmt.Errorf("the index holds %s/%s as a symbolic link: rye refuses symbolic links inside .ai/; stage the folder itself", aiPrefix, rel)
 		}
 	}
 	names := make([]string, 0, len(files))
@@ -62,25 +67,33 @@ func StagedSources(repo *gitrepo.Repo, aiPrefix string, sp *space.Space, kinds [
 	}
 	sort.Strings(names)
 	var out []Source
+	same := 0
 	for _, rel := range names {
 		k, id, ext, err := space.KindAndID(rel)
 		if err != nil || !k.HasExtension(ext) || !wanted(k, kinds) || space.Hidden(rel) || !matchAny(patterns, k, id, rel) {
 			continue
 		}
 		f := files[rel]
+		if h, ok := head[rel]; ok && h.Blob == f.Blob && h.Symlink == f.Symlink {
+			same++
+			continue
+		}
 		src := Source{Kind: k, ID: id, Space: sp.Label, Path: sp.DisplayPath(rel), In: sp, Rel: rel}
 		switch {
 		case f.Symlink:
 			src.Read = func() ([]byte, error) { return nil, space.ErrSymlink }
-		case f.TooLarge:
-			src.Read = func() ([]byte, error) { return nil, fmt.Errorf("staged file %w", space.ErrTooLarge) }
 		default:
-			data := f.Data
-			src.Read = func() ([]byte, error) { return data, nil }
+			src.Read = func() ([]byte, error) {
+				data, err := repo.Blob(f, space.MaxItemSize)
+				if err != nil && strings.Contains(err.Error(), "is larger than") {
+					return nil, fmt.Errorf("staged file %w", space.ErrTooLarge)
+				}
+				return data, err
+			}
 		}
 		out = append(out, src)
 	}
-	return out, nil
+	return out, same, nil
 }
 
 // inKindFolder reports a path that is an item kind's folder or below one.
@@ -123,10 +136,13 @@ type Deleted struct {
 // lists the items of ref that are gone (exists says whether a path
 // relative to .ai/ is still there). Each kept source's bytes are read here,
 // once, and handed on.
-func ChangedSince(repo *gitrepo.Repo, ref, aiPrefix string, sources []Source, kinds []item.Kind, exists func(rel string) bool) ([]Source, []Deleted, error) {
+func ChangedSince(repo *gitrepo.Repo, ref, aiPrefix string, sources []Source, kinds []item.Kind, exists func(rel string) bool, stat bool) ([]Source, []Deleted, error) {
 	cands := make([]gitrepo.Candidate, len(sources))
 	for i, s := range sources {
 		cands[i] = gitrepo.Candidate{Rel: s.Rel, Read: s.Read}
+		if stat {
+			cands[i].File = s.File
+		}
 	}
 	changes, old, err := repo.ChangedSince(ref, aiPrefix, cands)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -139,7 +140,7 @@ func changedItems(sp *space.Space, items []space.Found, ref string) ([]space.Fou
 	}
 	cands := make([]gitrepo.Candidate, len(items))
 	for i, f := range items {
-		cands[i] = gitrepo.Candidate{Rel: f.Rel, Read: func() ([]byte, error) { return f.Space.ReadFile(f.Rel) }}
+		cands[i] = gitrepo.Candidate{Rel: f.Rel, File: filepath.Join(f.Space.AI(), filepath.FromSlash(f.Rel)), Read: func() ([]byte, error) { return f.Space.ReadFile(f.Rel) }}
 	}
 	changed, _, err := repo.ChangedSince(ref, path.Join(prefix, space.AIDir), cands)
 	if err != nil {
