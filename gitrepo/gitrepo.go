@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-git/go-git/v5"
@@ -33,6 +34,10 @@ import (
 // Repo is the git repository that holds a folder of interest.
 type Repo struct {
 	repo *git.Repository
+	// blobs serialises reads of objects: go-git's object storage loads
+	// pack indexes and seeks shared pack files without locks, and Blob is
+	// called from the verifier's workers.
+	blobs sync.Mutex
 	// Root is the work tree's root, absolute.
 	Root string
 }
@@ -124,6 +129,8 @@ func (r *Repo) file(h plumbing.Hash, mode filemode.FileMode, limit int64) (File,
 	if limit <= 0 || f.Symlink {
 		return f, nil
 	}
+	r.blobs.Lock()
+	defer r.blobs.Unlock()
 	b, err := r.repo.BlobObject(h)
 	if err != nil {
 		return f, err
