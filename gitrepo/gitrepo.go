@@ -16,6 +16,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -24,7 +25,6 @@ import (
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 
@@ -38,6 +38,8 @@ type Repo struct {
 	// pack indexes and seeks shared pack files without locks, and Blob is
 	// called from the verifier's workers.
 	blobs sync.Mutex
+	// index is the index file, read once (rye never writes it).
+	index func() (*gitIndex, error)
 	// Root is the work tree's root, absolute.
 	Root string
 }
@@ -58,7 +60,15 @@ func Open(dir string) (*Repo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the git repository of %s has no work tree: %v", dir, err)
 	}
-	return &Repo{repo: r, Root: wt.Filesystem.Root()}, nil
+	repo := &Repo{repo: r, Root: wt.Filesystem.Root()}
+	repo.index = sync.OnceValues(func() (*gitIndex, error) {
+		idx, err := repo.readIndex()
+		if err != nil {
+			return nil, fmt.Errorf("reading the git index: %v", err)
+		}
+		return idx, nil
+	})
+	return repo, nil
 }
 
 // OpenAt opens the repository that contains dir and returns it with dir's
@@ -216,9 +226,9 @@ func (r *Repo) Tree(ref, prefix string, limit int64) (map[string]File, error) {
 // Index returns the staged files (the index) below prefix, with the bytes
 // of those of at most limit bytes: what the next commit will contain.
 func (r *Repo) Index(prefix string, limit int64) (map[string]File, error) {
-	idx, err := r.repo.Storer.Index()
+	idx, err := r.index()
 	if err != nil {
-		return nil, fmt.Errorf("reading the git index: %v", err)
+		return nil, err
 	}
 	out := map[string]File{}
 	for _, e := range idx.Entries {
@@ -229,7 +239,10 @@ func (r *Repo) Index(prefix string, limit int64) (map[string]File, error) {
 			}
 			name = name[len(prefix)+1:]
 		}
-		f, err := r.file(e.Hash, e.Mode, limit)
+		if e.Mode == modeGitlink {
+			continue // a submodule: a commit, not a file
+		}
+		f, err := r.file(e.Hash, filemode.FileMode(e.Mode), limit)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", e.Name, err)
 		}
@@ -241,15 +254,16 @@ func (r *Repo) Index(prefix string, limit int64) (map[string]File, error) {
 // Entry returns the index's entry for one path (a file, a link, or a
 // submodule recorded at exactly that path), and whether there is one.
 func (r *Repo) Entry(rel string) (File, bool, error) {
-	idx, err := r.repo.Storer.Index()
+	idx, err := r.index()
 	if err != nil {
-		return File{}, false, fmt.Errorf("reading the git index: %v", err)
+		return File{}, false, err
 	}
-	e, err := idx.Entry(rel)
-	if err != nil {
+	i, _ := slices.BinarySearchFunc(idx.Entries, rel, func(e indexEntry, name string) int { return strings.Compare(e.Name, name) })
+	if i == len(idx.Entries) || idx.Entries[i].Name != rel {
 		return File{}, false, nil
 	}
-	return File{Blob: e.Hash.String(), Symlink: e.Mode == filemode.Symlink}, true, nil
+	e := idx.Entries[i]
+	return File{Blob: e.Hash.String(), Symlink: e.Mode == modeSymlink}, true, nil
 }
 
 // Tracks reports, for each rel (a '/'-separated path from the repository
@@ -258,9 +272,9 @@ func (r *Repo) Entry(rel string) (File, bool, error) {
 // below it comes from git too). Names are compared without case where the
 // file system ignores it (macOS, Windows). The index is read once for all.
 func (r *Repo) Tracks(rels ...string) (map[string]bool, error) {
-	idx, err := r.repo.Storer.Index()
+	idx, err := r.index()
 	if err != nil {
-		return nil, fmt.Errorf("reading the git index: %v", err)
+		return nil, err
 	}
 	fold := func(s string) string { return s }
 	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
@@ -409,18 +423,15 @@ func (r *Repo) ChangedSince(ref, prefix string, cands []Candidate) ([]Change, ma
 // not be the bytes on disk), nothing is known.
 func (r *Repo) statBlobs(prefix string, cands []Candidate) func(rel, file string) (string, bool) {
 	none := func(string, string) (string, bool) { return "", false }
-	idx, err := r.repo.Storer.Index()
-	if err != nil {
+	idx, err := r.index()
+	if err != nil || r.mayConvert(idx, cands) {
 		return none
 	}
-	written, ok := r.indexTime()
-	if !ok || r.mayConvert(idx, cands) {
-		return none
-	}
-	entries := make(map[string]*index.Entry, len(idx.Entries))
-	for _, e := range idx.Entries {
-		// Stage 0 is a merged entry (go-git's index.Merged constant is 1,
-		// the stage of a conflict's common ancestor).
+	written := idx.Written
+	entries := make(map[string]*indexEntry, len(idx.Entries))
+	for i := range idx.Entries {
+		e := &idx.Entries[i]
+		// Stage 0 is a merged entry (1 to 3 are the sides of a conflict).
 		if e.Stage != 0 || e.SkipWorktree || e.IntentToAdd {
 			continue // a conflict, or an entry git does not keep in step with the file
 		}
@@ -437,7 +448,7 @@ func (r *Repo) statBlobs(prefix string, cands []Candidate) func(rel, file string
 			return "", false
 		}
 		fi, err := os.Lstat(file)
-		if err != nil || !fi.Mode().IsRegular() || !sameStat(e, fi) || !e.ModifiedAt.Before(written) {
+		if err != nil || !fi.Mode().IsRegular() || !sameStat(e, fi) || !e.MTime.Before(written) {
 			return "", false
 		}
 		return e.Hash.String(), true
@@ -450,7 +461,7 @@ func (r *Repo) statBlobs(prefix string, cands []Candidate) func(rel, file string
 // whether tracked, in a folder above a candidate, in the repository's
 // info/attributes or the user's or system's. It errs on the side of yes:
 // the cost is reading the files.
-func (r *Repo) mayConvert(idx *index.Index, cands []Candidate) bool {
+func (r *Repo) mayConvert(idx *gitIndex, cands []Candidate) bool {
 	for _, e := range idx.Entries {
 		if path.Base(e.Name) == ".gitattributes" {
 			return true
@@ -507,19 +518,6 @@ func (r *Repo) mayConvert(idx *index.Index, cands []Candidate) bool {
 		}
 	}
 	return false
-}
-
-// indexTime is when the index file was last written.
-func (r *Repo) indexTime() (time.Time, bool) {
-	st, ok := r.repo.Storer.(*filesystem.Storage)
-	if !ok {
-		return time.Time{}, false
-	}
-	fi, err := os.Stat(filepath.Join(st.Filesystem().Root(), "index"))
-	if err != nil {
-		return time.Time{}, false
-	}
-	return fi.ModTime(), true
 }
 
 // Identity returns the name and email git records for its user when

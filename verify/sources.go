@@ -154,8 +154,17 @@ func ChangedSince(repo *gitrepo.Repo, ref, aiPrefix string, sources []Source, ki
 		s.Read = func() ([]byte, error) { return c.Data, c.Err }
 		changed = append(changed, s)
 	}
+	// A file of ref that is one of the sources is there; only the others
+	// are looked for on disk.
+	present := make(map[string]bool, len(sources))
+	for _, s := range sources {
+		present[s.Rel] = true
+	}
 	var deleted []Deleted
 	for rel := range old {
+		if present[rel] {
+			continue
+		}
 		k, id, ext, err := space.KindAndID(rel)
 		if err != nil || !k.HasExtension(ext) || !wanted(k, kinds) || space.Hidden(rel) || exists(rel) {
 			continue

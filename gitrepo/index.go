@@ -1,0 +1,262 @@
+package gitrepo
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+)
+
+// rye reads git's index file itself rather than through go-git, for two
+// reasons. go-git ignores GIT_INDEX_FILE, which git sets for the
+// pre-commit hook when the commit is built in another index (git commit
+// -a, git commit PATHS): a hook reading .git/index would check what was
+// staged before, not what is being committed. And go-git decodes each
+// entry field by field through reflection, which was most of a pre-commit
+// check's time on a large repository.
+
+// indexEntry is one entry of git's index, as rye uses it.
+type indexEntry struct {
+	Name         string
+	Hash         plumbing.Hash
+	Mode         uint32
+	Size         uint32 // the file's size, truncated to 32 bits
+	CTime, MTime time.Time
+	Ino          uint32
+	Stage        int
+	SkipWorktree bool
+	IntentToAdd  bool
+}
+
+// gitIndex is an index file as read: its entries, sorted by name and
+// stage as git keeps them, and when the file was last written (for the
+// racy-timestamp rule).
+type gitIndex struct {
+	Entries []indexEntry
+	Written time.Time
+}
+
+// maxIndexSize bounds the index file rye reads: 100,000 entries take about
+// 10 MiB; a file past this bound is an error, not an allocation.
+const maxIndexSize = 1 << 30
+
+const (
+	modeSymlink = 0o120000
+	modeGitlink = 0o160000
+)
+
+// readIndex reads and parses the repository's index: GIT_INDEX_FILE when
+// git set it (in a hook) for this repository, else the index of the work
+// tree's git folder.
+func (r *Repo) readIndex() (*gitIndex, error) {
+	st, ok := r.repo.Storer.(*filesystem.Storage)
+	if !ok {
+		return nil, errors.New("the repository has no git folder on disk")
+	}
+	gitDir := st.Filesystem().Root()
+	file := filepath.Join(gitDir, "index")
+	if env := os.Getenv("GIT_INDEX_FILE"); env != "" {
+		abs, err := filepath.Abs(env)
+		if err != nil {
+			return nil, err
+		}
+		real := abs
+		if p, err := realPath(filepath.Dir(abs)); err == nil {
+			real = filepath.Join(p, filepath.Base(abs))
+		}
+		realGitDir, err := realPath(gitDir)
+		if err != nil {
+			return nil, err
+		}
+		if !strings.HasPrefix(real, realGitDir+string(filepath.Separator)) {
+			return nil, fmt.Errorf("GIT_INDEX_FILE is %s, outside the git folder %s of this repository: rye cannot tell which index to check; unset it, or run rye from the repository the hook runs in", env, gitDir)
+		}
+		file = abs
+	}
+	f, err := os.Open(file)
+	if errors.Is(err, os.ErrNotExist) {
+		return &gitIndex{}, nil // a repository with nothing staged yet
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if fi.Size() > maxIndexSize {
+		return nil, fmt.Errorf("%s is %d bytes, over rye's bound of %d", file, fi.Size(), maxIndexSize)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxIndexSize+1))
+	if err != nil {
+		return nil, err
+	}
+	entries, err := parseIndex(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", file, err)
+	}
+	return &gitIndex{Entries: entries, Written: fi.ModTime()}, nil
+}
+
+// parseIndex decodes an index file of version 2, 3 or 4 (git's
+// Documentation/gitformat-index.txt), checking its trailing SHA-1 (all
+// zeros when git was told not to write it: index.skipHash). Optional
+// extensions (an upper-case signature: the cache tree, resolve-undo, ...)
+// are skipped; a required one rye does not know (a split or sparse index)
+// is an error, as it is for git.
+func parseIndex(data []byte) ([]indexEntry, error) {
+	const hashLen = sha1.Size
+	if len(data) < 12+hashLen {
+		return nil, errors.New("not a git index: too short")
+	}
+	body, trailer := data[:len(data)-hashLen], data[len(data)-hashLen:]
+	if !bytes.Equal(trailer, make([]byte, hashLen)) {
+		if sum := sha1.Sum(body); !bytes.Equal(sum[:], trailer) {
+			return nil, errors.New("the index's checksum does not match its content (a damaged index: git status would say so too)")
+		}
+	}
+	if string(body[:4]) != "DIRC" {
+		return nil, errors.New("not a git index: no DIRC signature")
+	}
+	version := binary.BigEndian.Uint32(body[4:8])
+	if version < 2 || version > 4 {
+		return nil, fmt.Errorf("index version %d: rye reads versions 2 to 4", version)
+	}
+	count := binary.BigEndian.Uint32(body[8:12])
+	// The smallest entry is 62 bytes and a name, so a count the file cannot
+	// hold is refused before anything is allocated for it.
+	if uint64(count)*63 > uint64(len(body)) {
+		return nil, fmt.Errorf("the index claims %d entries in %d bytes", count, len(body))
+	}
+	entries := make([]indexEntry, 0, count)
+	pos := 12
+	prev := ""
+	for i := uint32(0); i < count; i++ {
+		e, next, err := parseEntry(body, pos, version, prev)
+		if err != nil {
+			return nil, fmt.Errorf("entry %d (byte %d): %v", i, pos, err)
+		}
+		if i > 0 {
+			last := entries[len(entries)-1]
+			if c := strings.Compare(last.Name, e.Name); c > 0 || c == 0 && last.Stage >= e.Stage {
+				return nil, fmt.Errorf("entry %d (byte %d): %q is out of order after %q", i, pos, e.Name, last.Name)
+			}
+		}
+		entries = append(entries, e)
+		prev, pos = e.Name, next
+	}
+	for pos < len(body) {
+		if len(body)-pos < 8 {
+			return nil, fmt.Errorf("byte %d: a truncated extension", pos)
+		}
+		sig := string(body[pos : pos+4])
+		size := binary.BigEndian.Uint32(body[pos+4 : pos+8])
+		if uint64(size) > uint64(len(body)-pos-8) {
+			return nil, fmt.Errorf("byte %d: extension %q runs past the end", pos, sig)
+		}
+		if sig[0] < 'A' || sig[0] > 'Z' {
+			what := map[string]string{"link": "a split index (core.splitIndex; undo with git update-index --no-split-index)", "sdir": "a sparse index (index.sparse; undo with git sparse-checkout init --no-sparse-index)"}[sig]
+			if what == "" {
+				what = fmt.Sprintf("the required extension %q", sig)
+			}
+			return nil, fmt.Errorf("the index is %s, which rye does not read", what)
+		}
+		pos += 8 + int(size)
+	}
+	return entries, nil
+}
+
+// parseEntry decodes the entry at pos; prev is the previous entry's name
+// (version 4 names are stored as a change of it). It returns the entry and
+// where the next one starts.
+func parseEntry(b []byte, pos int, version uint32, prev string) (indexEntry, int, error) {
+	const fixed = 62 // times, dev, ino, mode, uid, gid, size, id, flags
+	if len(b)-pos < fixed {
+		return indexEntry{}, 0, errors.New("truncated")
+	}
+	u32 := func(off int) uint32 { return binary.BigEndian.Uint32(b[pos+off:]) }
+	e := indexEntry{
+		CTime: time.Unix(int64(u32(0)), int64(u32(4))),
+		MTime: time.Unix(int64(u32(8)), int64(u32(12))),
+		Ino:   u32(20),
+		Mode:  u32(24),
+		Size:  u32(36),
+	}
+	copy(e.Hash[:], b[pos+40:pos+60])
+	flags := binary.BigEndian.Uint16(b[pos+60:])
+	e.Stage = int(flags>>12) & 3
+	nameLen := int(flags & 0xfff)
+	p := pos + fixed
+	if flags&0x4000 != 0 { // extended
+		if version < 3 {
+			return indexEntry{}, 0, errors.New("an extended entry in a version 2 index")
+		}
+		if len(b)-p < 2 {
+			return indexEntry{}, 0, errors.New("truncated")
+		}
+		ext := binary.BigEndian.Uint16(b[p:])
+		e.SkipWorktree, e.IntentToAdd = ext&0x4000 != 0, ext&0x2000 != 0
+		p += 2
+	}
+	if version == 4 {
+		strip, n := indexVarint(b[p:])
+		if n == 0 || strip > uint64(len(prev)) {
+			return indexEntry{}, 0, errors.New("a bad name prefix")
+		}
+		p += n
+		end := bytes.IndexByte(b[p:], 0)
+		if end < 0 {
+			return indexEntry{}, 0, errors.New("a name without its end")
+		}
+		e.Name = prev[:len(prev)-int(strip)] + string(b[p:p+end])
+		p += end + 1
+	} else {
+		end := bytes.IndexByte(b[p:], 0)
+		if end < 0 {
+			return indexEntry{}, 0, errors.New("a name without its end")
+		}
+		e.Name = string(b[p : p+end])
+		// One to eight NULs pad the entry to a multiple of eight bytes.
+		next := pos + (p-pos+end+8)&^7
+		if next > len(b) {
+			return indexEntry{}, 0, errors.New("truncated padding")
+		}
+		if len(bytes.TrimLeft(b[p+end:next], "\x00")) != 0 {
+			return indexEntry{}, 0, errors.New("padding that is not NUL bytes")
+		}
+		p = next
+	}
+	if len(e.Name) == 0 || nameLen != 0xfff && nameLen != len(e.Name) {
+		return indexEntry{}, 0, fmt.Errorf("the name %q does not have the length its flags give (%d)", e.Name, nameLen)
+	}
+	return e, p, nil
+}
+
+// indexVarint decodes git's offset varint (not LEB128: each continuation
+// adds one before shifting, so every value has one encoding); n is 0 when
+// it is truncated or overflows.
+func indexVarint(b []byte) (v uint64, n int) {
+	for i, c := range b {
+		if i > 0 {
+			if v >= 1<<56 {
+				return 0, 0
+			}
+			v = (v + 1) << 7
+		}
+		v |= uint64(c & 0x7f)
+		if c&0x80 == 0 {
+			return v, i + 1
+		}
+	}
+	return 0, 0
+}

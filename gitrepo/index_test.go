@@ -1,0 +1,297 @@
+package gitrepo
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing/format/index"
+)
+
+// gitCmd runs the git command in dir, failing the test on error.
+func gitCmd(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	c := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+	out, err := c.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// gitIndexRepo makes, with the git command, a repository whose index has
+// what rye must read: nested and long names, a symbolic link, an
+// executable, an intent-to-add and a skip-worktree entry (extended flags),
+// and a merge conflict (stages 1 to 3). (Names past the flags' 12 bits
+// are TestParseIndexLongName's: Linux refuses such paths to most calls.)
+func gitIndexRepo(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed: no index files to read")
+	}
+	root := t.TempDir()
+	gitCmd(t, root, "init", "-q", "-b", "main")
+	long := strings.Repeat(strings.Repeat("d", 200)+"/", 3) + "x.txt" // a name of several hundred bytes
+	for rel, data := range map[string]string{
+		"a.txt": "a\n", "b/c.txt": "c\n", "b/d/e.sh": "#!/bin/sh\n", "conflict.txt": "base\n", "skip.txt": "s\n", long: "long\n",
+	} {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Skipf("this file system does not take long names: %v", err)
+		}
+		os.WriteFile(p, []byte(data), 0o644)
+	}
+	os.Chmod(filepath.Join(root, "b/d/e.sh"), 0o755)
+	os.Symlink("a.txt", filepath.Join(root, "link"))
+	gitCmd(t, root, "add", "-A")
+	gitCmd(t, root, "commit", "-q", "-m", "base")
+	gitCmd(t, root, "checkout", "-q", "-b", "other")
+	os.WriteFile(filepath.Join(root, "conflict.txt"), []byte("other\n"), 0o644)
+	gitCmd(t, root, "commit", "-q", "-am", "other")
+	gitCmd(t, root, "checkout", "-q", "main")
+	os.WriteFile(filepath.Join(root, "conflict.txt"), []byte("main\n"), 0o644)
+	gitCmd(t, root, "commit", "-q", "-am", "main")
+	exec.Command("git", "-C", root, "merge", "-q", "other").Run() // fails: the conflict is the point
+	os.WriteFile(filepath.Join(root, "new.txt"), []byte("n\n"), 0o644)
+	gitCmd(t, root, "add", "-N", "new.txt")
+	gitCmd(t, root, "update-index", "--skip-worktree", "skip.txt")
+	return root
+}
+
+// TestParseIndexAgreesWithGoGit: every version git writes (2, 3, 4) is
+// read entry for entry as go-git's decoder reads it.
+func TestParseIndexAgreesWithGoGit(t *testing.T) {
+	root := gitIndexRepo(t)
+	for _, version := range []string{"2", "3", "4"} {
+		gitCmd(t, root, "update-index", "--index-version", version)
+		data, err := os.ReadFile(filepath.Join(root, ".git", "index"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := binary.BigEndian.Uint32(data[4:]); fmt.Sprint(got) != version && !(version == "2" && got == 3) {
+			t.Fatalf("git wrote version %d, asked for %s", got, version)
+		}
+		got, err := parseIndex(data)
+		if err != nil {
+			t.Fatalf("version %s: %v", version, err)
+		}
+		var want index.Index
+		if err := index.NewDecoder(bytes.NewReader(data)).Decode(&want); err != nil {
+			t.Fatalf("go-git, version %s: %v", version, err)
+		}
+		if len(got) != len(want.Entries) {
+			t.Fatalf("version %s: %d entries, go-git %d", version, len(got), len(want.Entries))
+		}
+		sameTime := func(r, g time.Time) bool { return r.Equal(g) || g.IsZero() && r.UnixNano() == 0 } // go-git: 0 is time.Time{}
+		stages, skip, ita, long := 0, false, false, false
+		for i, w := range want.Entries {
+			g := got[i]
+			if g.Name != w.Name || g.Hash != w.Hash || g.Mode != uint32(w.Mode) || g.Size != w.Size || !sameTime(g.MTime, w.ModifiedAt) ||
+				!sameTime(g.CTime, w.CreatedAt) || g.Ino != w.Inode || g.Stage != int(w.Stage) || g.SkipWorktree != w.SkipWorktree || g.IntentToAdd != w.IntentToAdd {
+				t.Errorf("version %s, entry %d:\n rye %+v\n go-git %+v", version, i, g, w)
+			}
+			stages += g.Stage
+			skip, ita, long = skip || g.SkipWorktree, ita || g.IntentToAdd, long || len(g.Name) > 600
+		}
+		if stages != 1+2+3 || !skip || !ita || !long {
+			t.Errorf("version %s: the repository lacks a case (stages %d, skip-worktree %v, intent-to-add %v, long name %v)", version, stages, skip, ita, long)
+		}
+	}
+}
+
+// withChecksum puts a correct trailing SHA-1 on an index body.
+func withChecksum(body []byte) []byte {
+	sum := sha1.Sum(body)
+	return append(append([]byte(nil), body...), sum[:]...)
+}
+
+// TestParseIndexRefuses: a damaged, truncated, unordered, split or
+// otherwise unreadable index is an error naming the problem, never a
+// shorter list of entries.
+func TestParseIndexRefuses(t *testing.T) {
+	root := gitIndexRepo(t)
+	gitCmd(t, root, "update-index", "--index-version", "3")
+	good, err := os.ReadFile(filepath.Join(root, ".git", "index"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := good[:len(good)-sha1.Size]
+	entries, err := parseIndex(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := 12 + 62 // the first entry's name ("a.txt", not extended)
+	if entries[0].Name != "a.txt" || binary.BigEndian.Uint16(body[12+60:])&0x4000 != 0 {
+		first = -1
+	}
+	cases := map[string]struct {
+		data []byte
+		want string
+	}{
+		"short":          {[]byte("DIRC"), "too short"},
+		"checksum":       {append(append([]byte(nil), body...), bytes.Repeat([]byte{1}, sha1.Size)...), "checksum"},
+		"signature":      {withChecksum(append([]byte("CRID"), body[4:]...)), "no DIRC signature"},
+		"version":        {withChecksum(append(append([]byte("DIRC"), 0, 0, 0, 5), body[8:]...)), "version 5"},
+		"count":          {withChecksum(append(append([]byte(nil), body[:8]...), append([]byte{0x7f, 0xff, 0xff, 0xff}, body[12:]...)...)), "claims"},
+		"truncated":      {withChecksum(body[:len(body)/2]), ""},
+		"split index":    {withChecksum(append(append([]byte(nil), body...), append([]byte("link"), 0, 0, 0, 0)...)), "split index"},
+		"sparse index":   {withChecksum(append(append([]byte(nil), body...), append([]byte("sdir"), 0, 0, 0, 0)...)), "sparse index"},
+		"required ext":   {withChecksum(append(append([]byte(nil), body...), append([]byte("zzzz"), 0, 0, 0, 0)...)), `required extension "zzzz"`},
+		"ext past end":   {withChecksum(append(append([]byte(nil), body...), append([]byte("ZZZZ"), 0, 0, 1, 0)...)), "runs past the end"},
+		"ext truncation": {withChecksum(append(append([]byte(nil), body...), 'Z', 'Z')), "truncated extension"},
+	}
+	if first > 0 {
+		swapped := append([]byte(nil), body...)
+		swapped[first] = 'z' // "z.txt" now sorts after the next entry
+		cases["order"] = struct {
+			data []byte
+			want string
+		}{withChecksum(swapped), "out of order"}
+		padded := append([]byte(nil), body...)
+		padded[first+len("a.txt")+1] = 'x'
+		cases["padding"] = struct {
+			data []byte
+			want string
+		}{withChecksum(padded), "padding"}
+	}
+	for name, c := range cases {
+		if _, err := parseIndex(c.data); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error with %q", name, err, c.want)
+		}
+	}
+	// An optional extension is skipped, and index.skipHash's zero trailer
+	// is accepted.
+	if got, err := parseIndex(withChecksum(append(append([]byte(nil), body...), append([]byte("ZZZZ"), 0, 0, 0, 1, 9)...))); err != nil || len(got) != len(entries) {
+		t.Errorf("optional extension: %d entries, %v", len(got), err)
+	}
+	if got, err := parseIndex(append(append([]byte(nil), body...), make([]byte, sha1.Size)...)); err != nil || len(got) != len(entries) {
+		t.Errorf("skipHash: %d entries, %v", len(got), err)
+	}
+}
+
+// TestParseIndexLongName: a name of 0xfff bytes or more has 0xfff in the
+// flags and is read to its NUL; a shorter name must have its length there.
+func TestParseIndexLongName(t *testing.T) {
+	build := func(name string, flagLen uint16) []byte {
+		body := []byte("DIRC\x00\x00\x00\x02\x00\x00\x00\x01")
+		entry := make([]byte, 62)
+		binary.BigEndian.PutUint32(entry[24:], 0o100644)
+		binary.BigEndian.PutUint16(entry[60:], flagLen)
+		body = append(append(body, entry...), name...)
+		pad := (62+len(name)+8)&^7 - 62 - len(name)
+		return withChecksum(append(body, make([]byte, pad)...))
+	}
+	long := strings.Repeat("n/", 2500) + "x"
+	if got, err := parseIndex(build(long, 0xfff)); err != nil || len(got) != 1 || got[0].Name != long {
+		t.Errorf("long name: %v", err)
+	}
+	if got, err := parseIndex(build("abc", 3)); err != nil || got[0].Name != "abc" {
+		t.Errorf("short name: %v", err)
+	}
+	if _, err := parseIndex(build("abc", 4)); err == nil || !strings.Contains(err.Error(), "length its flags give") {
+		t.Errorf("a name whose flags say otherwise: %v", err)
+	}
+}
+
+// TestIndexVarint: git's offset varint, each value with one encoding.
+func TestIndexVarint(t *testing.T) {
+	for _, c := range []struct {
+		in   []byte
+		v    uint64
+		n    int
+		desc string
+	}{
+		{[]byte{0}, 0, 1, "zero"},
+		{[]byte{0x7f}, 127, 1, "one byte"},
+		{[]byte{0x80, 0}, 128, 2, "two bytes start at 128"},
+		{[]byte{0x80, 0x7f}, 255, 2, ""},
+		{[]byte{0x81, 0}, 256, 2, ""},
+		{[]byte{0x80}, 0, 0, "truncated"},
+		{bytes.Repeat([]byte{0xff}, 12), 0, 0, "overflow"},
+	} {
+		if v, n := indexVarint(c.in); v != c.v || n != c.n {
+			t.Errorf("%x (%s): %d,%d want %d,%d", c.in, c.desc, v, n, c.v, c.n)
+		}
+	}
+}
+
+// TestIndexFileFromGit: rye reads the index git says it is using: in a
+// hook of git commit -a, GIT_INDEX_FILE names the index being committed,
+// not .git/index; one outside the repository's git folder is refused.
+func TestIndexFileFromGit(t *testing.T) {
+	root := gitIndexRepo(t)
+	other := filepath.Join(root, ".git", "next-index-1.lock")
+	idx, _ := os.ReadFile(filepath.Join(root, ".git", "index"))
+	entries, err := parseIndex(idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A second index with one entry fewer: git read-tree into it.
+	c := exec.Command("git", "-C", root, "read-tree", "HEAD~1")
+	c.Env = append(os.Environ(), "GIT_INDEX_FILE="+other)
+	if out, err := c.CombinedOutput(); err != nil {
+		t.Fatalf("git read-tree: %v\n%s", err, out)
+	}
+	count := func() (int, error) {
+		r, err := Open(root)
+		if err != nil {
+			return 0, err
+		}
+		files, err := r.Index("", 0)
+		return len(files), err
+	}
+	t.Setenv("GIT_INDEX_FILE", other)
+	if n, err := count(); err != nil || n >= len(entries) {
+		t.Errorf("GIT_INDEX_FILE: %d files (%v), .git/index has %d entries", n, err, len(entries))
+	}
+	t.Chdir(root)
+	t.Setenv("GIT_INDEX_FILE", ".git/next-index-1.lock") // relative to where git runs the hook
+	if n, err := count(); err != nil || n >= len(entries) {
+		t.Errorf("relative GIT_INDEX_FILE: %d files (%v)", n, err)
+	}
+	outside := filepath.Join(t.TempDir(), "index")
+	os.WriteFile(outside, idx, 0o644)
+	t.Setenv("GIT_INDEX_FILE", outside)
+	if _, err := count(); err == nil || !strings.Contains(err.Error(), "outside the git folder") {
+		t.Errorf("GIT_INDEX_FILE outside the repository: %v", err)
+	}
+}
+
+// FuzzParseIndex: no input panics the index reader, and what it accepts
+// is in git's order.
+func FuzzParseIndex(f *testing.F) {
+	body := []byte("DIRC\x00\x00\x00\x02\x00\x00\x00\x01")
+	entry := make([]byte, 62)
+	binary.BigEndian.PutUint32(entry[24:], 0o100644)
+	binary.BigEndian.PutUint16(entry[60:], 5)
+	body = append(append(body, entry...), "a.txt\x00\x00\x00\x00\x00\x00\x00\x00"[:8-((62+5)%8)+5]...)
+	f.Add(withChecksum(body))
+	f.Add(append(append([]byte(nil), body...), make([]byte, sha1.Size)...))
+	v4 := append([]byte("DIRC\x00\x00\x00\x04\x00\x00\x00\x02"), entry...)
+	v4 = append(v4, "\x00a.txt\x00"...)
+	binary.BigEndian.PutUint16(entry[60:], 5)
+	v4 = append(append(v4, entry...), "\x05b.txt\x00"...)
+	f.Add(withChecksum(v4))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		// As given, and with index.skipHash's zero trailer, so that a
+		// mutation need not keep the checksum to reach the entries.
+		for _, in := range [][]byte{data, append(append([]byte(nil), data...), make([]byte, sha1.Size)...)} {
+			entries, err := parseIndex(in)
+			if err != nil {
+				continue
+			}
+			for i := 1; i < len(entries); i++ {
+				if c := strings.Compare(entries[i-1].Name, entries[i].Name); c > 0 || c == 0 && entries[i-1].Stage >= entries[i].Stage {
+					t.Fatalf("entries out of order: %q then %q", entries[i-1].Name, entries[i].Name)
+				}
+			}
+		}
+	})
+}
