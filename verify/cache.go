@@ -10,6 +10,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
+	"sort"
 	"sync"
 	"time"
 
@@ -42,10 +44,14 @@ type Cache struct {
 	self   string // identifies the rye binary
 	secret []byte
 
-	mu      sync.Mutex
+	mu sync.Mutex
+	// file is the cache file as read: its tables are searched in place
+	// (a run that looks up ten items does not decode a hundred thousand).
+	file     tables
+	usedFile []bool // entries of file that this run looked up
+	// What this run adds: verdicts by key, stat records by path hash.
 	entries map[[32]byte]cached
-	used    map[[32]byte]bool
-	stats   map[string]statEntry
+	stats   map[[32]byte]statEntry
 	added   int
 }
 
@@ -73,17 +79,17 @@ type fileStat struct {
 // systems whose timestamps lag the clock). A variable for the tests only.
 var statMargin = 2 * time.Second
 
-const cacheMagic = "rye-verify-cache-v3\n"
+const cacheMagic = "rye-verify-cache-v4\n"
 
 // maxCacheEntries bounds the file: entries not used by the last run are
-// kept only up to this many.
-const maxCacheEntries = 200000
+// kept only up to this many. A variable for the tests only.
+var maxCacheEntries = 200000
 
 // OpenCache opens (or starts) the cache file at path, authenticated with
 // secret (at least 32 bytes). A missing, unreadable, damaged or
 // unauthenticated file is an empty cache.
 func OpenCache(path string, secret []byte) *Cache {
-	c := &Cache{path: path, self: selfIdentity(), secret: secret, entries: map[[32]byte]cached{}, used: map[[32]byte]bool{}, stats: map[string]statEntry{}}
+	c := &Cache{path: path, self: selfIdentity(), secret: secret, entries: map[[32]byte]cached{}, stats: map[[32]byte]statEntry{}}
 	data, err := os.ReadFile(path)
 	if err != nil || len(data) < len(cacheMagic)+sha256.Size || string(data[:len(cacheMagic)]) != cacheMagic {
 		return c
@@ -92,8 +98,8 @@ func OpenCache(path string, secret []byte) *Cache {
 	if !hmac.Equal(mac, c.mac(body)) {
 		return c
 	}
-	if err := c.decode(body[len(cacheMagic):]); err != nil {
-		c.entries, c.stats = map[[32]byte]cached{}, map[string]statEntry{}
+	if t, err := parseTables(body[len(cacheMagic):]); err == nil {
+		c.file, c.usedFile = t, make([]bool, t.entryCount())
 	}
 	return c
 }
@@ -141,8 +147,13 @@ func (c *Cache) KeyForSum(sum [32]byte, in Input, ts *TrustStore, p Policy) [32]
 func (c *Cache) Get(key [32]byte, in Input) (Result, bool) {
 	c.mu.Lock()
 	e, ok := c.entries[key]
-	if ok {
-		c.used[key] = true
+	if !ok {
+		var i int
+		if i, ok = c.file.findEntry(key); ok {
+			if e, ok = c.file.entry(i); ok {
+				c.usedFile[i] = true
+			}
+		}
 	}
 	c.mu.Unlock()
 	if !ok {
@@ -159,10 +170,12 @@ func (c *Cache) Put(key [32]byte, r Result) {
 	}
 	c.mu.Lock()
 	c.entries[key] = cached{Format: r.Format, Fingerprint: r.Fingerprint, Owner: r.Owner, Line: r.Line, Reason: r.Reason, Warnings: r.Warnings}
-	c.used[key] = true
 	c.added++
 	c.mu.Unlock()
 }
+
+// size is how many verdicts the cache holds (for the tests).
+func (c *Cache) size() int { return c.file.entryCount() + len(c.entries) }
 
 // StatSum returns the hash of file's bytes when its stat data (fi, from
 // lstat) are those recorded with it: then the file need not be read.
@@ -171,9 +184,13 @@ func (c *Cache) StatSum(file string, fi fs.FileInfo) ([32]byte, bool) {
 	if !ok {
 		return [32]byte{}, false
 	}
+	h := sha256.Sum256([]byte(file))
 	c.mu.Lock()
-	e, found := c.stats[file]
+	e, found := c.stats[h]
 	c.mu.Unlock()
+	if !found {
+		e, found = c.file.findStat(h)
+	}
 	return e.sum, found && e.stat == st
 }
 
@@ -186,15 +203,21 @@ func (c *Cache) PutStat(file string, fi fs.FileInfo, sum [32]byte, readAt time.T
 	if !ok || st.mtime >= limit || st.ctime >= limit {
 		return
 	}
+	h := sha256.Sum256([]byte(file))
+	if old, ok := c.file.findStat(h); ok && old.stat == st && old.sum == sum {
+		return
+	}
 	c.mu.Lock()
-	if old, ok := c.stats[file]; !ok || old.stat != st || old.sum != sum {
-		c.stats[file] = statEntry{stat: st, sum: sum}
+	if old, ok := c.stats[h]; !ok || old.stat != st || old.sum != sum {
+		c.stats[h] = statEntry{stat: st, sum: sum}
 		c.added++
 	}
 	c.mu.Unlock()
 }
 
-// Save writes the cache when this run added to it.
+// Save writes the cache when this run added to it: the verdicts this run
+// used or added first, then the others up to maxCacheEntries; the stat
+// records this run added first, then the others up to the same bound.
 func (c *Cache) Save() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -209,61 +232,85 @@ func (c *Cache) Save() error {
 	return atomicfile.WriteFile(c.path, data, 0o600)
 }
 
-// encode writes the entries (those used by this run first, then others up
-// to maxCacheEntries) and the stat table in rye's binary form: counts and
-// lengths as uvarints.
+// encode merges what the file held with what this run added.
 func (c *Cache) encode() []byte {
-	var keys [][32]byte
-	for k := range c.entries {
-		if c.used[k] {
-			keys = append(keys, k)
+	type verdict struct {
+		key [32]byte
+		rec []byte // the encoded cached value
+	}
+	var vs []verdict
+	for k, e := range c.entries {
+		vs = append(vs, verdict{k, encodeCached(e)})
+	}
+	n := c.file.entryCount()
+	for _, used := range []bool{true, false} {
+		for i := 0; i < n && len(vs) < maxCacheEntries; i++ {
+			if c.usedFile[i] != used {
+				continue
+			}
+			k := c.file.entryKey(i)
+			if _, dup := c.entries[k]; !dup {
+				vs = append(vs, verdict{k, c.file.entryRecord(i)})
+			}
 		}
 	}
-	for k := range c.entries {
-		if len(keys) >= maxCacheEntries {
-			break
-		}
-		if !c.used[k] {
-			keys = append(keys, k)
+	type stat struct {
+		h [32]byte
+		e statEntry
+	}
+	var ss []stat
+	for h, e := range c.stats {
+		ss = append(ss, stat{h, e})
+	}
+	for i := 0; i < c.file.statCount() && len(ss) < maxCacheEntries; i++ {
+		h, e := c.file.stat(i)
+		if _, dup := c.stats[h]; !dup {
+			ss = append(ss, stat{h, e})
 		}
 	}
+	vs = vs[:min(len(vs), maxCacheEntries)]
+	slices.SortFunc(vs, func(a, b verdict) int { return bytes.Compare(a.key[:], b.key[:]) })
+	slices.SortFunc(ss, func(a, b stat) int { return bytes.Compare(a.h[:], b.h[:]) })
+	var blob []byte
+	b := binary.BigEndian.AppendUint32(nil, uint32(len(vs)))
+	b = binary.BigEndian.AppendUint32(b, uint32(len(ss)))
+	for _, v := range vs {
+		b = append(b, v.key[:]...)
+		b = binary.BigEndian.AppendUint32(b, uint32(len(blob)))
+		b = binary.BigEndian.AppendUint32(b, uint32(len(v.rec)))
+		blob = append(blob, v.rec...)
+	}
+	for _, s := range ss {
+		b = append(b, s.h[:]...)
+		for _, v := range []uint64{uint64(s.e.stat.size), uint64(s.e.stat.mtime), uint64(s.e.stat.ctime), s.e.stat.ino, s.e.stat.dev} {
+			b = binary.BigEndian.AppendUint64(b, v)
+		}
+		b = append(b, s.e.sum[:]...)
+	}
+	return append(b, blob...)
+}
+
+// encodeCached writes a verdict's details: lengths as uvarints.
+func encodeCached(e cached) []byte {
 	var b []byte
-	b = binary.AppendUvarint(b, uint64(len(keys)))
 	str := func(s string) { b = binary.AppendUvarint(b, uint64(len(s))); b = append(b, s...) }
-	for _, k := range keys {
-		e := c.entries[k]
-		b = append(b, k[:]...)
-		str(e.Format)
-		str(e.Fingerprint)
-		str(e.Owner)
-		str(e.Reason)
-		b = binary.AppendUvarint(b, uint64(e.Line))
-		b = binary.AppendUvarint(b, uint64(len(e.Warnings)))
-		for _, w := range e.Warnings {
-			str(w)
-		}
-	}
-	n := min(len(c.stats), maxCacheEntries)
-	b = binary.AppendUvarint(b, uint64(n))
-	for f, e := range c.stats {
-		if n == 0 {
-			break
-		}
-		n--
-		str(f)
-		for _, v := range []uint64{uint64(e.stat.size), uint64(e.stat.mtime), uint64(e.stat.ctime), e.stat.ino, e.stat.dev} {
-			b = binary.AppendUvarint(b, v)
-		}
-		b = append(b, e.sum[:]...)
+	str(e.Format)
+	str(e.Fingerprint)
+	str(e.Owner)
+	str(e.Reason)
+	b = binary.AppendUvarint(b, uint64(e.Line))
+	b = binary.AppendUvarint(b, uint64(len(e.Warnings)))
+	for _, w := range e.Warnings {
+		str(w)
 	}
 	return b
 }
 
 var errDamaged = errors.New("damaged verdict cache")
 
-// decode reads what encode wrote; any inconsistency is an error (the
-// caller then starts empty).
-func (c *Cache) decode(b []byte) error {
+// decodeCached reads what encodeCached wrote; any inconsistency is an
+// error (the entry is then a miss).
+func decodeCached(b []byte) (cached, error) {
 	r := bytes.NewReader(b)
 	num := func() (uint64, error) { return binary.ReadUvarint(r) }
 	str := func() (string, error) {
@@ -275,67 +322,108 @@ func (c *Cache) decode(b []byte) error {
 		_, err = r.Read(s)
 		return string(s), err
 	}
-	fixed := func(dst []byte) error {
-		if n, err := r.Read(dst); err != nil || n != len(dst) {
-			return errDamaged
+	var e cached
+	var err error
+	for _, f := range []*string{&e.Format, &e.Fingerprint, &e.Owner, &e.Reason} {
+		if *f, err = str(); err != nil {
+			return cached{}, errDamaged
 		}
-		return nil
 	}
-	count, err := num()
-	if err != nil || count > maxCacheEntries {
-		return errDamaged
+	line, err := num()
+	if err != nil || line > 1<<20 {
+		return cached{}, errDamaged
 	}
-	for range count {
-		var k [32]byte
-		var e cached
-		if err := fixed(k[:]); err != nil {
-			return err
-		}
-		for _, f := range []*string{&e.Format, &e.Fingerprint, &e.Owner, &e.Reason} {
-			if *f, err = str(); err != nil {
-				return errDamaged
-			}
-		}
-		line, err := num()
-		if err != nil || line > 1<<20 {
-			return errDamaged
-		}
-		e.Line = int(line)
-		nw, err := num()
-		if err != nil || nw > 64 {
-			return errDamaged
-		}
-		for range nw {
-			w, err := str()
-			if err != nil {
-				return errDamaged
-			}
-			e.Warnings = append(e.Warnings, w)
-		}
-		c.entries[k] = e
+	e.Line = int(line)
+	nw, err := num()
+	if err != nil || nw > 64 {
+		return cached{}, errDamaged
 	}
-	if count, err = num(); err != nil || count > maxCacheEntries {
-		return errDamaged
-	}
-	for range count {
-		f, err := str()
+	for range nw {
+		w, err := str()
 		if err != nil {
-			return errDamaged
+			return cached{}, errDamaged
 		}
-		var v [5]uint64
-		for i := range v {
-			if v[i], err = num(); err != nil {
-				return errDamaged
-			}
-		}
-		e := statEntry{stat: fileStat{size: int64(v[0]), mtime: int64(v[1]), ctime: int64(v[2]), ino: v[3], dev: v[4]}}
-		if err := fixed(e.sum[:]); err != nil {
-			return err
-		}
-		c.stats[f] = e
+		e.Warnings = append(e.Warnings, w)
 	}
 	if r.Len() != 0 {
-		return errDamaged
+		return cached{}, errDamaged
 	}
-	return nil
+	return e, nil
+}
+
+// tables is the body of a cache file, searched in place: two counts, the
+// verdict table (key, offset and length of its details, sorted by key),
+// the stat table (SHA-256 of the file's path, five 64-bit stat fields, the
+// hash of its bytes; sorted by path hash), then the details.
+type tables struct {
+	verdicts, stats, blob []byte
+}
+
+const (
+	verdictSize = 32 + 4 + 4
+	statSize    = 32 + 5*8 + 32
+)
+
+// parseTables checks that the sizes add up; the file's HMAC has already
+// shown that rye wrote it.
+func parseTables(b []byte) (tables, error) {
+	if len(b) < 8 {
+		return tables{}, errDamaged
+	}
+	nv, ns := uint64(binary.BigEndian.Uint32(b)), uint64(binary.BigEndian.Uint32(b[4:]))
+	if nv > uint64(maxCacheEntries) || ns > uint64(maxCacheEntries) || uint64(len(b)-8) < nv*verdictSize+ns*statSize {
+		return tables{}, errDamaged
+	}
+	b = b[8:]
+	t := tables{verdicts: b[:nv*verdictSize], stats: b[nv*verdictSize : nv*verdictSize+ns*statSize], blob: b[nv*verdictSize+ns*statSize:]}
+	return t, nil
+}
+
+func (t tables) entryCount() int { return len(t.verdicts) / verdictSize }
+func (t tables) statCount() int  { return len(t.stats) / statSize }
+
+func (t tables) entryKey(i int) (k [32]byte) {
+	copy(k[:], t.verdicts[i*verdictSize:])
+	return k
+}
+
+// entryRecord is the encoded details of verdict i (nil when its offsets
+// are out of bounds: a miss).
+func (t tables) entryRecord(i int) []byte {
+	r := t.verdicts[i*verdictSize+32:]
+	off, n := uint64(binary.BigEndian.Uint32(r)), uint64(binary.BigEndian.Uint32(r[4:]))
+	if off+n > uint64(len(t.blob)) {
+		return nil
+	}
+	return t.blob[off : off+n]
+}
+
+func (t tables) entry(i int) (cached, bool) {
+	e, err := decodeCached(t.entryRecord(i))
+	return e, err == nil
+}
+
+func (t tables) findEntry(key [32]byte) (int, bool) {
+	n := t.entryCount()
+	i := sort.Search(n, func(i int) bool { return bytes.Compare(t.verdicts[i*verdictSize:i*verdictSize+32], key[:]) >= 0 })
+	return i, i < n && bytes.Equal(t.verdicts[i*verdictSize:i*verdictSize+32], key[:])
+}
+
+func (t tables) stat(i int) (h [32]byte, e statEntry) {
+	r := t.stats[i*statSize:]
+	copy(h[:], r)
+	u := func(j int) uint64 { return binary.BigEndian.Uint64(r[32+8*j:]) }
+	e.stat = fileStat{size: int64(u(0)), mtime: int64(u(1)), ctime: int64(u(2)), ino: u(3), dev: u(4)}
+	copy(e.sum[:], r[32+5*8:])
+	return h, e
+}
+
+func (t tables) findStat(h [32]byte) (statEntry, bool) {
+	n := t.statCount()
+	i := sort.Search(n, func(i int) bool { return bytes.Compare(t.stats[i*statSize:i*statSize+32], h[:]) >= 0 })
+	if i == n || !bytes.Equal(t.stats[i*statSize:i*statSize+32], h[:]) {
+		return statEntry{}, false
+	}
+	_, e := t.stat(i)
+	return e, true
 }

@@ -282,7 +282,7 @@ func TestCacheKeyCoversTrustAndPolicy(t *testing.T) {
 		t.Error("a failing verdict was cached")
 	}
 	os.WriteFile(c.path, []byte(cacheMagic+"{not json"), 0o600)
-	if len(OpenCache(c.path, testSecret).entries) != 0 {
+	if OpenCache(c.path, testSecret).size() != 0 {
 		t.Error("damaged cache read")
 	}
 }
@@ -300,8 +300,8 @@ func TestEmbeddedItemsBypassTheCache(t *testing.T) {
 				t.Fatalf("pass %d: %+v", pass, r)
 			}
 		}
-		if c.added != 0 || len(c.entries) != 0 {
-			t.Fatalf("pass %d: %d entries cached", pass, len(c.entries))
+		if c.added != 0 || c.size() != 0 {
+			t.Fatalf("pass %d: %d entries cached", pass, c.size())
 		}
 		c.Save()
 	}
@@ -336,7 +336,7 @@ func TestCacheEntriesAreAuthenticated(t *testing.T) {
 		t.Fatal("the user's own entry is not read back")
 	}
 	other := []byte("another user's secret, 32 bytes!")
-	if oc := OpenCache(file, other); len(oc.entries) != 0 {
+	if oc := OpenCache(file, other); oc.size() != 0 {
 		t.Error("a file written under another secret was accepted")
 	}
 	data, _ := os.ReadFile(file)
@@ -345,14 +345,14 @@ func TestCacheEntriesAreAuthenticated(t *testing.T) {
 		t.Fatal("no warning to edit")
 	}
 	os.WriteFile(file, edited, 0o600)
-	if len(OpenCache(file, testSecret).entries) != 0 {
+	if OpenCache(file, testSecret).size() != 0 {
 		t.Error("an edited file was accepted")
 	}
 	// A well-formed file whose MAC was made without the secret.
-	forger := &Cache{entries: map[[32]byte]cached{key: {Format: "v2"}}, used: map[[32]byte]bool{}, stats: map[string]statEntry{}, secret: other}
+	forger := &Cache{entries: map[[32]byte]cached{key: {Format: "v2"}}, stats: map[[32]byte]statEntry{}, secret: other}
 	body := append([]byte(cacheMagic), forger.encode()...)
 	os.WriteFile(file, append(body, forger.mac(body)...), 0o600)
-	if len(OpenCache(file, testSecret).entries) != 0 {
+	if OpenCache(file, testSecret).size() != 0 {
 		t.Error("a forged file was accepted")
 	}
 }
@@ -405,4 +405,107 @@ func TestStatShortcut(t *testing.T) {
 	if _, ok := c.StatSum(file, fi3); ok {
 		t.Error("a file changed just before its read was recorded")
 	}
+}
+
+// TestCacheFileRoundTrip: verdicts and stat records survive a save and
+// are found in the file's sorted tables; a bounded file keeps what the
+// last run used or added before what it did not.
+func TestCacheFileRoundTrip(t *testing.T) {
+	defer func(n int) { maxCacheEntries = n }(maxCacheEntries)
+	file := filepath.Join(t.TempDir(), "c")
+	dir := t.TempDir()
+	c := OpenCache(file, testSecret)
+	key := func(i int) [32]byte { return sha256.Sum256([]byte(fmt.Sprint("key", i))) }
+	later := time.Now().Add(statMargin + time.Second)
+	var files []string
+	for i := range 300 {
+		c.Put(key(i), Result{Verdict: Verified, Format: "v2", Fingerprint: fmt.Sprint("fp", i), Line: i, Warnings: []string{fmt.Sprint("w", i)}})
+		f := filepath.Join(dir, fmt.Sprint(i))
+		os.WriteFile(f, []byte(fmt.Sprint(i)), 0o644)
+		files = append(files, f)
+		fi, _ := os.Lstat(f)
+		c.PutStat(f, fi, sha256.Sum256([]byte(fmt.Sprint(i))), later)
+	}
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	c = OpenCache(file, testSecret)
+	if c.size() != 300 || c.file.statCount() != 300 || len(c.entries) != 0 {
+		t.Fatalf("reopened: %d verdicts (%d in the file), %d stat records", c.size(), c.file.entryCount(), c.file.statCount())
+	}
+	for i := range 300 {
+		r, ok := c.Get(key(i), Input{Path: "p"})
+		if !ok || r.Fingerprint != fmt.Sprint("fp", i) || r.Line != i || len(r.Warnings) != 1 || r.Warnings[0] != fmt.Sprint("w", i) {
+			t.Fatalf("verdict %d: %+v %v", i, r, ok)
+		}
+		fi, _ := os.Lstat(files[i])
+		if sum, ok := c.StatSum(files[i], fi); !ok || sum != sha256.Sum256([]byte(fmt.Sprint(i))) {
+			t.Fatalf("stat record %d not found", i)
+		}
+	}
+	if _, ok := c.Get(key(300), Input{}); ok {
+		t.Error("a key never put was found")
+	}
+	// Bounded at 100: a run that used verdicts 0-49 and added 1000 keeps
+	// 1000 and 0-49, and fills up with others.
+	maxCacheEntries = 100
+	c = OpenCache(file, testSecret)
+	if c.size() != 0 {
+		t.Fatal("a file over the bound was read") // 300 > 100: refused as damaged
+	}
+	maxCacheEntries = 400
+	c = OpenCache(file, testSecret)
+	for i := range 50 {
+		c.Get(key(i), Input{})
+	}
+	c.Put(key(1000), Result{Verdict: Verified})
+	maxCacheEntries = 100
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	c = OpenCache(file, testSecret)
+	if c.size() != 100 {
+		t.Fatalf("bounded file: %d verdicts", c.size())
+	}
+	for _, i := range append([]int{1000}, 0, 25, 49) {
+		if _, ok := c.Get(key(i), Input{}); !ok {
+			t.Errorf("verdict %d, used or added by the last run, was dropped", i)
+		}
+	}
+}
+
+// FuzzCacheTables: whatever the body of an (authenticated) cache file,
+// opening and searching it never panics.
+func FuzzCacheTables(f *testing.F) {
+	c := &Cache{entries: map[[32]byte]cached{{1}: {Format: "v2", Warnings: []string{"w"}}}, stats: map[[32]byte]statEntry{{2}: {sum: [32]byte{3}}}}
+	f.Add(c.encode())
+	f.Add([]byte{0, 0, 0, 1, 0, 0, 0, 0})
+	f.Fuzz(func(t *testing.T, body []byte) {
+		tb, err := parseTables(body)
+		if err != nil {
+			return
+		}
+		for i := range tb.entryCount() {
+			tb.entry(i)
+			if _, ok := tb.findEntry(tb.entryKey(i)); !ok && sortedKeys(tb) {
+				t.Fatalf("entry %d not found in a sorted table", i)
+			}
+		}
+		for i := range tb.statCount() {
+			h, _ := tb.stat(i)
+			tb.findStat(h)
+		}
+	})
+}
+
+// sortedKeys reports whether a table's keys are strictly increasing (what
+// rye writes; binary search is only promised for such tables).
+func sortedKeys(tb tables) bool {
+	for i := 1; i < tb.entryCount(); i++ {
+		a, b := tb.entryKey(i-1), tb.entryKey(i)
+		if bytes.Compare(a[:], b[:]) >= 0 {
+			return false
+		}
+	}
+	return true
 }
