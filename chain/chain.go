@@ -150,7 +150,10 @@ func BuildFrom(ss *space.Spaces, loc *space.Located, load Loader, cache *Element
 	c := &Chain{}
 	seen := map[item.ID]bool{}
 	for {
-		el, err := cache.element(loc, load)
+		// The tool itself is not remembered (unless it is also another
+		// chain's executor): a run over a whole tree keeps only the
+		// runtimes and primitives its chains share.
+		el, err := cache.element(loc, load, len(c.Elements) > 0)
 		if err != nil {
 			return c, &Error{Path: append(c.IDs(), loc.ID), Msg: err.Error(), Err: err}
 		}
@@ -186,7 +189,9 @@ func BuildFrom(ss *space.Spaces, loc *space.Located, load Loader, cache *Element
 	}
 }
 
-func (c *ElementCache) element(loc *space.Located, load Loader) (*Element, error) {
+// element is the element at loc: the cached one, or read (and cached when
+// keep).
+func (c *ElementCache) element(loc *space.Located, load Loader, keep bool) (*Element, error) {
 	if c == nil {
 		return readElement(loc, load)
 	}
@@ -198,8 +203,8 @@ func (c *ElementCache) element(loc *space.Located, load Loader) (*Element, error
 		return el, nil
 	}
 	el, err := readElement(loc, load)
-	if err != nil {
-		return nil, err
+	if err != nil || !keep {
+		return el, err
 	}
 	c.mu.Lock()
 	if c.m == nil {

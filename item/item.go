@@ -30,6 +30,13 @@ type Item struct {
 // Ext is the file's extension, with its dot.
 func (it *Item) Ext() string { return path.Ext(it.Path) }
 
+// Parsed records md as the metadata of the item's bytes, for a caller that
+// parsed them already (lint's parse analyzer), so that Metadata does not
+// parse them again. It has no effect once Metadata was called.
+func (it *Item) Parsed(md *Metadata) {
+	it.parse.once.Do(func() { it.parse.md = md })
+}
+
 // Metadata reads the item's metadata from its bytes, the first time it is
 // asked; later calls return the same result. The bytes must not change
 // after the first call.

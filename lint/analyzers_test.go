@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"os"
@@ -88,12 +89,27 @@ func TestAnalyzers(t *testing.T) {
 		name := filepath.Base(filepath.Dir(dir)) + "/" + filepath.Base(dir)
 		t.Run(name, func(t *testing.T) {
 			a := analyzerNamed(t, filepath.Base(filepath.Dir(dir)))
-			res, err := Lint(testEnv(t, dir), Options{Analyzers: []*analysis.Analyzer{a}})
+			res, err := Lint(testEnv(t, dir), Options{Analyzers: []*analysis.Analyzer{a}, Fixes: true})
 			if err != nil {
 				t.Fatal(err)
 			}
 			got := renderFindings(res.Findings)
 			golden(t, filepath.Join(dir, "want.txt"), got)
+			// A chunk at a time (one file, two, the default), the findings
+			// are the same: the cross-file analyzers see every file.
+			for _, size := range []int{1, 2, chunkSize} {
+				func() {
+					defer func(n int) { chunkSize = n }(chunkSize)
+					chunkSize = size
+					chunked, err := Lint(testEnv(t, dir), Options{Analyzers: []*analysis.Analyzer{a}})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if c := renderFindings(chunked.Findings); c != got {
+						t.Errorf("chunks of %d files:\n%s\nall at once:\n%s", size, c, got)
+					}
+				}()
+			}
 			if _, err := os.Stat(filepath.Join(dir, "fixed.diff")); err != nil {
 				return
 			}
@@ -172,5 +188,46 @@ func TestUnreadable(t *testing.T) {
 	want := ".ai/tools/t/huge.yaml:1:1: error: cannot read it: is larger than 1048576 bytes [parse/unreadable]\n"
 	if got := renderFindings(res.Findings); got != want {
 		t.Errorf("got %s", got)
+	}
+}
+
+// TestChainsReadTheRunsBytes: a chain's project runtime is read from the
+// run's files, whatever chunk it is in, not from the disk: rye check
+// --staged lints the index's bytes, which the working tree need not have.
+func TestChainsReadTheRunsBytes(t *testing.T) {
+	dir := copyTree(t, "testdata/src/chain/chains")
+	e := testEnv(t, dir)
+	runtime := filepath.Join(dir, ".ai", "tools", "c", "runtime.yaml")
+	staged, err := os.ReadFile(runtime)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The working tree's runtime names an executor that does not exist;
+	// the run's (the index's, say) is the good one.
+	os.WriteFile(runtime, bytes.Replace(staged, []byte("rye/core/primitives/subprocess"), []byte("c/nowhere"), 1), 0o644)
+	for _, f := range e.Files {
+		if f.Rel == "tools/c/runtime.yaml" {
+			f.read = func() ([]byte, error) { return staged, nil }
+		}
+	}
+	whole, err := Lint(e, Options{Analyzers: []*analysis.Analyzer{Chain}, Fixes: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := renderFindings(whole.Findings)
+	if strings.Contains(want, "c/nowhere") || !strings.Contains(want, "c/needs → c/runtime → rye/core/primitives/subprocess") {
+		t.Fatalf("the runtime was read from the disk:\n%s", want)
+	}
+	defer func(n int) { chunkSize = n }(chunkSize)
+	chunkSize = 1
+	for _, f := range e.Files {
+		f.close()
+	}
+	chunked, err := Lint(e, Options{Analyzers: []*analysis.Analyzer{Chain}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := renderFindings(chunked.Findings); got != want {
+		t.Errorf("chunks of one file:\n%s\nall at once:\n%s", got, want)
 	}
 }

@@ -40,19 +40,33 @@ var notExecutable = map[string]bool{"primitive": true, "library": true, "config"
 func runChain(pass *analysis.Pass) (any, error) {
 	e, r := env(pass), reporter{pass}
 	parsed := pass.ResultOf[Parse].(Parsed)
+	// A chain's elements are read from the run's files (of any chunk: the
+	// bytes lint judges, read again when their chunk is done) before the
+	// disk.
 	mine := map[string]*File{}
-	for _, f := range e.Files {
+	for _, f := range e.all() {
 		if f.IsItem() {
 			mine[f.Space.Label+"\x00"+f.Rel] = f
 		}
 	}
 	load := func(loc *space.Located) (*item.Item, error) {
 		if f := mine[loc.Space.Label+"\x00"+loc.Rel]; f != nil {
-			return &item.Item{Kind: f.Kind, ID: f.ID, Space: string(loc.Space.Name), Path: f.Name, Bytes: f.Src}, nil
+			data, err := f.bytes()
+			if err != nil {
+				return nil, err
+			}
+			it := &item.Item{Kind: f.Kind, ID: f.ID, Space: string(loc.Space.Name), Path: f.Name, Bytes: data}
+			if md := parsed[f]; md != nil && f.Src != nil {
+				it.Parsed(md) // the parse analyzer read these very bytes
+			}
+			return it, nil
 		}
 		return loc.Load()
 	}
-	cache := &chain.ElementCache{}
+	cache := e.chains
+	if cache == nil {
+		cache = &chain.ElementCache{}
+	}
 	each(e.Files, func(_ int, f *File) {
 		md := parsed[f]
 		if md == nil || f.Kind != item.Tool {

@@ -1,8 +1,6 @@
 package lint
 
 import (
-	"errors"
-
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
@@ -32,7 +30,7 @@ func Check(req CheckRequest) (*CheckResult, error) {
 		return nil, err
 	}
 	vreq := req.Verify
-	vreq.KeepBytes = true // lint reads the very bytes that were verified
+	vreq.Sums = true // lint reads each item again, and refuses other bytes than those verified
 	vres, err := verify.Run(vreq)
 	if err != nil {
 		return nil, err
@@ -42,7 +40,7 @@ func Check(req CheckRequest) (*CheckResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	env := &Env{Spaces: ss, Files: filesOf(vres.Sources), Extractors: extractors}
+	env := &Env{Spaces: ss, Files: filesOf(vres.Sources, vres.Sums), Extractors: extractors}
 	r := req.Verify
 	whole := len(r.Patterns) == 0 && (r.Kinds == nil || len(r.Kinds) == len(item.Kinds)) &&
 		!r.Staged && r.ChangedSince == "" && (r.Tier == "" || r.Tier == string(space.Project))
@@ -68,17 +66,22 @@ func Check(req CheckRequest) (*CheckResult, error) {
 }
 
 // filesOf turns verification sources into lint files: rye check lints
-// exactly what it verified, the same bytes.
-func filesOf(sources []verify.Source) []*File {
+// exactly what it verified. Each file is read again when lint gets to its
+// chunk, and bytes whose SHA-256 is not the verified bytes' are refused
+// (the file changed in between): lint never reports on other bytes than
+// those the verdict is about, and a whole tree is never held in memory.
+func filesOf(sources []verify.Source, sums [][32]byte) []*File {
 	var out []*File
-	for _, s := range sources {
+	for i, s := range sources {
 		if s.In == nil {
 			continue
 		}
-		f := &File{Name: s.Path, Space: s.In, Rel: s.Rel, Kind: s.Kind, ID: s.ID}
-		f.Src, f.ReadErr = s.Read()
-		if errors.Is(f.ReadErr, space.ErrSymlink) {
+		f := &File{Name: s.Path, Space: s.In, Rel: s.Rel, Kind: s.Kind, ID: s.ID, read: s.Read}
+		if s.Symlink {
 			f.Oddity = &space.Oddity{Space: s.In, Kind: s.Kind, Rel: s.Rel, Symlink: true, ID: s.ID, Reason: "symbolic link"}
+			f.read = nil
+		} else if i < len(sums) && sums[i] != [32]byte{} {
+			f.want = &sums[i]
 		}
 		out = append(out, f)
 	}

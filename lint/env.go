@@ -1,12 +1,14 @@
 package lint
 
 import (
+	"crypto/sha256"
 	"errors"
 	"go/token"
 	"reflect"
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/ryekit/rye/chain"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/item/syntax"
 	"github.com/ryekit/rye/space"
@@ -29,6 +31,44 @@ type File struct {
 	// ReadErr is why Src could not be read (then Src is nil).
 	ReadErr error
 	tok     *token.File
+	// read, when set, reads the bytes: a run holds them only while it
+	// analyses the file's chunk (see Lint), and reads a file of another
+	// chunk again when a cross-file analyzer needs it. want, when set, is
+	// the SHA-256 of the bytes rye check verified: other bytes are refused.
+	read func() ([]byte, error)
+	want *[32]byte
+}
+
+// errChanged is a file whose bytes are not those verified: it changed
+// while rye check ran.
+var errChanged = errors.New("it changed while rye check ran: these are not the bytes that were verified; run rye check again")
+
+// bytes are the file's bytes: those held, or read again (not kept).
+func (f *File) bytes() ([]byte, error) {
+	if f.Src != nil || f.ReadErr != nil || f.read == nil {
+		return f.Src, f.ReadErr
+	}
+	data, err := f.read()
+	if err == nil && f.want != nil && sha256.Sum256(data) != *f.want {
+		return nil, errChanged
+	}
+	return data, err
+}
+
+// open holds the file's bytes for a pass over its chunk.
+func (f *File) open() {
+	if f.read != nil && f.Src == nil && f.ReadErr == nil {
+		f.Src, f.ReadErr = f.bytes()
+	}
+}
+
+// close drops what a pass over the file's chunk held: its bytes, when they
+// can be read again, and its place in the chunk's FileSet.
+func (f *File) close() {
+	if f.read != nil {
+		f.Src, f.ReadErr = nil, nil
+	}
+	f.tok = nil
 }
 
 // IsItem reports whether the file is an item (not an oddity or another
@@ -61,8 +101,12 @@ func (f *File) start() token.Pos {
 // Env is everything the analyzers work on. The driver hands it to the
 // Input analyzer's consumers as that analyzer's result.
 type Env struct {
-	Files      []*File // items and oddities, in walk order
-	Others     []*File // other files under .ai/ (secrets only)
+	Files  []*File // items and oddities, in walk order
+	Others []*File // other files under .ai/ (secrets only)
+	// All is every file of the run when Files are one chunk of it (nil:
+	// Files are all): the cross-file analyzers (ids, chain) look at all,
+	// and report on Files.
+	All        []*File
 	Spaces     *space.Spaces
 	Extractors map[item.Kind]*item.Extractor
 	// Verify gives an item's verdict, given its metadata when it parsed
@@ -71,6 +115,16 @@ type Env struct {
 	// run.
 	Verify func(*File, *item.Metadata) verify.Result
 	Fset   *token.FileSet
+	// chains caches the chain elements read, across the chunks of a run.
+	chains *chain.ElementCache
+}
+
+// all is every file of the run (see All).
+func (e *Env) all() []*File {
+	if e.All != nil {
+		return e.All
+	}
+	return e.Files
 }
 
 // Input provides the Env. It is never run: the driver supplies its result,

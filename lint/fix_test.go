@@ -18,7 +18,7 @@ func TestApplyFixesRejectsAFixThatBreaksAnotherRule(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, ".ai/tools/ops/deploy.yaml"), "version: 1.0\ntool_type: yaml\nexecutor_id: rye/core/runtimes/shell_runtime\ncategory: ops\ndescription: Deploy\n")
 	env := testEnv(t, dir)
-	res, err := Lint(env, Options{Analyzers: []*analysis.Analyzer{Metadata}})
+	res, err := Lint(env, Options{Analyzers: []*analysis.Analyzer{Metadata}, Fixes: true})
 	if err != nil {
 		t.Fatal(err)
 	}

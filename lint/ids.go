@@ -26,16 +26,25 @@ verification and execution.`,
 
 func runIDs(pass *analysis.Pass) (any, error) {
 	e, r := env(pass), reporter{pass}
-	// Keys are "space\x00kind\x00id" (sorted as strings for stable output).
-	byID := map[string][]*File{}
-	byFold := map[string][]*File{}
 	for _, f := range e.Files {
 		switch {
 		case f.Oddity != nil && f.Oddity.Symlink:
 			r.at(sevError, "symlink", f.start(), 0, "symbolic link: rye refuses symbolic links inside .ai/ (verification and execution fail on it); replace it with the file itself")
 		case f.Oddity != nil && isIDProblem(f):
 			r.at(sevError, "invalid", f.start(), 0, f.Oddity.Reason)
-		case f.IsItem():
+		}
+	}
+	// Collisions are looked for among all the run's files, and reported on
+	// those of this chunk. Keys are "space\x00kind\x00id" (sorted as
+	// strings for stable output).
+	here := make(map[*File]bool, len(e.Files))
+	for _, f := range e.Files {
+		here[f] = true
+	}
+	byID := map[string][]*File{}
+	byFold := map[string][]*File{}
+	for _, f := range e.all() {
+		if f.IsItem() {
 			k := f.Space.Label + "\x00" + string(f.Kind) + "\x00"
 			byID[k+string(f.ID)] = append(byID[k+string(f.ID)], f)
 			fold := k + strings.ToLower(string(f.ID))
@@ -48,6 +57,9 @@ func runIDs(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		for _, f := range files {
+			if !here[f] {
+				continue
+			}
 			r.at(sevError, "ambiguous", f.start(), 0, fmt.Sprintf("ambiguous %s %s: %s; resolution takes the first by extension order, so keep one file", f.Kind, f.ID, names(files)))
 		}
 	}
@@ -61,6 +73,9 @@ func runIDs(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		for _, f := range files {
+			if !here[f] {
+				continue
+			}
 			r.at(sevError, "case-collision", f.start(), 0, fmt.Sprintf("%s ids that differ only by case collide on macOS and Windows: %s", f.Kind, names(files)))
 		}
 	}

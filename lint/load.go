@@ -6,7 +6,6 @@ import (
 	"path"
 	"strings"
 
-	"github.com/ryekit/rye/internal/par"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/space"
 )
@@ -14,8 +13,8 @@ import (
 // Load gathers the files of kinds in space sp that patterns select (all
 // when there are none) into an Env: the items, the symbolic links named like items,
 // and, without patterns, the oddities of the item folders and every other
-// file under .ai/ (for the secrets analyzer). Files are read in parallel,
-// each once.
+// file under .ai/ (for the secrets analyzer). Files are read when Lint
+// gets to them, a chunk at a time.
 func Load(ss *space.Spaces, sp *space.Space, kinds []item.Kind, patterns []string, cwd string) (*Env, error) {
 	sel, err := space.Select(sp, kinds, patterns, cwd)
 	if err != nil {
@@ -27,13 +26,12 @@ func Load(ss *space.Spaces, sp *space.Space, kinds []item.Kind, patterns []strin
 	}
 	e := &Env{Spaces: ss, Extractors: extractors}
 	for _, f := range sel.Items {
-		e.Files = append(e.Files, &File{Name: f.Path(), Space: sp, Rel: f.Rel, Kind: f.Kind, ID: f.ID})
+		e.Files = append(e.Files, diskFile(&File{Name: f.Path(), Space: sp, Rel: f.Rel, Kind: f.Kind, ID: f.ID}))
 	}
 	for _, l := range sel.Links {
 		l := l
 		e.Files = append(e.Files, &File{Name: l.Path(), Space: sp, Rel: l.Rel, Kind: l.Kind, ID: l.ID, Oddity: &l})
 	}
-	readAll(e.Files)
 	if len(patterns) == 0 {
 		odd, others, err := LoadExtras(sp, kinds)
 		if err != nil {
@@ -45,7 +43,7 @@ func Load(ss *space.Spaces, sp *space.Space, kinds []item.Kind, patterns []strin
 	return e, nil
 }
 
-// LoadExtras gathers, read, what a whole-space lint looks at besides the
+// LoadExtras gathers what a whole-space lint looks at besides the
 // items: the oddities of the item folders (files that are not items; the
 // symbolic links named like items are left to the item selection) and,
 // when every kind is linted, every other file under .ai/ (for the secrets
@@ -61,14 +59,17 @@ func LoadExtras(sp *space.Space, kinds []item.Kind) (oddities, others []*File, e
 			continue // among the selection's links
 		}
 		o := o
-		oddities = append(oddities, &File{Name: o.Path(), Space: sp, Rel: o.Rel, Kind: o.Kind, Oddity: &o})
+		f := &File{Name: o.Path(), Space: sp, Rel: o.Rel, Kind: o.Kind, Oddity: &o}
+		if !o.Symlink { // a link keeps no content: it is not followed
+			diskFile(f)
+		}
+		oddities = append(oddities, f)
 	}
 	if len(kinds) == len(item.Kinds) {
 		if others, err = otherFiles(sp); err != nil {
 			return nil, nil, err
 		}
 	}
-	readAll(append(append([]*File(nil), oddities...), others...))
 	return oddities, others, nil
 }
 
@@ -90,21 +91,16 @@ func otherFiles(sp *space.Space) ([]*File, error) {
 			return nil
 		}
 		if d.Type().IsRegular() && path.Base(p) != ".gitattributes" {
-			out = append(out, &File{Name: sp.DisplayPath(p), Space: sp, Rel: p})
+			out = append(out, diskFile(&File{Name: sp.DisplayPath(p), Space: sp, Rel: p}))
 		}
 		return nil
 	})
 	return out, err
 }
 
-// readAll reads every file's bytes (symbolic links are not followed: an
-// oddity that is a link keeps no content).
-func readAll(files []*File) {
-	par.For(len(files), par.IO(), func(i int) {
-		f := files[i]
-		if f.Oddity != nil && f.Oddity.Symlink {
-			return
-		}
-		f.Src, f.ReadErr = f.Space.ReadFile(f.Rel)
-	})
+// diskFile sets f to be read from its space when its chunk is linted.
+func diskFile(f *File) *File {
+	sp, rel := f.Space, f.Rel
+	f.read = func() ([]byte, error) { return sp.ReadFile(rel) }
+	return f
 }

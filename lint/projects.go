@@ -143,6 +143,7 @@ func lintPart(req LintRequest, part verify.Part) (ProjectLint, error) {
 		return pl, err
 	}
 	opts.Progress = req.Progress
+	opts.Fixes = req.Fix != NoFix
 	r := part.Request
 	if !req.NoVerify {
 		if pl.Trust, _, err = verify.LoadTrust(r.Spaces, verify.TrustOptions{}, false); err != nil {
@@ -216,7 +217,7 @@ func keepChanged(env *Env, ref string, kinds []item.Kind) ([]string, error) {
 		srcs := make([]verify.Source, len(files))
 		for i, f := range files {
 			f := f
-			srcs[i] = verify.Source{Rel: f.Rel, Read: func() ([]byte, error) { return f.Src, f.ReadErr }}
+			srcs[i] = verify.Source{Rel: f.Rel, Read: f.bytes}
 		}
 		exists := func(rel string) bool {
 			_, err := os.Lstat(filepath.Join(sp.AI(), filepath.FromSlash(rel)))

@@ -10,6 +10,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/ryekit/rye/chain"
+	"github.com/ryekit/rye/internal/par"
 	"github.com/ryekit/rye/report"
 )
 
@@ -20,8 +22,11 @@ type Options struct {
 	// "info", or "off" to drop its findings.
 	Severity map[string]string
 	// Progress, when set, is told how many of the run's analyzers (those
-	// asked for and what they require) have finished.
+	// asked for and what they require) have finished, over every chunk.
 	Progress func(done, total int)
+	// Fixes keeps what --fix needs (Result.Fixable, and every file's bytes
+	// in Result.Env): the run is then one chunk, however large the tree.
+	Fixes bool
 }
 
 // validate checks the severities: each names an analyzer and a severity.
@@ -43,14 +48,24 @@ func (o Options) validate() error {
 type Result struct {
 	Findings []report.Finding
 	// Fixable are the diagnostics whose first suggested fix --fix applies
-	// (suppressed and dropped findings excluded).
+	// (suppressed and dropped findings excluded), with Options.Fixes.
 	Fixable []Diagnostic
 	Env     *Env
 }
 
+// chunkSize is how many files a run analyses at a time: their bytes and
+// parses are held while their chunk is analysed, then dropped, so that
+// memory does not grow with the tree. A variable for the tests only.
+var chunkSize = 2048
+
 // Lint runs the analyzers over env and turns their diagnostics into
 // findings: suppressions applied (rye:ignore <analyzer> -- <reason> in a
 // comment on the line), severities set, rule ids "<analyzer>/<name>".
+//
+// The files are analysed a chunk at a time (all at once with
+// Options.Fixes): each chunk's files are read, analysed and let go before
+// the next. The analyzers that compare files (ids, chain) look at all of
+// them (Env.All) and report on the chunk's.
 func Lint(e *Env, o Options) (*Result, error) {
 	analyzers := o.Analyzers
 	if analyzers == nil {
@@ -59,11 +74,59 @@ func Lint(e *Env, o Options) (*Result, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	diags, err := runAnalyzers(e, analyzers, o.Progress)
-	if err != nil {
+	if err := analysis.Validate(analyzers); err != nil {
 		return nil, err
 	}
-	res := &Result{Env: e}
+	res := &Result{}
+	if o.Fixes {
+		openAll(e.Files)
+		openAll(e.Others)
+		res.Env = e
+		return res, res.add(e, analyzers, o, o.Progress)
+	}
+	res.Env = &Env{Files: e.Files, Others: e.Others, Spaces: e.Spaces, Extractors: e.Extractors, Verify: e.Verify}
+	shared := &chain.ElementCache{}
+	var chunks [][]*File
+	for i := 0; i < len(e.Files); i += chunkSize {
+		chunks = append(chunks, e.Files[i:min(i+chunkSize, len(e.Files))])
+	}
+	if len(chunks) == 0 || len(e.Others) > 0 {
+		chunks = append(chunks, nil) // the other files have a chunk of their own
+	}
+	per := closure(analyzers)
+	for n, files := range chunks {
+		sub := &Env{Files: files, All: e.Files, Spaces: e.Spaces, Extractors: e.Extractors, Verify: e.Verify, chains: shared}
+		if n == len(chunks)-1 {
+			sub.Others = e.Others
+		}
+		openAll(sub.Files)
+		openAll(sub.Others)
+		var progress func(done, total int)
+		if o.Progress != nil {
+			progress = func(done, _ int) { o.Progress(n*per+done, len(chunks)*per) }
+		}
+		err := res.add(sub, analyzers, o, progress)
+		for _, f := range append(sub.Files, sub.Others...) {
+			f.close()
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// openAll reads the files' bytes, in parallel.
+func openAll(files []*File) {
+	par.For(len(files), par.IO(), func(i int) { files[i].open() })
+}
+
+// add runs the analyzers over one chunk and adds its findings.
+func (res *Result) add(e *Env, analyzers []*analysis.Analyzer, o Options, progress func(done, total int)) error {
+	diags, err := runAnalyzers(e, analyzers, progress)
+	if err != nil {
+		return err
+	}
 	sups := suppressions(e)
 	res.Findings = append(res.Findings, sups.problems...)
 	for _, d := range diags {
@@ -91,11 +154,11 @@ func Lint(e *Env, o Options) (*Result, error) {
 			fd.Kind, fd.ID = string(f.Kind), string(f.ID)
 		}
 		res.Findings = append(res.Findings, fd)
-		if len(d.SuggestedFixes) > 0 {
+		if len(d.SuggestedFixes) > 0 && o.Fixes {
 			res.Fixable = append(res.Fixable, d)
 		}
 	}
-	return res, nil
+	return nil
 }
 
 // Rules describes every rule a run may report, for SARIF and JSON.

@@ -145,8 +145,13 @@ type Request struct {
 	ChangedSince string
 	Policy       Policy
 	// KeepBytes keeps every item's bytes after verification, for a caller
-	// that reads them again (rye check lints the very bytes it verified).
+	// that reads them again and must get the very bytes verified.
 	KeepBytes bool
+	// Sums records the SHA-256 of the bytes each item was judged by
+	// (Results.Sums): rye check reads each item again for lint, a chunk at
+	// a time, and refuses bytes that are not those verified, without
+	// keeping a whole tree in memory.
+	Sums bool
 	// RunFiles reports the files outside .ai/ that the executor could use
 	// unverified and that git tracks (TrackedRunFiles), when the project is
 	// in a git repository.
@@ -169,6 +174,9 @@ type Results struct {
 	// later reader (lint in rye check) gets the very bytes that were
 	// verified.
 	Sources []Source
+	// Sums are the SHA-256 of the bytes each item was judged by, in the
+	// order of Items (with Request.Sums; zero when unread).
+	Sums [][32]byte
 	// Notes are lines for the reader: what changed since a commit, what it
 	// deleted.
 	Notes []string
@@ -255,7 +263,7 @@ func Run(req Request) (*Results, error) {
 	if req.Cache != "" && len(req.CacheSecret) >= 32 {
 		v.Cache = OpenCache(req.Cache, req.CacheSecret)
 	}
-	res.Items = v.Run(res.Sources)
+	res.Items, res.Sums = v.run(res.Sources, req.Sums)
 	if v.Cache != nil {
 		res.CacheErr = v.Cache.Save()
 	}
@@ -282,6 +290,7 @@ func Run(req Request) (*Results, error) {
 // stagedBase is what a staged check compares the index with: HEAD's files
 // below .ai/, when HEAD's trusted keys and configuration are the index's
 // (an item the commit does not change then keeps its verdict), else nil
+// (every staged item is verified: the commit changes what they are judged
 // by). No HEAD yet (a first commit) is nil too. Under --trust-ref it is not
 // asked: the ref's keys judge every staged item.
 func stagedBase(g *Git) (map[string]gitrepo.File, error) {

@@ -27,7 +27,7 @@ func SelectionSources(sel *space.Selection) []Source {
 	}
 	for _, l := range sel.Links {
 		out = append(out, Source{Kind: l.Kind, ID: l.ID, Space: l.Space.Label, Path: l.Path(),
-			Read: func() ([]byte, error) { return nil, space.ErrSymlink }, In: l.Space, Rel: l.Rel})
+			Read: func() ([]byte, error) { return nil, space.ErrSymlink }, In: l.Space, Rel: l.Rel, Symlink: true})
 	}
 	return out
 }
@@ -82,6 +82,7 @@ func StagedSources(repo *gitrepo.Repo, aiPrefix string, sp *space.Space, kinds [
 		switch {
 		case f.Symlink:
 			src.Read = func() ([]byte, error) { return nil, space.ErrSymlink }
+			src.Symlink = true
 		default:
 			src.Read = func() ([]byte, error) {
 				data, err := repo.Blob(f, space.MaxItemSize)
