@@ -63,10 +63,10 @@ func runChain(pass *analysis.Pass) (any, error) {
 		}
 		return loc.Load()
 	}
-	cache := e.chains
-	if cache == nil {
-		cache = &chain.ElementCache{}
+	if e.shared == nil {
+		e.shared = &shared{}
 	}
+	cache := &e.shared.chains
 	each(e.Files, func(_ int, f *File) {
 		md := parsed[f]
 		if md == nil || f.Kind != item.Tool {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"go/token"
 	"reflect"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -115,8 +116,16 @@ type Env struct {
 	// run.
 	Verify func(*File, *item.Metadata) verify.Result
 	Fset   *token.FileSet
-	// chains caches the chain elements read, across the chunks of a run.
-	chains *chain.ElementCache
+	// shared is what the chunks of one run share (nil: made when needed).
+	shared *shared
+}
+
+// shared is computed once per run for all its chunks: the chain elements
+// read, and the id collisions among all the files.
+type shared struct {
+	chains  chain.ElementCache
+	idsOnce sync.Once
+	ids     map[*File][]collision
 }
 
 // all is every file of the run (see All).

@@ -34,16 +34,32 @@ func runIDs(pass *analysis.Pass) (any, error) {
 			r.at(sevError, "invalid", f.start(), 0, f.Oddity.Reason)
 		}
 	}
-	// Collisions are looked for among all the run's files, and reported on
-	// those of this chunk. Keys are "space\x00kind\x00id" (sorted as
-	// strings for stable output).
-	here := make(map[*File]bool, len(e.Files))
 	for _, f := range e.Files {
-		here[f] = true
+		for _, c := range e.collisions()[f] {
+			r.at(sevError, c.rule, f.start(), 0, c.msg)
+		}
 	}
+	return nil, nil
+}
+
+// collision is an ids finding about one file.
+type collision struct{ rule, msg string }
+
+// collisions finds the ambiguous and case-colliding ids among all the
+// run's files, once per run (each chunk reports those of its files).
+func (e *Env) collisions() map[*File][]collision {
+	if e.shared == nil {
+		e.shared = &shared{}
+	}
+	e.shared.idsOnce.Do(func() { e.shared.ids = findCollisions(e.all()) })
+	return e.shared.ids
+}
+
+func findCollisions(all []*File) map[*File][]collision {
+	// Keys are "space\x00kind\x00id" (sorted as strings for stable output).
 	byID := map[string][]*File{}
 	byFold := map[string][]*File{}
-	for _, f := range e.all() {
+	for _, f := range all {
 		if f.IsItem() {
 			k := f.Space.Label + "\x00" + string(f.Kind) + "\x00"
 			byID[k+string(f.ID)] = append(byID[k+string(f.ID)], f)
@@ -51,16 +67,14 @@ func runIDs(pass *analysis.Pass) (any, error) {
 			byFold[fold] = append(byFold[fold], f)
 		}
 	}
+	out := map[*File][]collision{}
 	for _, k := range sortedFileKeys(byID) {
 		files := byID[k]
 		if len(files) < 2 {
 			continue
 		}
 		for _, f := range files {
-			if !here[f] {
-				continue
-			}
-			r.at(sevError, "ambiguous", f.start(), 0, fmt.Sprintf("ambiguous %s %s: %s; resolution takes the first by extension order, so keep one file", f.Kind, f.ID, names(files)))
+			out[f] = append(out[f], collision{"ambiguous", fmt.Sprintf("ambiguous %s %s: %s; resolution takes the first by extension order, so keep one file", f.Kind, f.ID, names(files))})
 		}
 	}
 	for _, k := range sortedFileKeys(byFold) {
@@ -73,13 +87,10 @@ func runIDs(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		for _, f := range files {
-			if !here[f] {
-				continue
-			}
-			r.at(sevError, "case-collision", f.start(), 0, fmt.Sprintf("%s ids that differ only by case collide on macOS and Windows: %s", f.Kind, names(files)))
+			out[f] = append(out[f], collision{"case-collision", fmt.Sprintf("%s ids that differ only by case collide on macOS and Windows: %s", f.Kind, names(files))})
 		}
 	}
-	return nil, nil
+	return out
 }
 
 func names(files []*File) string {

@@ -10,7 +10,6 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/ryekit/rye/chain"
 	"github.com/ryekit/rye/internal/par"
 	"github.com/ryekit/rye/report"
 )
@@ -85,7 +84,7 @@ func Lint(e *Env, o Options) (*Result, error) {
 		return res, res.add(e, analyzers, o, o.Progress)
 	}
 	res.Env = &Env{Files: e.Files, Others: e.Others, Spaces: e.Spaces, Extractors: e.Extractors, Verify: e.Verify}
-	shared := &chain.ElementCache{}
+	run := &shared{}
 	var chunks [][]*File
 	for i := 0; i < len(e.Files); i += chunkSize {
 		chunks = append(chunks, e.Files[i:min(i+chunkSize, len(e.Files))])
@@ -95,7 +94,7 @@ func Lint(e *Env, o Options) (*Result, error) {
 	}
 	per := closure(analyzers)
 	for n, files := range chunks {
-		sub := &Env{Files: files, All: e.Files, Spaces: e.Spaces, Extractors: e.Extractors, Verify: e.Verify, chains: shared}
+		sub := &Env{Files: files, All: e.Files, Spaces: e.Spaces, Extractors: e.Extractors, Verify: e.Verify, shared: run}
 		if n == len(chunks)-1 {
 			sub.Others = e.Others
 		}
