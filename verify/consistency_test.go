@@ -509,3 +509,21 @@ func sortedKeys(tb tables) bool {
 	}
 	return true
 }
+
+// TestCacheKeyDerivation: the key is SHA-256 over the length-prefixed
+// parts (digest.add's encoding), so that a key written by one rye build is
+// read by the same build however the bytes are assembled.
+func TestCacheKeyDerivation(t *testing.T) {
+	c := &Cache{self: "rye\x00build"}
+	ts, _ := LoadTrustStore(nil)
+	in := Input{Kind: item.Tool, ID: "a/b", Space: "project", Path: "x/b.py"}
+	sum := sha256.Sum256([]byte("data"))
+	p := Policy{RequireV2: true, Now: time.Date(2026, 3, 4, 23, 0, 0, 0, time.FixedZone("x", -3600))}
+	d := newDigest()
+	d.add(cacheMagic, c.self, "tool", "a/b", "project", ".py", sum[:], ts.Digest(), "v2-required", "2026-03-05")
+	var want [32]byte
+	copy(want[:], d.h.Sum(nil))
+	if got := c.KeyForSum(sum, in, ts, p); got != want {
+		t.Errorf("key %x, want %x", got, want)
+	}
+}
