@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/ryekit/rye/chain"
@@ -31,6 +32,28 @@ func NewEnv(kv []string) *Env {
 		}
 	}
 	return e
+}
+
+// SecretVars are rye's own secrets: the variables that hold or name the
+// user's signing key and its passphrase (docs/keys.md), and the name the
+// CI example there gives an SSH private key. No tool ever sees them: a
+// tool is code from a project, and the key that signs what the user
+// trusts must not be one environment read away from it. The executor
+// drops them from the environment every run starts from (WithoutSecrets),
+// so that neither a runtime's ${NAME} nor a tool's own lookup finds them.
+var SecretVars = []string{"RYE_KEY_PASSWORD", "RYE_SIGNING_KEY", "RYE_SSH_KEY"}
+
+// WithoutSecrets returns kv (KEY=VALUE pairs) without SecretVars. Names
+// are compared without regard to case, as Windows does.
+func WithoutSecrets(kv []string) []string {
+	out := make([]string, 0, len(kv))
+	for _, s := range kv {
+		k, _, _ := strings.Cut(s, "=")
+		if !slices.ContainsFunc(SecretVars, func(v string) bool { return strings.EqualFold(k, v) }) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // Set sets a variable.

@@ -25,7 +25,8 @@ type Executor struct {
 	// ProjectPath is {project_path} and the default working directory: the
 	// project root, or the working directory when there is no project.
 	ProjectPath string
-	// Environ is the process environment the run starts from.
+	// Environ is the process environment the run starts from, less
+	// SecretVars, which no run ever sees.
 	Environ []string
 	// LookPath finds interpreters on PATH (system_binary).
 	LookPath func(string) (string, error)

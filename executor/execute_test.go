@@ -667,3 +667,52 @@ func TestRunRootIsPrivate(t *testing.T) {
 		}
 	}
 }
+
+// No tool sees rye's secrets (SecretVars): not in its environment, not
+// through a runtime's ${NAME}, not from an Executor built by New from a
+// process environment that holds them.
+func TestSecretsNeverReachATool(t *testing.T) {
+	needBash(t)
+	f := newFixture(t)
+	f.write("project", "tools/t/runtime.yaml", `version: "1.0.0"
+tool_type: runtime
+executor_id: rye/core/primitives/subprocess
+category: t
+description: a runtime that passes the passphrase on by name
+env_config:
+  env:
+    FROM_RUNTIME: "${RYE_KEY_PASSWORD:-unset}"
+config:
+  command: bash
+  args: ["{tool_path}"]
+`, f.key)
+	f.write("project", "tools/t/env.sh", `#!/usr/bin/env bash
+# ---
+# version: "1.0.0"
+# tool_type: shell
+# executor_id: t/runtime
+# category: t
+# description: print what it can see of rye's secrets
+# ---
+printf '{"password": "%s", "key": "%s", "ssh": "%s", "runtime": "%s", "all": "%s"}\n' "$RYE_KEY_PASSWORD" "$RYE_SIGNING_KEY" "$RYE_SSH_KEY" "$FROM_RUNTIME" "$(env | grep -c s3cret)"
+`, f.key)
+	t.Setenv("RYE_KEY_PASSWORD", "s3cret")
+	t.Setenv("RYE_SIGNING_KEY", "/keys/s3cret.pem")
+	t.Setenv("rye_ssh_key", "s3cret")
+	x := f.executor()
+	x.Environ = append(x.Environ, "RYE_KEY_PASSWORD=s3cret", "RYE_SIGNING_KEY=/keys/s3cret.pem", "RYE_SSH_KEY=s3cret")
+	fromNew, _, err := New(f.ss, x.Trust, x.Policy, nil, f.project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromNew.TempDir = t.TempDir()
+	for name, x := range map[string]*Executor{"Executor": x, "New": fromNew} {
+		r, err := f.execute(x, "t/env", nil)
+		if err != nil || !r.Succeeded() {
+			t.Fatalf("%s: %v %+v", name, err, r)
+		}
+		if got, _ := json.Marshal(r.Data); string(got) != `{"all":"0","key":"","password":"","runtime":"unset","ssh":""}` {
+			t.Errorf("%s: the tool saw %s", name, got)
+		}
+	}
+}

@@ -40,7 +40,7 @@ func New(ss *space.Spaces, ts *verify.TrustStore, p verify.Policy, s *config.Set
 		Trust:               ts,
 		Policy:              p,
 		ProjectPath:         project,
-		Environ:             os.Environ(),
+		Environ:             WithoutSecrets(os.Environ()),
 		LookPath:            exec.LookPath,
 		Exists:              func(p string) bool { _, err := os.Stat(p); return err == nil },
 		ProjectInterpreters: s != nil && s.ProjectInterpreters(),

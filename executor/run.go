@@ -142,7 +142,7 @@ func (x *Executor) run(ctx context.Context, p *Plan, o RunOptions) (any, error) 
 		}
 	}
 	eo := EnvOptions{ProjectPath: x.ProjectPath, LookPath: x.LookPath, Exists: x.Exists, ProjectInterpreters: x.ProjectInterpreters, Tracked: x.Tracked}
-	env, err := ResolveEnv(p.Chain, NewEnv(x.Environ), eo)
+	env, err := ResolveEnv(p.Chain, NewEnv(WithoutSecrets(x.Environ)), eo)
 	if err != nil {
 		return nil, err
 	}

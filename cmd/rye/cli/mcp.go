@@ -40,6 +40,12 @@ stdout carries the protocol only; warnings go to stderr.`,
 			if timeout < 0 {
 				return usageError("--timeout %s: give a positive duration such as 30s or 2m", timeout)
 			}
+			// The passphrase is read once, now, and leaves the process
+			// environment: nothing the server starts later (a tool, a
+			// runtime, a child of either) can read it there. The executor
+			// drops it from every run as well (executor.SecretVars).
+			passphrase := os.Getenv("RYE_KEY_PASSWORD")
+			os.Unsetenv("RYE_KEY_PASSWORD")
 			o := mcp.Options{Open: a.openProject, Timeout: timeout, Log: a.stderr}
 			o.Version, _, _ = Version()
 			if len(a.dirs) > 0 || a.projectDir != "" {
@@ -50,7 +56,7 @@ stdout carries the protocol only; warnings go to stderr.`,
 				o.Pin = p.Root
 			}
 			if allowSign {
-				key, err := a.mcpKey()
+				key, err := a.mcpKey(passphrase)
 				if err != nil {
 					return err
 				}
@@ -91,17 +97,19 @@ func (a *app) openProject(dir string) (*mcp.Project, error) {
 // OpenSSH public key), but never asks on the terminal: the server runs
 // under an agent, its stdin is the protocol, and a prompt on the user's
 // terminal would land in the middle of the agent's own screen. An
-// encrypted key needs RYE_KEY_PASSWORD.
-func (a *app) mcpKey() (*sign.Key, error) {
+// encrypted key needs RYE_KEY_PASSWORD, which the caller read (passphrase)
+// before taking it out of the environment.
+func (a *app) mcpKey(passphrase string) (*sign.Key, error) {
 	paths, err := a.keyPaths()
 	if err != nil {
 		return nil, err
 	}
 	src := a.keySource(paths.Private)
+	src.Tries = 1 // a wrong passphrase is not tried again
 	needed := false
 	src.Passphrase = func(string, int) ([]byte, error) {
-		if p := os.Getenv("RYE_KEY_PASSWORD"); p != "" {
-			return []byte(p), nil
+		if passphrase != "" {
+			return []byte(passphrase), nil
 		}
 		needed = true
 		return nil, sign.ErrPassphraseNeeded
