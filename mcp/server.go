@@ -1,9 +1,7 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -73,7 +71,10 @@ type Response struct {
 	// Verification is the verdict of an item that did not verify, with
 	// the reason and its fix.
 	Verification *verify.Result `json:"verification,omitempty"`
-	Metadata     any            `json:"metadata"`
+	// Truncated says what was cut from Data to fit the message in
+	// MaxResponse ("" when nothing was).
+	Truncated string `json:"truncated,omitempty"`
+	Metadata  any    `json:"metadata"`
 }
 
 // meta is the metadata of the tools other than execute.
@@ -171,15 +172,17 @@ func (s *server) project(path string) (*Project, error) {
 
 // respond turns a response into the tool's result: one text content with
 // the response's JSON (written without HTML escaping: directives are full
-// of < and >), and the same object as structured content.
+// of < and >), and the same object as structured content; its data cut
+// first when the message would not fit in MaxResponse (fit).
 func respond(r *Response) (*sdk.CallToolResult, any, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(r); err != nil {
+	r, err := fit(r)
+	if err != nil {
 		return nil, nil, err
 	}
-	text := string(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+	text, err := encodeText(r)
+	if err != nil {
+		return nil, nil, err
+	}
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}, IsError: r.Status == "error"}, r, nil
 }
 
