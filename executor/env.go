@@ -14,6 +14,7 @@ import (
 
 	"github.com/ryekit/rye/chain"
 	"github.com/ryekit/rye/item/syntax"
+	"github.com/ryekit/rye/space"
 )
 
 // Env is an environment being built: names to values, and the order in
@@ -115,6 +116,11 @@ type EnvOptions struct {
 	// and is refused even when project interpreters are allowed. nil means
 	// nothing is tracked (no repository).
 	Tracked func(path string) (bool, error)
+	// WorkTree says why the project is not in a git work tree (nil when it
+	// is). Outside one, "untracked" tells nothing about who put a folder
+	// there, so a project interpreter is refused. A nil WorkTree is a
+	// caller that vouches for the project (tests); New always sets it.
+	WorkTree func() error
 }
 
 // ResolveEnv builds the environment of a run (spec 3.5): the process
@@ -272,6 +278,10 @@ func projectNodeModules(o EnvOptions) (string, error) {
 // when project interpreters are allowed: committed interpreters are exactly
 // what a change under review could bring. The folder must also stay inside
 // the project (a venv_path of ../x or /usr is not the project's).
+//
+// Outside a git work tree nothing says who put the folder there, so it is
+// refused too (with how to proceed), and so is a folder another user owns:
+// both only when the folder exists, since otherwise the fallback runs.
 func projectInterpreter(dir string, o EnvOptions) error {
 	if !o.ProjectInterpreters {
 		return nil
@@ -279,6 +289,17 @@ func projectInterpreter(dir string, o EnvOptions) error {
 	rel, err := filepath.Rel(o.ProjectPath, dir)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
 		return fmt.Errorf("%s is outside the project", dir)
+	}
+	if _, err := os.Lstat(dir); err != nil {
+		return nil // nothing there: the fallback runs
+	}
+	if err := space.OwnedByCaller(dir); err != nil {
+		return fmt.Errorf("%v: rye does not run an interpreter from a folder another user controls", err)
+	}
+	if o.WorkTree != nil {
+		if err := o.WorkTree(); err != nil {
+			return fmt.Errorf("%s: execute.project_interpreters uses a project's interpreter only inside a git work tree, where git can say that no change under review added it, and %v (put the project under git, or turn execute.project_interpreters off in your configuration to run the runtime's fallback)", dir, err)
+		}
 	}
 	if o.Tracked == nil {
 		return nil

@@ -36,6 +36,7 @@ type Executor struct {
 	// come from the project (EnvOptions).
 	ProjectInterpreters bool
 	Tracked             func(path string) (bool, error)
+	WorkTree            func() error
 	// HTTPClient is used by the http_client primitive (nil: a default).
 	HTTPClient *http.Client
 	// TempDir is where run directories are made ("": the system's).

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ryekit/rye/chain"
@@ -45,6 +46,10 @@ func New(ss *space.Spaces, ts *verify.TrustStore, p verify.Policy, s *config.Set
 		Exists:              func(p string) bool { _, err := os.Stat(p); return err == nil },
 		ProjectInterpreters: s != nil && s.ProjectInterpreters(),
 		Tracked:             verify.Tracker(project),
+		WorkTree: sync.OnceValue(func() error {
+			_, _, err := verify.OpenRepo(project)
+			return err
+		}),
 	}
 	cache, noCache := cachedir.Dir()
 	if noCache != nil {

@@ -141,7 +141,7 @@ func (x *Executor) run(ctx context.Context, p *Plan, o RunOptions) (any, error) 
 			break
 		}
 	}
-	eo := EnvOptions{ProjectPath: x.ProjectPath, LookPath: x.LookPath, Exists: x.Exists, ProjectInterpreters: x.ProjectInterpreters, Tracked: x.Tracked}
+	eo := EnvOptions{ProjectPath: x.ProjectPath, LookPath: x.LookPath, Exists: x.Exists, ProjectInterpreters: x.ProjectInterpreters, Tracked: x.Tracked, WorkTree: x.WorkTree}
 	env, err := ResolveEnv(p.Chain, NewEnv(WithoutSecrets(x.Environ)), eo)
 	if err != nil {
 		return nil, err

@@ -13,6 +13,9 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ryekit/rye/sign"
+	"github.com/ryekit/rye/verify"
 )
 
 // The tools are the reference's: names, required fields, enums and
@@ -478,5 +481,105 @@ func TestBadArguments(t *testing.T) {
 	}
 	if got := call(t, cs, "search", map[string]any{"scope": "all", "query": "*", "project_path": f.project}); got["status"] != "success" {
 		t.Errorf("after bad calls: %s", mustJSON(got))
+	}
+}
+
+// newProject makes another project, trusting its own key (b), with a
+// knowledge entry p/style that says whose it is and a tool p/marker.
+func (f *fixture) newProject(name string, b byte) (string, *sign.Key) {
+	f.t.Helper()
+	root := filepath.Join(f.t.TempDir(), name)
+	key := testKey(b)
+	k := &verify.TrustedKey{Owner: name, Public: key.Public}
+	f.write(root, "trusted_keys/"+key.Fingerprint+".toml", string(verify.FormatTrustedKey(k)), nil)
+	f.write(root, "knowledge/p/style.md", strings.Replace(styleKnowledge, "Be brief.", "This is "+name+".", 1), key)
+	f.write(root, "tools/p/marker.sh", markerTool, key)
+	return root, key
+}
+
+// An unpinned server serves only folders of the user's own, for root too:
+// a project whose folder, or whose .ai/, another user owns is refused
+// before anything of it is read, even through a link of the user's own.
+func TestProjectOfAnotherUser(t *testing.T) {
+	needBash(t)
+	if os.Getuid() != 0 {
+		t.Skip("needs root, to give a folder to another user")
+	}
+	f := newFixture(t)
+	evil, _ := f.newProject("evil", 7)
+	aiOnly, _ := f.newProject("ai-only", 8)
+	if err := filepath.Walk(evil, func(p string, _ os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Lchown(p, 65534, 65534)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	os.Lchown(filepath.Join(aiOnly, ".ai"), 65534, 65534)
+	link := filepath.Join(t.TempDir(), "link")
+	os.Symlink(evil, link)
+	cs := f.connect(Options{})
+	for _, path := range []string{evil, aiOnly, link} {
+		got := call(t, cs, "execute", map[string]any{"item_type": "tool", "item_id": "p/marker", "project_path": path, "parameters": map[string]any{"who": "x"}})
+		if got["status"] != "error" || !strings.Contains(got["error"].(string), "belongs to another user (uid 65534)") ||
+			!strings.Contains(got["error"].(string), "it serves only folders of your own; if you trust this project, start a server for it: rye mcp -C "+path) {
+			t.Errorf("%s: %s", path, mustJSON(got))
+		}
+		dir, _ := filepath.EvalSymlinks(path)
+		if _, err := os.Stat(filepath.Join(dir, "ran.marker")); err == nil {
+			t.Fatalf("%s: the tool ran", path)
+		}
+	}
+	// Pinned by the user, it is the user's choice.
+	if got := call(t, f.connect(Options{Pin: evil}), "load", map[string]any{"item_type": "knowledge", "item_id": "p/style", "project_path": evil}); got["status"] != "success" {
+		t.Errorf("pinned: %s", mustJSON(got))
+	}
+}
+
+// Options.Roots: an unpinned server serves only projects inside them.
+func TestRoots(t *testing.T) {
+	f := newFixture(t)
+	f.write(f.project, "knowledge/p/style.md", styleKnowledge, f.key)
+	other, _ := f.newProject("other", 7)
+	cs := f.connect(Options{Roots: []string{filepath.Dir(f.project)}})
+	if got := call(t, cs, "load", map[string]any{"item_type": "knowledge", "item_id": "p/style", "project_path": f.project}); got["status"] != "success" {
+		t.Errorf("inside: %s", mustJSON(got))
+	}
+	got := call(t, cs, "load", map[string]any{"item_type": "knowledge", "item_id": "p/style", "project_path": other})
+	if got["status"] != "error" || !strings.Contains(got["error"].(string), "is not inside the folders this server serves (rye mcp --root "+filepath.Dir(f.project)+")") {
+		t.Errorf("outside: %s", mustJSON(got))
+	}
+}
+
+// A pinned server loads the project it was pinned to, never the path a
+// call gives: a link to the pinned project that is swapped to another one
+// after the check (here, as the project is opened) changes nothing.
+func TestPinIsNeverReResolved(t *testing.T) {
+	f := newFixture(t)
+	f.write(f.project, "knowledge/p/style.md", strings.Replace(styleKnowledge, "Be brief.", "This is the pinned project.", 1), f.key)
+	evil, _ := f.newProject("evil", 7)
+	link := filepath.Join(t.TempDir(), "link")
+	os.Symlink(f.project, link)
+	var opened []string
+	open := func(dir string) (*Project, error) {
+		opened = append(opened, dir)
+		// The race: the link now names another project.
+		os.Remove(link)
+		os.Symlink(evil, link)
+		return f.open(dir)
+	}
+	cs := f.connect(Options{Pin: f.project, Open: open})
+	got := call(t, cs, "load", map[string]any{"item_type": "knowledge", "item_id": "p/style", "project_path": link})
+	if got["status"] != "success" || !strings.Contains(got["data"].(map[string]any)["content"].(string), "This is the pinned project.") {
+		t.Errorf("load through the link: %s", mustJSON(got))
+	}
+	if len(opened) != 1 || opened[0] != f.project {
+		t.Errorf("the server opened %q, not the pinned project %s", opened, f.project)
+	}
+	// Once swapped, the link is another project: refused.
+	got = call(t, cs, "load", map[string]any{"item_type": "knowledge", "item_id": "p/style", "project_path": link})
+	if got["status"] != "error" || !strings.Contains(got["error"].(string), "this server serves only the project "+f.project) {
+		t.Errorf("the swapped link: %s", mustJSON(got))
 	}
 }

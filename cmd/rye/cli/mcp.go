@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -16,6 +17,7 @@ import (
 
 func (a *app) mcpCommand() *cobra.Command {
 	var allowSign bool
+	var roots []string
 	var timeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "mcp",
@@ -27,7 +29,10 @@ pipeline of the rye verb of the same name, so nothing runs or loads unless
 it verifies against the project's trust store.
 
 Every call names its project (project_path). With -C DIR or --project DIR
-the server serves that project only and refuses any other.
+the server serves that project only and refuses any other: the safest way
+to run it. Without, it serves any project that you own (the folder and its
+.ai/), trusting that project's own trusted keys; --root DIR narrows that
+to projects in DIR or below.
 
 sign is refused unless the server was started with --allow-sign: an agent
 that signs with your key is your choice, not a default. The key must load
@@ -49,11 +54,24 @@ stdout carries the protocol only; warnings go to stderr.`,
 			o := mcp.Options{Open: a.openProject, Timeout: timeout, Log: a.stderr}
 			o.Version, _, _ = Version()
 			if len(a.dirs) > 0 || a.projectDir != "" {
+				if len(roots) > 0 {
+					return usageError("--root: the server is pinned to one project (-C or --project); give one or the other")
+				}
 				p, err := a.project()
 				if err != nil {
 					return err
 				}
 				o.Pin = p.Root
+			}
+			for _, r := range roots {
+				abs, err := filepath.Abs(r)
+				if err != nil {
+					return usageError("--root %s: %v", r, err)
+				}
+				if info, err := os.Stat(abs); err != nil || !info.IsDir() {
+					return usageError("--root %s: not a folder", r)
+				}
+				o.Roots = append(o.Roots, abs)
 			}
 			if allowSign {
 				key, err := a.mcpKey(passphrase)
@@ -71,6 +89,7 @@ stdout carries the protocol only; warnings go to stderr.`,
 		},
 	}
 	cmd.Flags().BoolVar(&allowSign, "allow-sign", false, "let the sign tool sign with your key (loaded now, without a prompt)")
+	cmd.Flags().StringArrayVar(&roots, "root", nil, "serve only projects in `DIR` or below (repeatable; without -C)")
 	cmd.Flags().DurationVar(&timeout, "timeout", 0, "kill each tool run after `DURATION`, replacing its configured timeout (as rye execute --timeout)")
 	return cmd
 }
