@@ -42,6 +42,11 @@ type Options struct {
 	// signing: an agent that holds the user's key is a choice the user
 	// makes when starting the server (rye mcp --allow-sign).
 	Key *sign.Key
+	// AllowUserSpace lets load copy items into the user space and sign
+	// sign the user space's items. Off, the default, the server writes to
+	// the named project only: an item in the user space is used by every
+	// project of the user (rye mcp --allow-user-space).
+	AllowUserSpace bool
 	// Timeout, when set, replaces the configured timeout of every tool
 	// run, as rye execute --timeout does.
 	Timeout time.Duration

@@ -290,14 +290,35 @@ func TestLoad(t *testing.T) {
 	if got["status"] != "error" || !strings.Contains(got["error"].(string), "not found (searched user)") {
 		t.Errorf("from the user space: %s", mustJSON(got))
 	}
-	// A copy into the user space; never over an existing file.
+	// A copy into the user space, which every project uses: only when the
+	// user allowed it.
 	got = call(t, cs, "load", args("p/style", "destination", "user"))
 	to := filepath.Join(f.user, ".ai", "knowledge", "p", "style.md")
-	if got["status"] != "success" || got["data"].(map[string]any)["to"] != to || got["data"].(map[string]any)["shadows"] != false {
+	if got["status"] != "error" || !strings.Contains(got["error"].(string), "load writes only to the project: this server was started without --allow-user-space") {
+		t.Errorf("copy into the user space, not allowed: %s", mustJSON(got))
+	}
+	if _, err := os.Stat(to); err == nil {
+		t.Fatal("copied into the user space without --allow-user-space")
+	}
+	cs = f.connect(Options{AllowUserSpace: true})
+	// Allowed, the response says what the copy does: nothing here (the
+	// project's copy wins), but every other project now uses it.
+	got = call(t, cs, "load", args("p/style", "destination", "user"))
+	d := got["data"].(map[string]any)
+	if got["status"] != "success" || d["to"] != to || d["shadows"] != false ||
+		d["other_projects"] != "every other project without a copy of its own now uses this one, wherever a chain or a call resolves knowledge p/style" ||
+		!strings.HasPrefix(d["note"].(string), "in this project the project copy still takes precedence over it; every other project") {
 		t.Fatalf("copy: %s", mustJSON(got))
 	}
 	if _, err := os.Stat(to); err != nil {
 		t.Fatal(err)
+	}
+	// A project's copy of a system runtime, copied into the user space,
+	// replaces the system's for every other project: the response says so.
+	f.write(f.project, "tools/rye/core/runtimes/shell_runtime.yaml", "version: \"1.0.0\"\ntool_type: runtime\nexecutor_id: rye/core/primitives/subprocess\ncategory: rye/core/runtimes\ndescription: a project's runtime\nconfig: {command: bash}\n", f.key)
+	got = call(t, cs, "load", map[string]any{"item_type": "tool", "item_id": "rye/core/runtimes/shell_runtime", "project_path": f.project, "destination": "user"})
+	if d := got["data"].(map[string]any); got["status"] != "success" || d["shadows"] != false || !strings.HasSuffix(d["other_projects"].(string), "tool rye/core/runtimes/shell_runtime, in place of the system copy") {
+		t.Errorf("a runtime into the user space: %s", mustJSON(got))
 	}
 	got = call(t, cs, "load", args("p/style", "destination", "user"))
 	if got["status"] != "error" || !strings.Contains(got["error"].(string), "already exists: load never replaces a file") {
@@ -402,9 +423,15 @@ func TestSign(t *testing.T) {
 	if got := call(t, cs, "sign", args); got["status"] != "error" {
 		t.Errorf("a pattern matching nothing: %s", mustJSON(got))
 	}
-	// The user space.
-	f.write(f.user, "knowledge/p/mine.md", strings.Replace(styleKnowledge, "id: style", "id: mine", 1), nil)
-	got = call(t, cs, "sign", map[string]any{"item_type": "knowledge", "item_id": "p/mine", "project_path": f.project, "source": "user"})
+	// The user space, whose items every project uses: only when the user
+	// allowed the server to write there too.
+	mine := f.write(f.user, "knowledge/p/mine.md", strings.Replace(styleKnowledge, "id: style", "id: mine", 1), nil)
+	userArgs := map[string]any{"item_type": "knowledge", "item_id": "p/mine", "project_path": f.project, "source": "user"}
+	got = call(t, cs, "sign", userArgs)
+	if data, _ := os.ReadFile(mine); got["status"] != "error" || !strings.Contains(got["error"].(string), "sign writes only to the project: this server was started without --allow-user-space") || strings.Contains(string(data), "rye:signed") {
+		t.Errorf("user space, not allowed: %s", mustJSON(got))
+	}
+	got = call(t, f.connect(Options{Key: f.key, AllowUserSpace: true}), "sign", userArgs)
 	if got["status"] != "success" || !strings.Contains(mustJSON(got), `"result":"signed"`) {
 		t.Errorf("user space: %s", mustJSON(got))
 	}

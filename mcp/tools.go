@@ -153,7 +153,7 @@ func (s *server) load(ctx context.Context, _ *sdk.CallToolRequest, a loadArgs) (
 		}
 	}
 	if a.Destination != "" {
-		if req.To, err = writable(p.Spaces, a.Destination); err != nil {
+		if req.To, err = s.writable(p.Spaces, a.Destination, "load"); err != nil {
 			return fail(err)
 		}
 	}
@@ -171,12 +171,8 @@ func (s *server) load(ctx context.Context, _ *sdk.CallToolRequest, a loadArgs) (
 	}
 	it, r := l.Item, l.Result
 	if req.To != nil {
-		note := fmt.Sprintf("the %s copy still takes precedence over it", l.Loc.Space.Name)
-		if l.Shadows {
-			note = fmt.Sprintf("it now shadows the %s copy and must be signed in the %s space (the sign tool, or rye sign %s %s)", l.Loc.Space.Name, req.To.Name, k, id)
-		}
 		return respond(&Response{Status: "success", Type: string(k), ItemID: string(id), Verification: &r, Metadata: since(started),
-			Data: &copyData{From: it.Path, To: l.CopiedTo, Shadows: l.Shadows, Note: note}})
+			Data: copied(p.Spaces, l, req.To, k, id)})
 	}
 	if r.Verdict.Failed() {
 		err := fmt.Errorf("%s %s (%s) is not verified: %s: %s; its content is withheld", it.Kind, it.ID, it.Path, r.Verdict, r.Reason)
@@ -205,24 +201,64 @@ type loadData struct {
 
 // copyData is the data of a load response with a destination.
 type copyData struct {
-	From    string `json:"from"`
-	To      string `json:"to"`
-	Shadows bool   `json:"shadows"` // the copy takes precedence over the original
-	Note    string `json:"note"`
+	From string `json:"from"`
+	To   string `json:"to"`
+	// Shadows is whether the copy takes precedence over the original in
+	// the project the call named.
+	Shadows bool `json:"shadows"`
+	// OtherProjects says what a copy into the user space does for every
+	// other project: each that has no copy of its own now finds it.
+	OtherProjects string `json:"other_projects,omitempty"`
+	Note          string `json:"note"`
 }
 
-// writable is the project or the user space, for a destination.
-func writable(ss *space.Spaces, name string) (*space.Space, error) {
+// copied describes a copy truthfully: what it shadows in the named
+// project, and, for the user space, in every other project of the user.
+func copied(ss *space.Spaces, l *verify.Loaded, to *space.Space, k item.Kind, id item.ID) *copyData {
+	d := &copyData{From: l.Item.Path, To: l.CopiedTo, Shadows: l.Shadows}
+	if l.Shadows {
+		d.Note = fmt.Sprintf("in this project it now shadows the %s copy, and must verify in the %s space: signed by a key the project trusts (the sign tool, or rye sign %s %s)", l.Loc.Space.Name, to.Name, k, id)
+	} else {
+		d.Note = fmt.Sprintf("in this project the %s copy still takes precedence over it", l.Loc.Space.Name)
+	}
+	if to.Name == space.User {
+		d.OtherProjects = "every other project without a copy of its own now uses this one, wherever a chain or a call resolves " + string(k) + " " + string(id)
+		if _, err := ss.Resolve(k, id, ss.System); err == nil {
+			d.OtherProjects += ", in place of the system copy"
+		}
+		d.Note += "; " + d.OtherProjects
+	}
+	return d
+}
+
+// writable is the project or the user space, for a destination of verb
+// (load or sign). The user space only when the user allowed it
+// (Options.AllowUserSpace): what is written there is used by every
+// project of the user, not just the one the call names.
+func (s *server) writable(ss *space.Spaces, name, verb string) (*space.Space, error) {
 	switch name {
 	case "project":
 		return ss.Project, nil
 	case "user":
+		if !s.o.AllowUserSpace {
+			return nil, fmt.Errorf("%s writes only to the project: this server was started without --allow-user-space. "+
+				"An item written to the user space (%s) is used by every project of the user, in place of the system's, so letting an agent write there is the user's choice: "+
+				"they can restart the server as rye mcp --allow-user-space, or do it themselves (rye load --destination user, rye sign with the user space's items)", verb, userRoot(ss))
+		}
 		if ss.User == nil {
 			return nil, errors.New("there is no user space: set USER_SPACE or HOME")
 		}
 		return ss.User, nil
 	}
 	return nil, fmt.Errorf("%q is not a space items can be written to: use project or user", name)
+}
+
+// userRoot names the user space's folder, for messages.
+func userRoot(ss *space.Spaces) string {
+	if ss.User == nil {
+		return "USER_SPACE or HOME"
+	}
+	return ss.User.AI()
 }
 
 type signArgs struct {
@@ -276,7 +312,7 @@ func (s *server) sign(ctx context.Context, _ *sdk.CallToolRequest, a signArgs) (
 	if source == "" {
 		source = "project"
 	}
-	sp, err := writable(p.Spaces, source)
+	sp, err := s.writable(p.Spaces, source, "sign")
 	if err != nil {
 		return fail(err)
 	}

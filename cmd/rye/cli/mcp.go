@@ -16,7 +16,7 @@ import (
 )
 
 func (a *app) mcpCommand() *cobra.Command {
-	var allowSign bool
+	var allowSign, allowUserSpace bool
 	var roots []string
 	var timeout time.Duration
 	cmd := &cobra.Command{
@@ -35,7 +35,10 @@ to run it. Without, it serves any project that you own (the folder and its
 to projects in DIR or below.
 
 sign is refused unless the server was started with --allow-sign: an agent
-that signs with your key is your choice, not a default. The key must load
+that signs with your key is your choice, not a default. Likewise the server
+writes only to the named project (load's destination, sign's source) unless
+started with --allow-user-space: items in your user space are used by every
+project. The key must load
 without a prompt (stdin is the protocol): an unencrypted key, or its
 passphrase in RYE_KEY_PASSWORD.
 
@@ -51,7 +54,7 @@ stdout carries the protocol only; warnings go to stderr.`,
 			// drops it from every run as well (executor.SecretVars).
 			passphrase := os.Getenv("RYE_KEY_PASSWORD")
 			os.Unsetenv("RYE_KEY_PASSWORD")
-			o := mcp.Options{Open: a.openProject, Timeout: timeout, Log: a.stderr}
+			o := mcp.Options{Open: a.openProject, Timeout: timeout, Log: a.stderr, AllowUserSpace: allowUserSpace}
 			o.Version, _, _ = Version()
 			if len(a.dirs) > 0 || a.projectDir != "" {
 				if len(roots) > 0 {
@@ -89,6 +92,7 @@ stdout carries the protocol only; warnings go to stderr.`,
 		},
 	}
 	cmd.Flags().BoolVar(&allowSign, "allow-sign", false, "let the sign tool sign with your key (loaded now, without a prompt)")
+	cmd.Flags().BoolVar(&allowUserSpace, "allow-user-space", false, "let load copy items into your user space, and sign sign its items (with --allow-sign): every project uses them")
 	cmd.Flags().StringArrayVar(&roots, "root", nil, "serve only projects in `DIR` or below (repeatable; without -C)")
 	cmd.Flags().DurationVar(&timeout, "timeout", 0, "kill each tool run after `DURATION`, replacing its configured timeout (as rye execute --timeout)")
 	return cmd
