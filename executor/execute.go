@@ -58,6 +58,10 @@ type Link struct {
 	Integrity  string  `json:"integrity,omitempty"` // empty for an element that did not verify
 	Verdict    string  `json:"verdict"`
 	Path       string  `json:"path"`
+	// Warnings are the element's verification warnings (a legacy
+	// signature format and what it leaves uncovered, a key about to
+	// expire).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Plan is a tool ready to run: its chain verified and validated, its
@@ -170,7 +174,7 @@ func (p *Plan) refuse(err error) error {
 }
 
 func linkOf(el *chain.Element, f *verifiedFile) Link {
-	l := Link{ItemID: string(el.ID()), Space: string(el.Space()), ToolType: el.ToolType(), Integrity: f.Integrity, Verdict: string(f.Result.Verdict), Path: el.Loc.Path()}
+	l := Link{ItemID: string(el.ID()), Space: string(el.Space()), ToolType: el.ToolType(), Integrity: f.Integrity, Verdict: string(f.Result.Verdict), Path: el.Loc.Path(), Warnings: f.Result.Warnings}
 	if x := el.Executor(); x != "" {
 		l.ExecutorID = &x
 	}

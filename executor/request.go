@@ -112,6 +112,10 @@ func (x *Executor) Execute(ctx context.Context, req *Request) (*Result, error) {
 			if errors.As(err, &ie) {
 				r.DeclaredInputs = ie.Declared
 			}
+			var ue *UncoveredError
+			if errors.As(err, &ue) {
+				r.Verification = &ue.Result
+			}
 			return r, err
 		}
 		return r, nil

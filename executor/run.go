@@ -12,6 +12,7 @@ import (
 	"github.com/ryekit/rye/chain"
 	"github.com/ryekit/rye/executor/prim"
 	"github.com/ryekit/rye/internal/jsonvalue"
+	"github.com/ryekit/rye/verify"
 )
 
 // Result is what rye execute prints (spec 3.8): one JSON object.
@@ -26,7 +27,11 @@ type Result struct {
 	// DeclaredInputs are what the item takes, when it refused the
 	// parameters or inputs it was given (set by Execute).
 	DeclaredInputs []DeclaredInput `json:"declared_inputs,omitempty"`
-	Metadata       ResultMeta      `json:"metadata"`
+	// Verification is a directive's or knowledge entry's verdict, with its
+	// warnings (a legacy format, a key about to expire); a tool's are in
+	// its chain.
+	Verification *verify.Result `json:"verification,omitempty"`
+	Metadata     ResultMeta     `json:"metadata"`
 	// Ran is true when the primitive was started: Error is then about the
 	// run, not about the item.
 	Ran bool `json:"-"`

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"strings"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/ryekit/rye/internal/cachedir"
 	"github.com/ryekit/rye/internal/jsonvalue"
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/item/syntax"
 	"github.com/ryekit/rye/search"
 	"github.com/ryekit/rye/sign"
 	"github.com/ryekit/rye/space"
@@ -61,7 +63,7 @@ func (s *server) execute(ctx context.Context, _ *sdk.CallToolRequest, a executeA
 	defer cancel()
 	defer context.AfterFunc(s.life, cancel)()
 	r, err := x.Execute(ctx, &executor.Request{Kind: k, ID: id, Params: params, DryRun: a.DryRun, Timeout: s.o.Timeout})
-	resp := &Response{Status: r.Status, Type: r.Type, ItemID: r.ItemID, Data: r.Data, Error: r.Error, Chain: r.Chain, DeclaredInputs: r.DeclaredInputs, Metadata: r.Metadata}
+	resp := &Response{Status: r.Status, Type: r.Type, ItemID: r.ItemID, Data: r.Data, Error: r.Error, Chain: r.Chain, DeclaredInputs: r.DeclaredInputs, Verification: r.Verification, Metadata: r.Metadata}
 	if r.DryRun && r.Succeeded() {
 		resp.Status = "validation_passed"
 	}
@@ -176,6 +178,19 @@ func (s *server) load(ctx context.Context, _ *sdk.CallToolRequest, a loadArgs) (
 	}
 	if r.Verdict.Failed() {
 		err := fmt.Errorf("%s %s (%s) is not verified: %s: %s; its content is withheld", it.Kind, it.ID, it.Path, r.Verdict, r.Reason)
+		resp := failure(a.ItemType, a.ItemID, err, started)
+		resp.Verification = &r
+		return respond(resp)
+	}
+	// The content is the whole file: every byte of it that is not white
+	// space must be covered by the signature (a legacy format leaves parts
+	// out, which anyone could have written after the signing). The
+	// embedded bundle's files are rye's own bytes.
+	found := sign.Find(it.Bytes, path.Ext(it.Path))
+	if at := sign.CoverageOf(found, it.Kind, it.Bytes).FirstUncovered(it.Bytes, 0, len(it.Bytes)); at >= 0 && !l.Loc.Space.Embedded() {
+		line := syntax.NewLineIndex(it.Bytes).Pos(at).Line
+		err := fmt.Errorf("%s %s (%s:%d) verified, but its %s signature does not cover line %d (%s), which anyone could have written after the signing; its content is withheld: load serves only bytes a signature covers; if its content is yours, re-sign it with v2: rye sign --format v2 %s %s",
+			it.Kind, it.ID, it.Path, line, r.Format, line, found.Line.Format.Uncovered(it.Kind, path.Ext(it.Path)), it.Kind, it.ID)
 		resp := failure(a.ItemType, a.ItemID, err, started)
 		resp.Verification = &r
 		return respond(resp)
