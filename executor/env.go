@@ -192,7 +192,7 @@ var protectedVars = map[string]bool{
 // protectedVar reports whether the project's .env may not set name.
 func protectedVar(name string, interpreters map[string]bool) bool {
 	upper := strings.ToUpper(name) // Windows names are case-insensitive
-	return protectedVars[upper] || interpreters[name] || strings.HasPrefix(upper, "LD_") ||
+	return protectedVars[upper] || chain.IsLoadPathVar(upper) || interpreters[name] || strings.HasPrefix(upper, "LD_") ||
 		strings.HasPrefix(upper, "DYLD_") || strings.HasPrefix(upper, "RYE_") || strings.HasPrefix(upper, "GIT_") ||
 		strings.HasPrefix(upper, "BASH_FUNC_") || strings.Contains(name, "%") || strings.ContainsAny(name, "()")
 }

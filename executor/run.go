@@ -178,7 +178,11 @@ func (x *Executor) run(ctx context.Context, p *Plan, o RunOptions) (any, error) 
 	}
 	switch root := p.Chain.Root().ID(); root {
 	case "rye/core/primitives/subprocess":
-		return x.runSubprocess(ctx, p, cfg, env, o)
+		nodeModules, _ := vars["node_modules"].(string)
+		check := func(final []string) error {
+			return checkLoadPaths(final, NewEnv(WithoutSecrets(x.Environ)), rd, nodeModules)
+		}
+		return x.runSubprocess(ctx, p, cfg, env, check, o)
 	case "rye/core/primitives/http_client":
 		return x.runHTTP(ctx, p, cfg, o)
 	default:
@@ -186,7 +190,9 @@ func (x *Executor) run(ctx context.Context, p *Plan, o RunOptions) (any, error) 
 	}
 }
 
-func (x *Executor) runSubprocess(ctx context.Context, p *Plan, cfg map[string]any, env *Env, o RunOptions) (any, error) {
+// runSubprocess runs the subprocess primitive; check sees its complete
+// environment first (checkLoadPaths).
+func (x *Executor) runSubprocess(ctx context.Context, p *Plan, cfg map[string]any, env *Env, check func([]string) error, o RunOptions) (any, error) {
 	if prefix, ok := cfg["param_env"].(string); ok && prefix != "" {
 		for _, kv := range prim.ParamEnv(prefix, p.Params) {
 			k, v, _ := strings.Cut(kv, "=")
@@ -195,6 +201,9 @@ func (x *Executor) runSubprocess(ctx context.Context, p *Plan, cfg map[string]an
 	}
 	sc, err := prim.SubprocessConfigFrom(cfg, env.Environ(), x.ProjectPath)
 	if err != nil {
+		return nil, err
+	}
+	if err := check(sc.Env); err != nil {
 		return nil, err
 	}
 	if o.Timeout > 0 {
