@@ -99,7 +99,9 @@ func (s *server) search(ctx context.Context, _ *sdk.CallToolRequest, a searchArg
 	}
 	req := search.Request{Spaces: p.Spaces, Scope: a.Scope, Query: a.Query, Tier: a.Space, Limit: a.Limit, Extractors: extractors, Trust: p.Trust, Policy: p.Policy}
 	if dir, err := cachedir.Dir(); err == nil {
-		req.CacheDir = dir
+		if secret, err := cachedir.Secret(); err == nil {
+			req.CacheDir, req.Secret = dir, secret // no secret, no cache: it only saves time
+		}
 	}
 	res, err := search.Run(req)
 	if err != nil {
