@@ -534,9 +534,20 @@ func TestProjectPath(t *testing.T) {
 	if got["status"] != "error" || !strings.Contains(got["error"].(string), "this server serves only the project "+f.project) {
 		t.Errorf("another project: %s", mustJSON(got))
 	}
-	for _, path := range []string{f.project, link} {
+	for _, path := range []string{f.project, link, f.project + "/.", f.project + "/.ai/..", filepath.Join(filepath.Dir(link), "..", filepath.Base(filepath.Dir(link)), "link")} {
 		if got := call(t, pinned, "load", map[string]any{"item_type": "knowledge", "item_id": "p/style", "project_path": path}); got["status"] != "success" {
 			t.Errorf("the pinned project as %s: %s", path, mustJSON(got))
+		}
+	}
+	// Paths that are not the pinned folder, however close: a link to
+	// another project, a folder inside the pinned one.
+	otherLink := filepath.Join(t.TempDir(), "other")
+	os.Symlink(other, otherLink)
+	os.MkdirAll(filepath.Join(f.project, "sub", ".ai"), 0o755)
+	for _, path := range []string{otherLink, filepath.Join(f.project, "sub"), filepath.Join(f.project, ".ai")} {
+		got := call(t, pinned, "load", map[string]any{"item_type": "knowledge", "item_id": "p/style", "project_path": path})
+		if got["status"] != "error" || !strings.Contains(got["error"].(string), "this server serves only the project "+f.project) {
+			t.Errorf("not the pinned project, %s: %s", path, mustJSON(got))
 		}
 	}
 }
