@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,7 +17,6 @@ import (
 	"github.com/ryekit/rye/internal/cachedir"
 	"github.com/ryekit/rye/internal/jsonvalue"
 	"github.com/ryekit/rye/item"
-	"github.com/ryekit/rye/item/syntax"
 	"github.com/ryekit/rye/search"
 	"github.com/ryekit/rye/sign"
 	"github.com/ryekit/rye/space"
@@ -190,7 +190,7 @@ func (s *server) load(ctx context.Context, _ *sdk.CallToolRequest, a loadArgs) (
 	// embedded bundle's files are rye's own bytes.
 	found := sign.Find(it.Bytes, path.Ext(it.Path))
 	if at := sign.CoverageOf(found, it.Kind, it.Bytes).FirstUncovered(it.Bytes, 0, len(it.Bytes)); at >= 0 && !l.Loc.Space.Embedded() {
-		line := syntax.NewLineIndex(it.Bytes).Pos(at).Line
+		line := bytes.Count(it.Bytes[:at], []byte("\n")) + 1
 		err := fmt.Errorf("%s %s (%s:%d) verified, but its %s signature does not cover line %d (%s), which anyone could have written after the signing; its content is withheld: load serves only bytes a signature covers; if its content is yours, re-sign it with v2: rye sign --format v2 %s %s",
 			it.Kind, it.ID, it.Path, line, r.Format, line, found.Line.Format.Uncovered(it.Kind, path.Ext(it.Path)), it.Kind, it.ID)
 		resp := failure(a.ItemType, a.ItemID, err, started)

@@ -9,8 +9,6 @@ import (
 
 	"github.com/ryekit/rye/internal/par"
 	"github.com/ryekit/rye/item"
-	"github.com/ryekit/rye/item/syntax"
-	"github.com/ryekit/rye/sign"
 	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
 )
@@ -75,7 +73,7 @@ func (e *RequestError) Unwrap() error { return e.Err }
 // only (ranking it on its body would tell what the body says), with a
 // score of 0, and has no name, title, description or category. A result
 // that verifies shows the words read from the bytes that verified, and
-// only those a signature covers (sign.CoverageOf), never the index's: the
+// only those a signature covers (verify.CoveredFields), never the index's: the
 // index is a cache, and a file can change between its indexing and now.
 func Run(req Request) (*Results, error) {
 	sc, err := ParseScope(req.Scope)
@@ -196,40 +194,10 @@ func verifyDoc(sp *space.Space, d *Doc, ts *verify.TrustStore, p verify.Policy) 
 		md = nil
 	}
 	if md != nil && !in.Embedded {
-		cov := sign.CoverageOf(sign.Find(in.Data, path.Ext(d.rel)), d.Kind, in.Data)
-		md = coveredOnly(md, cov, in.Data)
+		md = verify.CoveredFields(d.Kind, path.Ext(d.rel), in.Data, md)
 	}
 	c.fields = FieldsOf(it, md)
 	return c
-}
-
-// coveredOnly returns md without the fields search shows whose value
-// starts in bytes that cov leaves uncovered.
-func coveredOnly(md *item.Metadata, cov sign.Coverage, data []byte) *item.Metadata {
-	if len(cov.Uncovered) == 0 {
-		return md
-	}
-	fields := syntax.NewMap(md.Fields.Pos)
-	for _, f := range md.Fields.MapFields() {
-		v := f.Value
-		if v == nil || !v.Pos.IsValid() {
-			continue // no place in the file: nothing says it is covered
-		}
-		from, to := v.Pos.Offset, v.Pos.Offset+1
-		if v.End.IsValid() {
-			to = v.End.Offset
-		}
-		if f.KeyPos.IsValid() {
-			from = min(from, f.KeyPos.Offset)
-		}
-		if cov.FirstUncovered(data, from, to) >= 0 {
-			continue
-		}
-		fields.Set(f.Key, f.KeyPos, v)
-	}
-	out := *md
-	out.Fields = fields
-	return &out
 }
 
 // matchesIDOrPath reports whether a query word (a prefix, for a word
