@@ -123,51 +123,45 @@ func extent(v any) (longest, widest int) {
 // at most limit bytes (at a character boundary) and marked, adding the
 // bytes left out to dropped. v is not changed.
 func capStrings(v any, limit int, dropped *int) any {
-	switch x := v.(type) {
-	case string:
-		if len(x) <= limit {
-			return x
-		}
-		end := limit
-		for end > 0 && !utf8.RuneStart(x[end]) {
-			end--
-		}
-		*dropped += len(x) - end
-		return x[:end] + fmt.Sprintf("\n[rye: %d more bytes left out here: an MCP message is limited to %d MiB]", len(x)-end, MaxResponse>>20)
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = capStrings(e, limit, dropped)
-		}
-		return out
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = capStrings(e, limit, dropped)
-		}
-		return out
+	x, ok := v.(string)
+	if !ok {
+		return children(v, func(e any) any { return capStrings(e, limit, dropped) })
 	}
-	return v
+	if len(x) <= limit {
+		return x
+	}
+	end := limit
+	for end > 0 && !utf8.RuneStart(x[end]) {
+		end--
+	}
+	*dropped += len(x) - end
+	return x[:end] + fmt.Sprintf("\n[rye: %d more bytes left out here: an MCP message is limited to %d MiB]", len(x)-end, MaxResponse>>20)
 }
 
 // capArrays returns v with every array cut to its first keep elements,
 // adding the elements left out to dropped. v is not changed.
 func capArrays(v any, keep int, dropped *int) any {
+	if x, ok := v.([]any); ok && len(x) > keep {
+		*dropped += len(x) - keep
+		v = x[:keep]
+	}
+	return children(v, func(e any) any { return capArrays(e, keep, dropped) })
+}
+
+// children returns a copy of an array or object with f applied to each of
+// its elements, and any other value as it is.
+func children(v any, f func(any) any) any {
 	switch x := v.(type) {
 	case []any:
-		if len(x) > keep {
-			*dropped += len(x) - keep
-			x = x[:keep]
-		}
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = capArrays(e, keep, dropped)
+			out[i] = f(e)
 		}
 		return out
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[k] = capArrays(e, keep, dropped)
+			out[k] = f(e)
 		}
 		return out
 	}
