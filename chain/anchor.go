@@ -140,6 +140,7 @@ func checkBlocks(c *Chain) []Problem {
 		}
 		_, p := parseLib(el)
 		ps = append(ps, p...)
+		ps = append(ps, checkLoadPaths(el)...)
 	}
 	return ps
 }
@@ -262,6 +263,15 @@ func parseAnchor(el *Element) (*Anchor, []Problem) {
 			sub := &blockReader{el: el, block: "anchor.env_paths." + f.Key}
 			if sub.mapping(f.Value, []string{"prepend", "append"}) {
 				a.EnvPaths = append(a.EnvPaths, EnvPath{Var: f.Key, Prepend: sub.strings(f.Value, "prepend"), Append: sub.strings(f.Value, "append")})
+				// Each entry is one folder: one with a list separator in
+				// it would add a second, unchecked one.
+				for _, key := range []string{"prepend", "append"} {
+					for _, it := range f.Value.Get(key).ListItems() {
+						if it.Kind == syntax.StringNode && strings.ContainsAny(it.Str, ":;") {
+							sub.add(it, "%s: %q holds a path-list separator (: or ;): each entry is one folder, and may only be {%s} or a folder below it", key, it.Str, strings.Join(RunWords, "}, {"))
+						}
+					}
+				}
 			}
 			b.ps = append(b.ps, sub.ps...)
 		}

@@ -66,6 +66,12 @@ func applyAnchorEnv(a *chain.Anchor, env *Env, ctx map[string]string, rd *runDir
 		}
 		resolve := func(tmpl string) (string, error) {
 			v := anchorTemplate(tmpl, ctx)
+			if strings.Contains(v, sep) {
+				// One entry, one folder: "{anchor_path}:{project_path}"
+				// would pass the check below as one path below the run
+				// directory and add the project as a second.
+				return "", fmt.Errorf("%s: anchor env_paths %s: %q (from %q) holds the path-list separator %q: each entry is one folder, which rye verified and wrote for this run", a.Owner.ID(), ep.Var, v, tmpl, sep)
+			}
 			if v != "" && !rd.inside(v) {
 				return "", fmt.Errorf("%s: anchor env_paths %s: %q (from %q) is not a folder that rye verified and wrote for this run; an anchor may add {anchor_path}, {tool_dir}, {tool_parent}, {runtime_lib} and folders below them", a.Owner.ID(), ep.Var, v, tmpl)
 			}
@@ -105,4 +111,32 @@ func anchorCwd(a *chain.Anchor, ctx map[string]string, rd *runDir, project strin
 		return filepath.Clean(v), nil
 	}
 	return "", fmt.Errorf("%s: anchor cwd %q (from %q) is neither a folder that rye wrote for this run nor the project root", a.Owner.ID(), v, a.Cwd)
+}
+
+// checkLoadPaths refuses a run whose environment (env, complete: the
+// caller's, the chain's env_config, the anchor's env_paths and the
+// primitive's config.env) puts on a load path (chain.LoadPathVars) an
+// entry that is neither the caller's own (in caller, the environment the
+// run started from), nor the run directory or a folder below it, nor, for
+// NODE_PATH, the project's node_modules that the user's configuration
+// allowed (nodeModules, "" when it did not). However a chain sets these
+// variables, only verified code is loaded from them.
+func checkLoadPaths(env []string, caller *Env, rd *runDir, nodeModules string) error {
+	sep := string(os.PathListSeparator)
+	for _, kv := range env {
+		name, value, _ := strings.Cut(kv, "=")
+		if !chain.IsLoadPathVar(name) {
+			continue
+		}
+		own, _ := caller.Get(name)
+		mine := strings.Split(own, sep)
+		for _, e := range strings.Split(value, sep) {
+			switch {
+			case e == "", slices.Contains(mine, e), rd.inside(e), nodeModules != "" && strings.EqualFold(name, "NODE_PATH") && e == nodeModules:
+			default:
+				return fmt.Errorf("%s holds %q, which is neither a folder that rye verified and wrote for this run nor from your own environment: a chain may put on a load path only what rye verified (%s), never the project's unverified files; nothing was run", name, e, strings.Join(chain.LoadPathVars, ", "))
+			}
+		}
+	}
+	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ryekit/rye/chain"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/sign"
 )
@@ -185,6 +186,39 @@ func TestAnchorRefusals(t *testing.T) {
 			t.Errorf("got %v %+v", err, r)
 		}
 	})
+	// An entry is one folder: a path-list separator would smuggle in a
+	// second, unchecked one (the project, whose unsigned module_loader.py
+	// would shadow the verified library). However written, and wherever a
+	// chain sets a load path (env_config.env, config.env), only the run's
+	// folders and the caller's own entries pass.
+	for name, edit := range map[string][2]string{
+		"env_paths with a separator":       {`prepend: ["{anchor_path}", "{runtime_lib}"]`, `prepend: ["{anchor_path}:{project_path}", "{runtime_lib}"]`},
+		"env_paths with a Windows one":     {`append: ["{tool_dir}/extra"]`, `append: ["{tool_dir}/extra;{project_path}"]`},
+		"env_paths climbing out":           {`append: ["{tool_dir}/extra"]`, `append: ["{tool_dir}/../../../../../.."]`},
+		"env_paths naming the user space":  {`append: ["{tool_dir}/extra"]`, `append: ["{user_space}"]`},
+		"config.env PYTHONPATH":            {"config:\n", "config:\n  env: {PYTHONPATH: \"{project_path}\"}\n"},
+		"config.env NODE_PATH in a list":   {"config:\n", "config:\n  env: {NODE_PATH: \"{anchor_path}:{project_path}/node_modules\"}\n"},
+		"env_config.env PYTHONPATH":        {"config:\n", "env_config:\n  env: {PYTHONPATH: \"${PYTHONPATH}:/elsewhere\"}\nconfig:\n"},
+		"env_config.env through a default": {"config:\n", "env_config:\n  env: {RUBYLIB: \"${RUBYLIB:-/elsewhere}\"}\nconfig:\n"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			f, x := anchoredProject(t)
+			if !strings.Contains(anchoredRuntime, edit[0]) {
+				t.Fatalf("no %q in the runtime", edit[0])
+			}
+			f.write("project", "tools/t/rt/runtime.yaml", strings.Replace(anchoredRuntime, edit[0], edit[1], 1), f.key)
+			os.WriteFile(filepath.Join(f.project, "module_loader.py"), []byte("unsigned\n"), 0o644)
+			r, err := f.execute(x, "t/pkg/tool", nil)
+			msg := r.Error
+			var ci *ChainInvalidError
+			if errors.As(err, &ci) {
+				msg = ci.Error()
+			}
+			if r.Succeeded() || f.marker() || !(strings.Contains(msg, "holds a path-list separator") || strings.Contains(msg, "is not a folder that rye verified and wr")) {
+				t.Errorf("got %v %+v", err, r)
+			}
+		})
+	}
 	t.Run("an unknown word in env_paths", func(t *testing.T) {
 		f, x := anchoredProject(t)
 		f.write("project", "tools/t/rt/runtime.yaml", strings.Replace(anchoredRuntime, `append: ["{tool_dir}/extra"]`, `append: ["{nowhere}"]`, 1), f.key)
@@ -237,5 +271,37 @@ func TestAnchorModes(t *testing.T) {
 		if d["files"] != c.files || (c.pwdSuffix == "" && pwd != f.project) || (c.pwdSuffix != "" && !strings.HasSuffix(pwd, string(filepath.Separator)+c.pwdSuffix)) {
 			t.Errorf("%q: %v", c.edit, d)
 		}
+	}
+}
+
+// checkLoadPaths, the last word on the environment: each entry of a
+// load-path variable is the caller's own, in the run directory, or the
+// project's node_modules the user allowed; a separator inside a template
+// value (applyAnchorEnv) is refused too.
+func TestLoadPathsOfTheFinalEnvironment(t *testing.T) {
+	rd := &runDir{root: "/cache/rye/run/rye-run-1"}
+	caller := NewEnv([]string{"PYTHONPATH=/mine:/also/mine", "LD_LIBRARY_PATH=/opt/lib"})
+	for env, want := range map[string]string{
+		"PYTHONPATH=/cache/rye/run/rye-run-1/ai/t:/mine":      "",
+		"PYTHONPATH=/cache/rye/run/rye-run-1/ai/../../../x":   `PYTHONPATH holds "/cache/rye/run/rye-run-1/ai/../../../x"`,
+		"PYTHONPATH=/project":                                 `PYTHONPATH holds "/project", which is neither a folder that rye verified and wrote for this run nor from your own environment`,
+		"NODE_PATH=/project/node_modules":                     `NODE_PATH holds "/project/node_modules"`,
+		"LD_LIBRARY_PATH=/opt/lib:/cache/rye/run/rye-run-1/x": "",
+		"PERL5LIB=lib":    `PERL5LIB holds "lib"`,
+		"OTHER=/anything": "",
+	} {
+		err := checkLoadPaths([]string{env}, caller, rd, "")
+		if (want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v", env, err)
+		}
+	}
+	if err := checkLoadPaths([]string{"NODE_PATH=/project/node_modules"}, caller, rd, "/project/node_modules"); err != nil {
+		t.Errorf("the node_modules the user allowed: %v", err)
+	}
+	owner := chainOf(t, "description: x\n").Elements[0]
+	a := &chain.Anchor{Owner: owner, EnvPaths: []chain.EnvPath{{Var: "PYTHONPATH", Prepend: []string{"{anchor_path}"}}}}
+	ctx := map[string]string{"anchor_path": "/cache/rye/run/rye-run-1/ai/t" + string(os.PathListSeparator) + "/project"}
+	if err := applyAnchorEnv(a, NewEnv(nil), ctx, rd); err == nil || !strings.Contains(err.Error(), "holds the path-list separator") {
+		t.Errorf("a separator in a context value: %v", err)
 	}
 }

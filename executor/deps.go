@@ -9,7 +9,9 @@ import (
 
 	"github.com/ryekit/rye/chain"
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/sign"
 	"github.com/ryekit/rye/space"
+	"github.com/ryekit/rye/verify"
 )
 
 // Bounds on what one walk (verify_deps, an anchor's library folder)
@@ -50,7 +52,45 @@ type runFiles struct {
 //     it (rye's own multi-file tools);
 //   - the library: an anchor's lib folder (every file of the verify_deps
 //     extensions, or of the tool's own, below it) or runtime_lib items.
+//
+// Last, no two of the files given to the run (the tool, its dependencies
+// and library files) may carry one legacy signature (noCopies).
 func collectFiles(v *verifier, ss *space.Spaces, c *chain.Chain) (*runFiles, error) {
+	out, err := collect(v, ss, c)
+	if err != nil {
+		return out, err
+	}
+	return out, noCopies(append(append([]*verifiedFile{{Loc: c.Tool().Loc, Item: c.Tool().Item}}, out.deps...), out.libs...))
+}
+
+// noCopies refuses two files of a run that carry the same signature in a
+// format that does not bind a file's name (v1 and the RYE OS eras: "nothing
+// binds the item to its location"): one is a copy of the other under
+// another name, and a signed module copied as json.py would be imported
+// in place of the standard library's. v2 binds the id, so there such a
+// copy does not verify in the first place.
+func noCopies(files []*verifiedFile) error {
+	seen := map[string]*verifiedFile{}
+	for _, f := range files {
+		found := sign.Find(f.Item.Bytes, path.Ext(f.Loc.Rel))
+		if found.Line == nil || !found.Line.Format.Legacy() {
+			continue
+		}
+		key := found.Line.Hash + ":" + found.Line.Signature
+		first, dup := seen[key]
+		if !dup {
+			seen[key] = f
+			continue
+		}
+		r := verify.Result{Kind: f.Loc.Kind, ID: f.Loc.ID, Space: f.Loc.Space.Label, Path: f.Loc.Path(), Verdict: verify.Moved, Format: found.Line.Format.String(), Fingerprint: found.Line.Fingerprint,
+			Reason: fmt.Sprintf("it carries the same %s signature as %s: a copy under another name, which %s does not bind; a signed file copied under a module's name would be loaded in that module's place; remove the copy, or sign the files again in v2, which binds each file's name: rye sign --format v2 %s %s", found.Line.Format, first.Loc.Path(), found.Line.Format, f.Loc.Kind, f.Loc.ID)}
+		return &VerifyError{Role: "dependency", Result: r}
+	}
+	return nil
+}
+
+// collect is collectFiles without the check for copies.
+func collect(v *verifier, ss *space.Spaces, c *chain.Chain) (*runFiles, error) {
 	out := &runFiles{}
 	tool := c.Tool()
 	toolDir := path.Dir(tool.Loc.Rel)

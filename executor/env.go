@@ -9,10 +9,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/ryekit/rye/chain"
 	"github.com/ryekit/rye/item/syntax"
+	"github.com/ryekit/rye/space"
 )
 
 // Env is an environment being built: names to values, and the order in
@@ -31,6 +33,28 @@ func NewEnv(kv []string) *Env {
 		}
 	}
 	return e
+}
+
+// SecretVars are rye's own secrets: the variables that hold or name the
+// user's signing key and its passphrase (docs/keys.md), and the name the
+// CI example there gives an SSH private key. No tool ever sees them: a
+// tool is code from a project, and the key that signs what the user
+// trusts must not be one environment read away from it. The executor
+// drops them from the environment every run starts from (WithoutSecrets),
+// so that neither a runtime's ${NAME} nor a tool's own lookup finds them.
+var SecretVars = []string{"RYE_KEY_PASSWORD", "RYE_SIGNING_KEY", "RYE_SSH_KEY"}
+
+// WithoutSecrets returns kv (KEY=VALUE pairs) without SecretVars. Names
+// are compared without regard to case, as Windows does.
+func WithoutSecrets(kv []string) []string {
+	out := make([]string, 0, len(kv))
+	for _, s := range kv {
+		k, _, _ := strings.Cut(s, "=")
+		if !slices.ContainsFunc(SecretVars, func(v string) bool { return strings.EqualFold(k, v) }) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // Set sets a variable.
@@ -92,6 +116,11 @@ type EnvOptions struct {
 	// and is refused even when project interpreters are allowed. nil means
 	// nothing is tracked (no repository).
 	Tracked func(path string) (bool, error)
+	// WorkTree says why the project is not in a git work tree (nil when it
+	// is). Outside one, "untracked" tells nothing about who put a folder
+	// there, so a project interpreter is refused. A nil WorkTree is a
+	// caller that vouches for the project (tests); New always sets it.
+	WorkTree func() error
 }
 
 // ResolveEnv builds the environment of a run (spec 3.5): the process
@@ -163,7 +192,7 @@ var protectedVars = map[string]bool{
 // protectedVar reports whether the project's .env may not set name.
 func protectedVar(name string, interpreters map[string]bool) bool {
 	upper := strings.ToUpper(name) // Windows names are case-insensitive
-	return protectedVars[upper] || interpreters[name] || strings.HasPrefix(upper, "LD_") ||
+	return protectedVars[upper] || chain.IsLoadPathVar(upper) || interpreters[name] || strings.HasPrefix(upper, "LD_") ||
 		strings.HasPrefix(upper, "DYLD_") || strings.HasPrefix(upper, "RYE_") || strings.HasPrefix(upper, "GIT_") ||
 		strings.HasPrefix(upper, "BASH_FUNC_") || strings.Contains(name, "%") || strings.ContainsAny(name, "()")
 }
@@ -249,6 +278,10 @@ func projectNodeModules(o EnvOptions) (string, error) {
 // when project interpreters are allowed: committed interpreters are exactly
 // what a change under review could bring. The folder must also stay inside
 // the project (a venv_path of ../x or /usr is not the project's).
+//
+// Outside a git work tree nothing says who put the folder there, so it is
+// refused too (with how to proceed), and so is a folder another user owns:
+// both only when the folder exists, since otherwise the fallback runs.
 func projectInterpreter(dir string, o EnvOptions) error {
 	if !o.ProjectInterpreters {
 		return nil
@@ -256,6 +289,17 @@ func projectInterpreter(dir string, o EnvOptions) error {
 	rel, err := filepath.Rel(o.ProjectPath, dir)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
 		return fmt.Errorf("%s is outside the project", dir)
+	}
+	if _, err := os.Lstat(dir); err != nil {
+		return nil // nothing there: the fallback runs
+	}
+	if err := space.OwnedByCaller(dir); err != nil {
+		return fmt.Errorf("%v: rye does not run an interpreter from a folder another user controls", err)
+	}
+	if o.WorkTree != nil {
+		if err := o.WorkTree(); err != nil {
+			return fmt.Errorf("%s: execute.project_interpreters uses a project's interpreter only inside a git work tree, where git can say that no change under review added it, and %v (put the project under git, or turn execute.project_interpreters off in your configuration to run the runtime's fallback)", dir, err)
+		}
 	}
 	if o.Tracked == nil {
 		return nil

@@ -378,3 +378,41 @@ func TestProjectFilesCannotChooseWhatRuns(t *testing.T) {
 		t.Errorf("API_URL = %q", v)
 	}
 }
+
+// Allowed by the user, a project interpreter is still refused outside a
+// git work tree (nothing there says who put it in the project) and when
+// another user owns its folder; when the folder does not exist, the
+// fallback runs as always.
+func TestProjectInterpreterNeedsAWorkTreeAndTheUsersFolder(t *testing.T) {
+	project := t.TempDir()
+	exists := func(p string) bool { _, err := os.Stat(p); return err == nil }
+	venv := chainOf(t, "env_config:\n  interpreter: {type: venv_python, var: RYE_PY, fallback: python3}\n")
+	noRepo := func() error { return errors.New(project + " is not in a git repository") }
+	get := func(o EnvOptions) (string, error) {
+		o.ProjectPath, o.Exists, o.ProjectInterpreters = project, exists, true
+		env, err := ResolveEnv(venv, NewEnv(nil), o)
+		if err != nil {
+			return "", err
+		}
+		v, _ := env.Get("RYE_PY")
+		return v, nil
+	}
+	if got, err := get(EnvOptions{WorkTree: noRepo}); err != nil || got != "python3" {
+		t.Errorf("no .venv, no repository: %q %v, want the fallback", got, err)
+	}
+	os.MkdirAll(filepath.Join(project, ".venv", "bin"), 0o755)
+	os.WriteFile(filepath.Join(project, ".venv", "bin", "python"), nil, 0o755)
+	if got, err := get(EnvOptions{WorkTree: noRepo}); err == nil || !strings.Contains(err.Error(), filepath.Join(project, ".venv")+": execute.project_interpreters uses a project's interpreter only inside a git work tree, where git can say that no change under review added it, and "+project+" is not in a git repository (put the project under git, or turn execute.project_interpreters off") {
+		t.Errorf("outside a work tree: %q %v", got, err)
+	}
+	inRepo := func() error { return nil }
+	if got, err := get(EnvOptions{WorkTree: inRepo}); err != nil || got != filepath.Join(project, ".venv", "bin", "python") {
+		t.Errorf("in a work tree: %q %v", got, err)
+	}
+	if os.Getuid() == 0 {
+		os.Lchown(filepath.Join(project, ".venv"), 65534, 65534)
+		if got, err := get(EnvOptions{WorkTree: inRepo}); err == nil || !strings.Contains(err.Error(), "belongs to another user (uid 65534): rye does not run an interpreter from a folder another user controls") {
+			t.Errorf("another user's .venv: %q %v", got, err)
+		}
+	}
+}

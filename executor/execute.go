@@ -25,7 +25,8 @@ type Executor struct {
 	// ProjectPath is {project_path} and the default working directory: the
 	// project root, or the working directory when there is no project.
 	ProjectPath string
-	// Environ is the process environment the run starts from.
+	// Environ is the process environment the run starts from, less
+	// SecretVars, which no run ever sees.
 	Environ []string
 	// LookPath finds interpreters on PATH (system_binary).
 	LookPath func(string) (string, error)
@@ -35,6 +36,7 @@ type Executor struct {
 	// come from the project (EnvOptions).
 	ProjectInterpreters bool
 	Tracked             func(path string) (bool, error)
+	WorkTree            func() error
 	// HTTPClient is used by the http_client primitive (nil: a default).
 	HTTPClient *http.Client
 	// TempDir is where run directories are made ("": the system's).
@@ -56,6 +58,10 @@ type Link struct {
 	Integrity  string  `json:"integrity,omitempty"` // empty for an element that did not verify
 	Verdict    string  `json:"verdict"`
 	Path       string  `json:"path"`
+	// Warnings are the element's verification warnings (a legacy
+	// signature format and what it leaves uncovered, a key about to
+	// expire).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Plan is a tool ready to run: its chain verified and validated, its
@@ -168,7 +174,7 @@ func (p *Plan) refuse(err error) error {
 }
 
 func linkOf(el *chain.Element, f *verifiedFile) Link {
-	l := Link{ItemID: string(el.ID()), Space: string(el.Space()), ToolType: el.ToolType(), Integrity: f.Integrity, Verdict: string(f.Result.Verdict), Path: el.Loc.Path()}
+	l := Link{ItemID: string(el.ID()), Space: string(el.Space()), ToolType: el.ToolType(), Integrity: f.Integrity, Verdict: string(f.Result.Verdict), Path: el.Loc.Path(), Warnings: f.Result.Warnings}
 	if x := el.Executor(); x != "" {
 		l.ExecutorID = &x
 	}

@@ -667,3 +667,89 @@ func TestRunRootIsPrivate(t *testing.T) {
 		}
 	}
 }
+
+// No tool sees rye's secrets (SecretVars): not in its environment, not
+// through a runtime's ${NAME}, not from an Executor built by New from a
+// process environment that holds them.
+func TestSecretsNeverReachATool(t *testing.T) {
+	needBash(t)
+	f := newFixture(t)
+	f.write("project", "tools/t/runtime.yaml", `version: "1.0.0"
+tool_type: runtime
+executor_id: rye/core/primitives/subprocess
+category: t
+description: a runtime that passes the passphrase on by name
+env_config:
+  env:
+    FROM_RUNTIME: "${RYE_KEY_PASSWORD:-unset}"
+config:
+  command: bash
+  args: ["{tool_path}"]
+`, f.key)
+	f.write("project", "tools/t/env.sh", `#!/usr/bin/env bash
+# ---
+# version: "1.0.0"
+# tool_type: shell
+# executor_id: t/runtime
+# category: t
+# description: print what it can see of rye's secrets
+# ---
+printf '{"password": "%s", "key": "%s", "ssh": "%s", "runtime": "%s", "all": "%s"}\n' "$RYE_KEY_PASSWORD" "$RYE_SIGNING_KEY" "$RYE_SSH_KEY" "$FROM_RUNTIME" "$(env | grep -c s3cret)"
+`, f.key)
+	t.Setenv("RYE_KEY_PASSWORD", "s3cret")
+	t.Setenv("RYE_SIGNING_KEY", "/keys/s3cret.pem")
+	t.Setenv("rye_ssh_key", "s3cret")
+	x := f.executor()
+	x.Environ = append(x.Environ, "RYE_KEY_PASSWORD=s3cret", "RYE_SIGNING_KEY=/keys/s3cret.pem", "RYE_SSH_KEY=s3cret")
+	fromNew, _, err := New(f.ss, x.Trust, x.Policy, nil, f.project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromNew.TempDir = t.TempDir()
+	for name, x := range map[string]*Executor{"Executor": x, "New": fromNew} {
+		r, err := f.execute(x, "t/env", nil)
+		if err != nil || !r.Succeeded() {
+			t.Fatalf("%s: %v %+v", name, err, r)
+		}
+		if got, _ := json.Marshal(r.Data); string(got) != `{"all":"0","key":"","password":"","runtime":"unset","ssh":""}` {
+			t.Errorf("%s: the tool saw %s", name, got)
+		}
+	}
+}
+
+// A v1 signature does not bind a file's name: a signed dependency copied
+// beside itself under another name (a module's, json.py) still verifies.
+// Two files of a run carrying one legacy signature are refused, naming
+// both and the fix; the package as signed runs.
+func TestCopiesUnderAnotherNameRefused(t *testing.T) {
+	needBash(t)
+	f := newFixture(t)
+	tool := strings.Replace(shellTool("t/pkg", shellRuntimeID, "# verify_deps: {extensions: [.sh]}\n"), "touch ran.marker\n", "source \"$(dirname \"$0\")/helper.sh\"\ntouch ran.marker\n", 1)
+	v1 := func(rel, content string) string {
+		k, id, ext, err := space.KindAndID(rel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := sign.Sign(f.key, sign.V1, k, id, ext, []byte(content), time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f.write("project", rel, string(data), nil)
+	}
+	v1("tools/t/pkg/tool.sh", tool)
+	helper := v1("tools/t/pkg/helper.sh", "# ---\n# version: \"1.0.0\"\n# tool_type: library\n# category: t/pkg\n# description: helper\n# ---\nexport FROM_HELPER=1\n")
+	x := f.executor()
+	if r, err := f.execute(x, "t/pkg/tool", nil); err != nil || !r.Succeeded() {
+		t.Fatalf("the package as signed: %v %+v", err, r)
+	}
+	os.Remove(filepath.Join(f.project, "ran.marker"))
+	data, _ := os.ReadFile(helper)
+	os.WriteFile(filepath.Join(filepath.Dir(helper), "json.sh"), data, 0o644)
+	_, err := f.execute(x, "t/pkg/tool", nil)
+	var ve *VerifyError
+	if !errors.As(err, &ve) || ve.Role != "dependency" || ve.Result.Verdict != verify.Moved || ve.Result.ID != "t/pkg/json" || f.marker() ||
+		!strings.Contains(ve.Error(), "it carries the same v1 signature as "+helper+": a copy under another name, which v1 does not bind") ||
+		!strings.Contains(ve.Error(), "rye sign --format v2 tool t/pkg/json") {
+		t.Errorf("a copy: %v", err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ryekit/rye/chain"
@@ -40,11 +41,15 @@ func New(ss *space.Spaces, ts *verify.TrustStore, p verify.Policy, s *config.Set
 		Trust:               ts,
 		Policy:              p,
 		ProjectPath:         project,
-		Environ:             os.Environ(),
+		Environ:             WithoutSecrets(os.Environ()),
 		LookPath:            exec.LookPath,
 		Exists:              func(p string) bool { _, err := os.Stat(p); return err == nil },
 		ProjectInterpreters: s != nil && s.ProjectInterpreters(),
 		Tracked:             verify.Tracker(project),
+		WorkTree: sync.OnceValue(func() error {
+			_, _, err := verify.OpenRepo(project)
+			return err
+		}),
 	}
 	cache, noCache := cachedir.Dir()
 	if noCache != nil {
@@ -106,6 +111,10 @@ func (x *Executor) Execute(ctx context.Context, req *Request) (*Result, error) {
 			var ie *InputError
 			if errors.As(err, &ie) {
 				r.DeclaredInputs = ie.Declared
+			}
+			var ue *UncoveredError
+			if errors.As(err, &ue) {
+				r.Verification = &ue.Result
 			}
 			return r, err
 		}

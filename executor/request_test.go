@@ -107,7 +107,7 @@ func TestNewPutsRunFoldersInTheUserCache(t *testing.T) {
 	if err != nil || noCache != nil {
 		t.Fatal(err, noCache)
 	}
-	if !strings.HasPrefix(x.TempDir, cache) || x.ProjectPath != f.project || x.ProjectInterpreters || x.Tracked == nil {
+	if !strings.HasPrefix(x.TempDir, cache) || x.ProjectPath != f.project || x.ProjectInterpreters || x.Tracked == nil || x.WorkTree == nil {
 		t.Errorf("run root %s, project path %s, project interpreters %v", x.TempDir, x.ProjectPath, x.ProjectInterpreters)
 	}
 	// Only the user's configuration lets a project choose its interpreter.

@@ -12,6 +12,7 @@ import (
 	"github.com/ryekit/rye/chain"
 	"github.com/ryekit/rye/executor/prim"
 	"github.com/ryekit/rye/internal/jsonvalue"
+	"github.com/ryekit/rye/verify"
 )
 
 // Result is what rye execute prints (spec 3.8): one JSON object.
@@ -26,7 +27,11 @@ type Result struct {
 	// DeclaredInputs are what the item takes, when it refused the
 	// parameters or inputs it was given (set by Execute).
 	DeclaredInputs []DeclaredInput `json:"declared_inputs,omitempty"`
-	Metadata       ResultMeta      `json:"metadata"`
+	// Verification is a directive's or knowledge entry's verdict, with its
+	// warnings (a legacy format, a key about to expire); a tool's are in
+	// its chain.
+	Verification *verify.Result `json:"verification,omitempty"`
+	Metadata     ResultMeta     `json:"metadata"`
 	// Ran is true when the primitive was started: Error is then about the
 	// run, not about the item.
 	Ran bool `json:"-"`
@@ -141,8 +146,8 @@ func (x *Executor) run(ctx context.Context, p *Plan, o RunOptions) (any, error) 
 			break
 		}
 	}
-	eo := EnvOptions{ProjectPath: x.ProjectPath, LookPath: x.LookPath, Exists: x.Exists, ProjectInterpreters: x.ProjectInterpreters, Tracked: x.Tracked}
-	env, err := ResolveEnv(p.Chain, NewEnv(x.Environ), eo)
+	eo := EnvOptions{ProjectPath: x.ProjectPath, LookPath: x.LookPath, Exists: x.Exists, ProjectInterpreters: x.ProjectInterpreters, Tracked: x.Tracked, WorkTree: x.WorkTree}
+	env, err := ResolveEnv(p.Chain, NewEnv(WithoutSecrets(x.Environ)), eo)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +178,11 @@ func (x *Executor) run(ctx context.Context, p *Plan, o RunOptions) (any, error) 
 	}
 	switch root := p.Chain.Root().ID(); root {
 	case "rye/core/primitives/subprocess":
-		return x.runSubprocess(ctx, p, cfg, env, o)
+		nodeModules, _ := vars["node_modules"].(string)
+		check := func(final []string) error {
+			return checkLoadPaths(final, NewEnv(WithoutSecrets(x.Environ)), rd, nodeModules)
+		}
+		return x.runSubprocess(ctx, p, cfg, env, check, o)
 	case "rye/core/primitives/http_client":
 		return x.runHTTP(ctx, p, cfg, o)
 	default:
@@ -181,7 +190,9 @@ func (x *Executor) run(ctx context.Context, p *Plan, o RunOptions) (any, error) 
 	}
 }
 
-func (x *Executor) runSubprocess(ctx context.Context, p *Plan, cfg map[string]any, env *Env, o RunOptions) (any, error) {
+// runSubprocess runs the subprocess primitive; check sees its complete
+// environment first (checkLoadPaths).
+func (x *Executor) runSubprocess(ctx context.Context, p *Plan, cfg map[string]any, env *Env, check func([]string) error, o RunOptions) (any, error) {
 	if prefix, ok := cfg["param_env"].(string); ok && prefix != "" {
 		for _, kv := range prim.ParamEnv(prefix, p.Params) {
 			k, v, _ := strings.Cut(kv, "=")
@@ -190,6 +201,9 @@ func (x *Executor) runSubprocess(ctx context.Context, p *Plan, cfg map[string]an
 	}
 	sc, err := prim.SubprocessConfigFrom(cfg, env.Environ(), x.ProjectPath)
 	if err != nil {
+		return nil, err
+	}
+	if err := check(sc.Env); err != nil {
 		return nil, err
 	}
 	if o.Timeout > 0 {

@@ -1,8 +1,10 @@
 package item
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/ryekit/rye/item/syntax"
 )
@@ -29,13 +31,14 @@ func readDirective(src []byte) (*Metadata, error) {
 	d := &directiveReader{fields: syntax.NewMap(root.Start)}
 	d.read(root)
 	return &Metadata{
-		Form:     FormDirectiveXML,
-		Fields:   d.fields,
-		Body:     string(src[f.closeEnd:]),
-		BodyPos:  idx.Pos(f.closeEnd),
-		Preamble: string(src[start:f.openStart]),
-		Content:  strings.TrimSpace(string(src[f.bodyStart:f.bodyEnd])),
-		Problems: d.problems,
+		Form:       FormDirectiveXML,
+		Fields:     d.fields,
+		Body:       string(src[f.closeEnd:]),
+		BodyPos:    idx.Pos(f.closeEnd),
+		Preamble:   string(src[start:f.openStart]),
+		Content:    strings.TrimSpace(string(src[f.bodyStart:f.bodyEnd])),
+		ContentPos: idx.Pos(f.bodyStart + len(src[f.bodyStart:f.bodyEnd]) - len(bytes.TrimLeftFunc(src[f.bodyStart:f.bodyEnd], unicode.IsSpace))),
+		Problems:   d.problems,
 	}, nil
 }
 

@@ -29,9 +29,11 @@ type Metadata struct {
 	// Body is the Markdown after the metadata block (directives, knowledge).
 	Body    string
 	BodyPos syntax.Pos
-	// Directive extras: the text before the ```xml fence and the XML itself.
-	Preamble string
-	Content  string
+	// Directive extras: the text before the ```xml fence and the XML itself
+	// (the fence's content, trimmed), which starts at ContentPos.
+	Preamble   string
+	Content    string
+	ContentPos syntax.Pos
 	// Problems are things the reader could not read but that do not stop it,
 	// such as a Python metadata name bound to something that is not a
 	// literal. Lint reports them; signing refuses items that have any.

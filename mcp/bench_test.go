@@ -57,7 +57,7 @@ func BenchmarkSearchRequest(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := search.Run(search.Request{Spaces: p.Spaces, Scope: "all", Query: "greet", Limit: 10, CacheDir: cache, Extractors: x, Trust: p.Trust, Policy: p.Policy}); err != nil {
+		if _, err := search.Run(search.Request{Spaces: p.Spaces, Scope: "all", Query: "greet", Limit: 10, CacheDir: cache, Secret: []byte("0123456789abcdef0123456789abcdef"), Extractors: x, Trust: p.Trust, Policy: p.Policy}); err != nil {
 			b.Fatal(err)
 		}
 	}

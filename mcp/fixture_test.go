@@ -39,6 +39,7 @@ func newFixture(t *testing.T) *fixture {
 	dir := t.TempDir()
 	f := &fixture{t: t, project: filepath.Join(dir, "project"), user: filepath.Join(dir, "user"), key: testKey(1)}
 	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config")) // the cache secret
 	k := &verify.TrustedKey{Owner: "test", Public: f.key.Public}
 	f.write(f.project, "trusted_keys/"+f.key.Fingerprint+".toml", string(verify.FormatTrustedKey(k)), nil)
 	os.MkdirAll(filepath.Join(f.user, ".ai"), 0o755)

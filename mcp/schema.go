@@ -68,7 +68,7 @@ const (
 		"a directive is returned with its inputs validated and interpolated, for you to follow; a knowledge entry is returned as context. " +
 		"dry_run verifies and validates without running anything."
 	searchDescription = "Search directives, tools and knowledge by scope and query (BM25 over names, titles, descriptions, categories and bodies). " +
-		"Each result carries its verdict; one that does not verify has no title or description."
+		"Each result carries its verdict; one that does not verify is matched on its id and path only and has no name, title, description or category."
 	loadDescription = "Load an item's verified content and metadata, or copy it into the project or user space (destination). " +
 		"An item that does not verify is refused, with its verdict and the fix."
 	signDescription = "Sign items with the user's key (an id or a glob). " +

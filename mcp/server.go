@@ -1,14 +1,14 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -30,12 +30,23 @@ type Options struct {
 	// server trusts exactly what rye execute and rye load trust.
 	Open func(projectPath string) (*Project, error)
 	// Pin, when set, is the root of the one project the server serves:
-	// every call naming another project_path is refused.
+	// every call naming another project_path is refused, and the project
+	// is loaded from the pin itself, resolved when the server starts,
+	// never from the path a call gives.
 	Pin string
+	// Roots, when set and the server is not pinned, are the folders whose
+	// projects it serves: a project_path elsewhere is refused. With or
+	// without them, an unpinned server serves only folders the user owns.
+	Roots []string
 	// Key is the key the sign tool signs with. nil, the default, refuses
 	// signing: an agent that holds the user's key is a choice the user
 	// makes when starting the server (rye mcp --allow-sign).
 	Key *sign.Key
+	// AllowUserSpace lets load copy items into the user space and sign
+	// sign the user space's items. Off, the default, the server writes to
+	// the named project only: an item in the user space is used by every
+	// project of the user (rye mcp --allow-user-space).
+	AllowUserSpace bool
 	// Timeout, when set, replaces the configured timeout of every tool
 	// run, as rye execute --timeout does.
 	Timeout time.Duration
@@ -73,7 +84,10 @@ type Response struct {
 	// Verification is the verdict of an item that did not verify, with
 	// the reason and its fix.
 	Verification *verify.Result `json:"verification,omitempty"`
-	Metadata     any            `json:"metadata"`
+	// Truncated says what was cut from Data to fit the message in
+	// MaxResponse ("" when nothing was).
+	Truncated string `json:"truncated,omitempty"`
+	Metadata  any    `json:"metadata"`
 }
 
 // meta is the metadata of the tools other than execute.
@@ -93,6 +107,18 @@ func NewServer(o Options) *sdk.Server { return newServer(context.Background(), o
 // the SDK does not end the calls in flight when its Run returns.
 func newServer(life context.Context, o Options) *sdk.Server {
 	s := &server{o: o, life: life}
+	if o.Pin != "" {
+		if s.pin.root, s.pin.err = filepath.EvalSymlinks(o.Pin); s.pin.err == nil {
+			s.pin.info, s.pin.err = os.Stat(s.pin.root)
+		}
+	}
+	for _, r := range o.Roots {
+		if real, err := filepath.EvalSymlinks(r); err == nil {
+			s.roots = append(s.roots, real)
+		} else {
+			s.roots = append(s.roots, filepath.Clean(r)) // nothing is inside a folder that does not exist
+		}
+	}
 	srv := sdk.NewServer(&sdk.Implementation{Name: "rye", Version: o.Version}, &sdk.ServerOptions{
 		Instructions: instructions,
 		// Tools only: no logging, the default capability, which the
@@ -121,6 +147,14 @@ type server struct {
 	o Options
 	// life ends the tools still running when the server stops.
 	life context.Context
+	// pin is Options.Pin resolved when the server started.
+	pin struct {
+		root string      // the real folder, every link resolved
+		info os.FileInfo // its identity
+		err  error       // why it could not be resolved
+	}
+	// roots are Options.Roots resolved when the server started.
+	roots []string
 }
 
 // logf writes to the log, when there is one.
@@ -131,8 +165,15 @@ func (s *server) logf(format string, args ...any) {
 }
 
 // project checks a call's project_path and loads the project: an absolute
-// path to an existing folder with a .ai/ folder, and the pinned project
-// when the server has one.
+// path to an existing folder with a .ai/ folder; when the server is
+// pinned, the pinned project, and otherwise a folder of the caller's own,
+// inside one of Options.Roots when there are any.
+//
+// The project is loaded from a path that nobody but the user can change
+// under it: the pinned root resolved at start, or the agent's path
+// resolved once, here, to the real folder whose owner was checked. The
+// agent's path itself is never opened again after the check, so a
+// symbolic link swapped between the check and the load changes nothing.
 func (s *server) project(path string) (*Project, error) {
 	if !filepath.IsAbs(path) {
 		return nil, fmt.Errorf("project_path %q is not an absolute path: give the absolute path of the project root (the folder that holds .ai/)", path)
@@ -145,16 +186,15 @@ func (s *server) project(path string) (*Project, error) {
 	case !info.IsDir():
 		return nil, fmt.Errorf("project_path %s is not a folder: give the project root (the folder that holds .ai/)", path)
 	}
-	if ai, err := os.Stat(filepath.Join(path, space.AIDir)); err != nil || !ai.IsDir() {
-		return nil, fmt.Errorf("project_path %s has no %s/ folder: it is not a RYE project (rye init makes one)", path, space.AIDir)
-	}
+	var root string
 	if s.o.Pin != "" {
-		pin, err := os.Stat(s.o.Pin)
-		if err != nil || !os.SameFile(info, pin) {
-			return nil, fmt.Errorf("project_path %s: this server serves only the project %s (it was started with rye mcp -C %s); start another server for another project", path, s.o.Pin, s.o.Pin)
+		if root, err = s.pinned(path, info); err != nil {
+			return nil, err
 		}
+	} else if root, err = s.unpinned(path); err != nil {
+		return nil, err
 	}
-	p, err := s.o.Open(path)
+	p, err := s.o.Open(root)
 	if err != nil {
 		return nil, err
 	}
@@ -169,17 +209,77 @@ func (s *server) project(path string) (*Project, error) {
 	return p, nil
 }
 
+// pinned returns the pinned project's root, resolved when the server
+// started, when path (whose stat is info) is that folder.
+func (s *server) pinned(path string, info os.FileInfo) (string, error) {
+	refuse := fmt.Errorf("project_path %s: this server serves only the project %s (it was started with rye mcp -C %s); start another server for another project", path, s.o.Pin, s.o.Pin)
+	if s.pin.err != nil {
+		return "", fmt.Errorf("the pinned project %s: %v", s.o.Pin, s.pin.err)
+	}
+	if !os.SameFile(info, s.pin.info) {
+		return "", refuse
+	}
+	// The root was resolved at start; it must still be the folder it was
+	// then (nobody moved another folder in its place).
+	now, err := os.Stat(s.pin.root)
+	if err != nil || !os.SameFile(now, s.pin.info) {
+		return "", fmt.Errorf("the pinned project %s is no longer the folder the server started with (%s was replaced): restart the server", s.o.Pin, s.pin.root)
+	}
+	if ai, err := os.Stat(filepath.Join(s.pin.root, space.AIDir)); err != nil || !ai.IsDir() {
+		return "", fmt.Errorf("the pinned project %s has no %s/ folder any more", s.o.Pin, space.AIDir)
+	}
+	return s.pin.root, nil
+}
+
+// unpinned resolves path to its real folder and checks it: a RYE project
+// (a .ai/ folder), owned with its .ai/ by the user the server runs as, and
+// inside one of Options.Roots when there are any. An unpinned server
+// trusts the keys of whatever project a call names; a folder another user
+// controls must not be one, for root too (as git refuses a repository
+// another user owns).
+func (s *server) unpinned(path string) (string, error) {
+	root, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", fmt.Errorf("project_path %s: %v", path, err)
+	}
+	ai := filepath.Join(root, space.AIDir)
+	if info, err := os.Stat(ai); err != nil || !info.IsDir() {
+		return "", fmt.Errorf("project_path %s has no %s/ folder: it is not a RYE project (rye init makes one)", path, space.AIDir)
+	}
+	realAI, err := filepath.EvalSymlinks(ai)
+	if err != nil {
+		return "", fmt.Errorf("project_path %s: %v", path, err)
+	}
+	for _, p := range []string{root, ai, realAI} {
+		if err := space.OwnedByCaller(p); err != nil {
+			return "", fmt.Errorf("project_path %s: %v: this server runs the project's tools as you and trusts the keys in its %s/trusted_keys, so it serves only folders of your own; if you trust this project, start a server for it: rye mcp -C %s", path, err, space.AIDir, path)
+		}
+	}
+	if len(s.roots) > 0 && !slices.ContainsFunc(s.roots, func(r string) bool { return within(r, root) }) {
+		return "", fmt.Errorf("project_path %s is not inside the folders this server serves (rye mcp --root %s): start the server with --root for its folder, or pinned to it with -C", path, strings.Join(s.o.Roots, " --root "))
+	}
+	return root, nil
+}
+
+// within reports whether path is base or inside it.
+func within(base, path string) bool {
+	rel, err := filepath.Rel(base, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
 // respond turns a response into the tool's result: one text content with
 // the response's JSON (written without HTML escaping: directives are full
-// of < and >), and the same object as structured content.
+// of < and >), and the same object as structured content; its data cut
+// first when the message would not fit in MaxResponse (fit).
 func respond(r *Response) (*sdk.CallToolResult, any, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(r); err != nil {
+	r, err := fit(r)
+	if err != nil {
 		return nil, nil, err
 	}
-	text := string(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+	text, err := encodeText(r)
+	if err != nil {
+		return nil, nil, err
+	}
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}, IsError: r.Status == "error"}, r, nil
 }
 

@@ -1,11 +1,13 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"strings"
 	"time"
 
@@ -61,7 +63,7 @@ func (s *server) execute(ctx context.Context, _ *sdk.CallToolRequest, a executeA
 	defer cancel()
 	defer context.AfterFunc(s.life, cancel)()
 	r, err := x.Execute(ctx, &executor.Request{Kind: k, ID: id, Params: params, DryRun: a.DryRun, Timeout: s.o.Timeout})
-	resp := &Response{Status: r.Status, Type: r.Type, ItemID: r.ItemID, Data: r.Data, Error: r.Error, Chain: r.Chain, DeclaredInputs: r.DeclaredInputs, Metadata: r.Metadata}
+	resp := &Response{Status: r.Status, Type: r.Type, ItemID: r.ItemID, Data: r.Data, Error: r.Error, Chain: r.Chain, DeclaredInputs: r.DeclaredInputs, Verification: r.Verification, Metadata: r.Metadata}
 	if r.DryRun && r.Succeeded() {
 		resp.Status = "validation_passed"
 	}
@@ -97,7 +99,9 @@ func (s *server) search(ctx context.Context, _ *sdk.CallToolRequest, a searchArg
 	}
 	req := search.Request{Spaces: p.Spaces, Scope: a.Scope, Query: a.Query, Tier: a.Space, Limit: a.Limit, Extractors: extractors, Trust: p.Trust, Policy: p.Policy}
 	if dir, err := cachedir.Dir(); err == nil {
-		req.CacheDir = dir
+		if secret, err := cachedir.Secret(); err == nil {
+			req.CacheDir, req.Secret = dir, secret // no secret, no cache: it only saves time
+		}
 	}
 	res, err := search.Run(req)
 	if err != nil {
@@ -153,7 +157,7 @@ func (s *server) load(ctx context.Context, _ *sdk.CallToolRequest, a loadArgs) (
 		}
 	}
 	if a.Destination != "" {
-		if req.To, err = writable(p.Spaces, a.Destination); err != nil {
+		if req.To, err = s.writable(p.Spaces, a.Destination, "load"); err != nil {
 			return fail(err)
 		}
 	}
@@ -171,15 +175,24 @@ func (s *server) load(ctx context.Context, _ *sdk.CallToolRequest, a loadArgs) (
 	}
 	it, r := l.Item, l.Result
 	if req.To != nil {
-		note := fmt.Sprintf("the %s copy still takes precedence over it", l.Loc.Space.Name)
-		if l.Shadows {
-			note = fmt.Sprintf("it now shadows the %s copy and must be signed in the %s space (the sign tool, or rye sign %s %s)", l.Loc.Space.Name, req.To.Name, k, id)
-		}
 		return respond(&Response{Status: "success", Type: string(k), ItemID: string(id), Verification: &r, Metadata: since(started),
-			Data: &copyData{From: it.Path, To: l.CopiedTo, Shadows: l.Shadows, Note: note}})
+			Data: copied(p.Spaces, l, req.To, k, id)})
 	}
 	if r.Verdict.Failed() {
 		err := fmt.Errorf("%s %s (%s) is not verified: %s: %s; its content is withheld", it.Kind, it.ID, it.Path, r.Verdict, r.Reason)
+		resp := failure(a.ItemType, a.ItemID, err, started)
+		resp.Verification = &r
+		return respond(resp)
+	}
+	// The content is the whole file: every byte of it that is not white
+	// space must be covered by the signature (a legacy format leaves parts
+	// out, which anyone could have written after the signing). The
+	// embedded bundle's files are rye's own bytes.
+	found := sign.Find(it.Bytes, path.Ext(it.Path))
+	if at := sign.CoverageOf(found, it.Kind, it.Bytes).FirstUncovered(it.Bytes, 0, len(it.Bytes)); at >= 0 && !l.Loc.Space.Embedded() {
+		line := bytes.Count(it.Bytes[:at], []byte("\n")) + 1
+		err := fmt.Errorf("%s %s (%s:%d) verified, but its %s signature does not cover line %d (%s), which anyone could have written after the signing; its content is withheld: load serves only bytes a signature covers; if its content is yours, re-sign it with v2: rye sign --format v2 %s %s",
+			it.Kind, it.ID, it.Path, line, r.Format, line, found.Line.Format.Uncovered(it.Kind, path.Ext(it.Path)), it.Kind, it.ID)
 		resp := failure(a.ItemType, a.ItemID, err, started)
 		resp.Verification = &r
 		return respond(resp)
@@ -205,24 +218,64 @@ type loadData struct {
 
 // copyData is the data of a load response with a destination.
 type copyData struct {
-	From    string `json:"from"`
-	To      string `json:"to"`
-	Shadows bool   `json:"shadows"` // the copy takes precedence over the original
-	Note    string `json:"note"`
+	From string `json:"from"`
+	To   string `json:"to"`
+	// Shadows is whether the copy takes precedence over the original in
+	// the project the call named.
+	Shadows bool `json:"shadows"`
+	// OtherProjects says what a copy into the user space does for every
+	// other project: each that has no copy of its own now finds it.
+	OtherProjects string `json:"other_projects,omitempty"`
+	Note          string `json:"note"`
 }
 
-// writable is the project or the user space, for a destination.
-func writable(ss *space.Spaces, name string) (*space.Space, error) {
+// copied describes a copy truthfully: what it shadows in the named
+// project, and, for the user space, in every other project of the user.
+func copied(ss *space.Spaces, l *verify.Loaded, to *space.Space, k item.Kind, id item.ID) *copyData {
+	d := &copyData{From: l.Item.Path, To: l.CopiedTo, Shadows: l.Shadows}
+	if l.Shadows {
+		d.Note = fmt.Sprintf("in this project it now shadows the %s copy, and must verify in the %s space: signed by a key the project trusts (the sign tool, or rye sign %s %s)", l.Loc.Space.Name, to.Name, k, id)
+	} else {
+		d.Note = fmt.Sprintf("in this project the %s copy still takes precedence over it", l.Loc.Space.Name)
+	}
+	if to.Name == space.User {
+		d.OtherProjects = "every other project without a copy of its own now uses this one, wherever a chain or a call resolves " + string(k) + " " + string(id)
+		if _, err := ss.Resolve(k, id, ss.System); err == nil {
+			d.OtherProjects += ", in place of the system copy"
+		}
+		d.Note += "; " + d.OtherProjects
+	}
+	return d
+}
+
+// writable is the project or the user space, for a destination of verb
+// (load or sign). The user space only when the user allowed it
+// (Options.AllowUserSpace): what is written there is used by every
+// project of the user, not just the one the call names.
+func (s *server) writable(ss *space.Spaces, name, verb string) (*space.Space, error) {
 	switch name {
 	case "project":
 		return ss.Project, nil
 	case "user":
+		if !s.o.AllowUserSpace {
+			return nil, fmt.Errorf("%s writes only to the project: this server was started without --allow-user-space. "+
+				"An item written to the user space (%s) is used by every project of the user, in place of the system's, so letting an agent write there is the user's choice: "+
+				"they can restart the server as rye mcp --allow-user-space, or do it themselves (rye load --destination user, rye sign with the user space's items)", verb, userRoot(ss))
+		}
 		if ss.User == nil {
 			return nil, errors.New("there is no user space: set USER_SPACE or HOME")
 		}
 		return ss.User, nil
 	}
 	return nil, fmt.Errorf("%q is not a space items can be written to: use project or user", name)
+}
+
+// userRoot names the user space's folder, for messages.
+func userRoot(ss *space.Spaces) string {
+	if ss.User == nil {
+		return "USER_SPACE or HOME"
+	}
+	return ss.User.AI()
 }
 
 type signArgs struct {
@@ -276,7 +329,7 @@ func (s *server) sign(ctx context.Context, _ *sdk.CallToolRequest, a signArgs) (
 	if source == "" {
 		source = "project"
 	}
-	sp, err := writable(p.Spaces, source)
+	sp, err := s.writable(p.Spaces, source, "sign")
 	if err != nil {
 		return fail(err)
 	}

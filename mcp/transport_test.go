@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // rawClient speaks JSON-RPC to a server by hand, one line at a time, and
@@ -71,6 +72,9 @@ func (c *rawClient) next() map[string]any {
 		c.t.Fatal("no answer")
 	}
 	line := c.in.Bytes()
+	if len(line) > MaxResponse {
+		c.t.Fatalf("the server wrote a message of %d bytes: more than MaxResponse (%d), which clients such as the SDK's (%d) may not read", len(line), MaxResponse, sdk.DefaultMaxLineLength)
+	}
 	if err := validMessage(line); err != nil {
 		c.t.Fatalf("the server wrote a line that is not JSON-RPC: %v\n%q", err, line)
 	}
@@ -140,6 +144,7 @@ func TestMalformedInputKeepsTheServerServing(t *testing.T) {
 	f := newFixture(t)
 	noisy := shellTool("for i in $(seq 1 200); do echo \"stdout line $i {\\\"jsonrpc\\\": \\\"2.0\\\"}\"; echo \"stderr line $i\" >&2; done\n", "")
 	f.write(f.project, "tools/p/noisy.sh", noisy, f.key)
+	f.write(f.project, "tools/p/huge.sh", shellTool("head -c 3000000 /dev/zero | tr '\\0' '\\1'\nhead -c 3000000 /dev/zero | tr '\\0' '<' >&2\n", ""), f.key)
 	c := startRaw(t, Options{Open: f.open})
 	c.initialize()
 
@@ -178,6 +183,24 @@ func TestMalformedInputKeepsTheServerServing(t *testing.T) {
 	data := resp["data"].(map[string]any)
 	if resp["status"] != "success" || !strings.Contains(data["stdout"].(string), "stdout line 200") || !strings.Contains(data["stderr"].(string), "stderr line 200") {
 		t.Errorf("noisy tool: %s", text)
+	}
+
+	// Output that JSON escapes to six bytes a byte, on both streams: the
+	// message is cut to fit (next checks its size), says so, and the
+	// server keeps serving.
+	c.send(`{"jsonrpc":"2.0","id":21,"method":"tools/call","params":{"name":"execute","arguments":{"item_type":"tool","item_id":"p/huge","project_path":"` + f.project + `"}}}`)
+	r = c.next()
+	text = r["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"].(string)
+	resp = nil
+	json.Unmarshal([]byte(text), &resp)
+	data = resp["data"].(map[string]any)
+	if resp["status"] != "success" || !strings.HasPrefix(resp["truncated"].(string), "the data was cut to fit the 8 MiB limit of an MCP message: ") ||
+		!strings.HasPrefix(data["stdout"].(string), "\x01\x01") || !strings.Contains(data["stdout"].(string), " more bytes left out here: an MCP message is limited to 8 MiB]") {
+		t.Errorf("huge output: %.500s", text)
+	}
+	c.send(`{"jsonrpc":"2.0","id":22,"method":"tools/list"}`)
+	if r := c.next(); r["id"] != 22.0 || r["result"] == nil {
+		t.Errorf("after the huge output: %.200v", r)
 	}
 }
 

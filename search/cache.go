@@ -1,6 +1,8 @@
 package search
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"math"
@@ -16,14 +18,40 @@ import (
 //	uvarint #terms, then each term as uvarint length + bytes
 //	uvarint #docs, then each doc:
 //	  strings: kind id space rel name title description category
-//	  varint size, varint modTime
+//	  varint size, mtime, ctime; uvarint ino, dev; 32 bytes: SHA-256 of the bytes indexed
 //	  per field: uvarint length, uvarint #postings, (uvarint term, uvarint tf)...
+//	32 bytes: HMAC-SHA256 of all the above under the user's cache secret
 //
 // The path shown to users is not stored: it depends on the working
 // directory (the project's is shown relative to it), so Open derives it
-// from the space and rel. A damaged or foreign file decodes to an error and
-// is rebuilt: the cache only ever saves work, it never decides anything.
-var cacheMagic = []byte("RYESRCH\x03")
+// from the space and rel. A file this user's rye did not write (its HMAC
+// does not check: a restored CI cache, one edited or planted by someone
+// else), a damaged or a foreign one, is rebuilt: the cache only ever saves
+// work. What it holds is never shown as an item's words next to a verdict
+// either: Run reads the words of a result from the bytes it verifies.
+var cacheMagic = []byte("RYESRCH\x04")
+
+// seal appends the HMAC of body under secret.
+func seal(body, secret []byte) []byte {
+	m := hmac.New(sha256.New, secret)
+	m.Write(body)
+	return m.Sum(body)
+}
+
+// unseal returns the body of a sealed file, or an error when its HMAC
+// under secret does not check.
+func unseal(data, secret []byte) ([]byte, error) {
+	if len(data) < sha256.Size {
+		return nil, errCorrupt
+	}
+	body := data[:len(data)-sha256.Size]
+	m := hmac.New(sha256.New, secret)
+	m.Write(body)
+	if !hmac.Equal(m.Sum(nil), data[len(body):]) {
+		return nil, errCorrupt
+	}
+	return body, nil
+}
 
 func (ix *Index) encode() []byte {
 	buf := append([]byte(nil), cacheMagic...)
@@ -36,8 +64,12 @@ func (ix *Index) encode() []byte {
 		for _, s := range []string{string(d.Kind), string(d.ID), d.Space, d.rel, d.Name, d.Title, d.Description, d.Category} {
 			buf = appendString(buf, s)
 		}
-		buf = binary.AppendVarint(buf, d.size)
-		buf = binary.AppendVarint(buf, d.modTime)
+		buf = binary.AppendVarint(buf, d.stat.Size)
+		buf = binary.AppendVarint(buf, d.stat.Mtime)
+		buf = binary.AppendVarint(buf, d.stat.Ctime)
+		buf = binary.AppendUvarint(buf, d.stat.Ino)
+		buf = binary.AppendUvarint(buf, d.stat.Dev)
+		buf = append(buf, d.sum[:]...)
 		for f := 0; f < numFields; f++ {
 			buf = binary.AppendUvarint(buf, uint64(d.lengths[f]))
 			buf = binary.AppendUvarint(buf, uint64(len(d.postings[f])))
@@ -95,6 +127,17 @@ func (d *decoder) varint() int64 {
 
 func (d *decoder) left() int { return len(d.buf) - d.off }
 
+// bytes fills dst with the next len(dst) bytes.
+func (d *decoder) bytes(dst []byte) {
+	if d.err == nil && d.left() < len(dst) {
+		d.err = errCorrupt
+	}
+	if d.err != nil {
+		return
+	}
+	d.off += copy(dst, d.buf[d.off:])
+}
+
 func (d *decoder) string() string {
 	n := d.uvarint(math.MaxInt32)
 	if d.err == nil && n > uint64(d.left()) {
@@ -135,7 +178,9 @@ func decodeIndex(data []byte) (*Index, error) {
 		doc.ID = item.ID(d.string())
 		doc.Space, doc.rel = d.string(), d.string()
 		doc.Name, doc.Title, doc.Description, doc.Category = d.string(), d.string(), d.string(), d.string()
-		doc.size, doc.modTime = d.varint(), d.varint()
+		doc.stat.Size, doc.stat.Mtime, doc.stat.Ctime = d.varint(), d.varint(), d.varint()
+		doc.stat.Ino, doc.stat.Dev = d.uvarint(math.MaxUint64), d.uvarint(math.MaxUint64)
+		d.bytes(doc.sum[:])
 		for f := 0; f < numFields && d.err == nil; f++ {
 			doc.lengths[f] = uint32(d.uvarint(math.MaxUint32))
 			np := d.uvarint(uint64(d.left()))

@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ryekit/rye/internal/filestat"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/verify"
 )
@@ -74,10 +75,13 @@ type Doc struct {
 	lengths  [numFields]uint32
 	postings [numFields][]posting
 
-	// Cache key: where the file was and what it looked like.
-	rel     string
-	size    int64
-	modTime int64
+	// Cache key: where the file was and what it looked like (its stat
+	// data, zero when they changed too close to the read to be trusted),
+	// and the SHA-256 of the bytes indexed, which Run compares with the
+	// bytes it verifies.
+	rel  string
+	stat filestat.Stat
+	sum  [32]byte
 }
 
 // Index is a set of documents over one term dictionary.
@@ -163,10 +167,10 @@ type Result struct {
 	ID          item.ID   `json:"id"`
 	Space       string    `json:"space"`
 	Path        string    `json:"path"`
-	Name        string    `json:"name"`
+	Name        string    `json:"name,omitempty"`
 	Title       string    `json:"title,omitempty"`
 	Description string    `json:"description,omitempty"`
-	Category    string    `json:"category"`
+	Category    string    `json:"category,omitempty"`
 	Score       float64   `json:"score"`
 	// Verdict and Reason are set by Run when it verifies (see
 	// Request.Trust).
@@ -183,8 +187,9 @@ const (
 // queryTerm is one word of the query and the dictionary terms it matches
 // (more than one for a prefix query "deplo*").
 type queryTerm struct {
-	word  string
-	terms map[uint32]bool
+	word   string
+	prefix bool
+	terms  map[uint32]bool
 }
 
 // Search ranks the documents in scope for query (BM25F); limit <= 0 means
@@ -250,7 +255,7 @@ func (ix *Index) parseQuery(query string) []queryTerm {
 	for _, raw := range strings.Fields(query) {
 		prefix := strings.HasSuffix(raw, "*")
 		for _, w := range tokenize(nil, raw) {
-			q := queryTerm{word: w, terms: map[uint32]bool{}}
+			q := queryTerm{word: w, prefix: prefix, terms: map[uint32]bool{}}
 			if id, ok := ix.termIDs[w]; ok {
 				q.terms[id] = true
 			}

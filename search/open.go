@@ -5,8 +5,10 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/ryekit/rye/internal/atomicfile"
+	"github.com/ryekit/rye/internal/filestat"
 	"github.com/ryekit/rye/internal/par"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/space"
@@ -16,22 +18,36 @@ import (
 type Options struct {
 	// CacheDir holds the index cache ("" disables it).
 	CacheDir string
+	// Secret authenticates the cache file (internal/cachedir.Secret): a
+	// file whose HMAC under it does not check is ignored and rebuilt. nil
+	// disables the cache.
+	Secret []byte
 	// Extractors supply the field weights per kind (nil: defaults).
 	Extractors map[item.Kind]*item.Extractor
 }
 
+// racyMargin is how long before its read a file must last have changed
+// for its cached entry to be reused later (filestat.Stat.Racy). A variable
+// for the tests only.
+var racyMargin = 2 * time.Second
+
 // Open indexes every item of the spaces, reusing the cached entry of each
-// file whose size and modification time are unchanged. An item found more
-// than once (in several spaces, or in several file forms of one space) is
-// indexed once, from the file that resolution would pick. Items whose
-// metadata does not parse are still indexed by their id.
+// file whose stat data (size, modification and change times, inode and
+// device; filestat) are those it had when it was indexed. An entry for a
+// file that changed within racyMargin of its read is never reused. An
+// item found more than once (in several spaces, or in several file forms
+// of one space) is indexed once, from the file that resolution would
+// pick. Items whose metadata does not parse are still indexed by their
+// id.
 func Open(spaces []*space.Space, o Options) (*Index, error) {
 	cachePath := ""
 	var cached *Index
-	if o.CacheDir != "" {
+	if o.CacheDir != "" && len(o.Secret) > 0 {
 		cachePath = filepath.Join(o.CacheDir, cacheName(spaces))
 		if data, err := os.ReadFile(cachePath); err == nil {
-			cached, _ = decodeIndex(data) // a damaged cache is rebuilt
+			if body, err := unseal(data, o.Secret); err == nil {
+				cached, _ = decodeIndex(body) // a damaged cache is rebuilt
+			}
 		}
 	}
 	old := map[string]*Doc{}
@@ -55,7 +71,7 @@ func Open(spaces []*space.Space, o Options) (*Index, error) {
 	}
 	changed := cached == nil
 	for _, f := range files {
-		if d := old[f.Space.Label+"\x00"+f.Rel]; d != nil && d.size == f.size && d.modTime == f.modTime {
+		if d := old[f.Space.Label+"\x00"+f.Rel]; d != nil && f.statOK && d.stat == f.stat {
 			// The path shown depends on the working directory (the
 			// project's is relative to it): it is never cached.
 			d.Path = f.Path()
@@ -63,7 +79,13 @@ func Open(spaces []*space.Space, o Options) (*Index, error) {
 			continue
 		}
 		changed = true
-		ix.Add(&Doc{Kind: f.Kind, ID: f.ID, Space: f.Space.Label, Path: f.Path(), rel: f.Rel, size: f.size, modTime: f.modTime}, fieldsOf(f.Found))
+		read := time.Now()
+		fields, sum := fieldsOf(f.Found)
+		d := &Doc{Kind: f.Kind, ID: f.ID, Space: f.Space.Label, Path: f.Path(), rel: f.Rel, sum: sum}
+		if f.statOK && !f.stat.Racy(read, racyMargin) {
+			d.stat = f.stat // else zero: read again next time
+		}
+		ix.Add(d, fields)
 	}
 	if cached != nil && len(ix.Docs) != len(cached.Docs) {
 		changed = true // items were deleted
@@ -71,16 +93,18 @@ func Open(spaces []*space.Space, o Options) (*Index, error) {
 	if cachePath != "" && changed {
 		// Best effort: a cache that cannot be written only costs time.
 		if err := os.MkdirAll(filepath.Dir(cachePath), 0o700); err == nil {
-			_ = atomicfile.WriteFile(cachePath, ix.encode(), 0o600)
+			_ = atomicfile.WriteFile(cachePath, seal(ix.encode(), o.Secret), 0o600)
 		}
 	}
 	return ix, nil
 }
 
-// file is an item found by walking, with its size and modification time.
+// file is an item found by walking, with its stat data; statOK is false
+// when they could not be read.
 type file struct {
 	space.Found
-	size, modTime int64
+	stat   filestat.Stat
+	statOK bool
 }
 
 // walkAll lists the items of the spaces that resolution would pick and
@@ -118,24 +142,27 @@ func walkAll(spaces []*space.Space) ([]file, error) {
 	}
 	par.For(len(files), par.CPU(), func(i int) {
 		if info, err := files[i].Info(); err == nil {
-			files[i].size, files[i].modTime = info.Size(), info.ModTime().UnixNano()
+			// Outside unix only the size and modification time are known;
+			// Run's check of the bytes it verifies still holds there.
+			files[i].stat, _ = filestat.Of(info)
+			files[i].statOK = true
 		}
 	})
 	return files, nil
 }
 
-// fieldsOf reads an item for indexing; unreadable or unparsable items are
-// indexed by id alone.
-func fieldsOf(f space.Found) Fields {
+// fieldsOf reads an item for indexing, and the SHA-256 of the bytes read;
+// unreadable or unparsable items are indexed by id alone.
+func fieldsOf(f space.Found) (Fields, [32]byte) {
 	it, err := f.Load()
 	if err != nil {
-		return Fields{Name: f.ID.Name(), Category: f.ID.Dir()}
+		return Fields{Name: f.ID.Name(), Category: f.ID.Dir()}, [32]byte{}
 	}
 	md, err := it.Metadata()
 	if err != nil {
 		md = nil
 	}
-	return FieldsOf(it, md)
+	return FieldsOf(it, md), sha256.Sum256(it.Bytes)
 }
 
 // cacheName names the cache file after the set of spaces it covers.

@@ -46,9 +46,19 @@ func TestRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Only what verifies is matched on its words: "lighthouse" is in all
+	// three, but in the words of the modified and unsigned ones too.
 	req := Request{Spaces: ss, Scope: "knowledge", Query: "lighthouse", Trust: ts, Policy: verify.Policy{Now: time.Now()}}
 	res, err := Run(req)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Total != 1 || len(res.Results) != 1 || res.Results[0].ID != "acme/good" {
+		t.Fatalf("matched on the words of unverified items: %+v", res)
+	}
+	// Every item is matched on its id and path: "acme" is in all three.
+	req.Query = "acme"
+	if res, err = Run(req); err != nil {
 		t.Fatal(err)
 	}
 	if res.Total != 3 || len(res.Results) != 3 {
@@ -61,10 +71,10 @@ func TestRun(t *testing.T) {
 	if r := byID["acme/good"]; r.Verdict != verify.Verified || r.Description != "How to keep a lighthouse" {
 		t.Errorf("good: %+v", r)
 	}
-	if r := byID["acme/bad"]; r.Verdict != verify.Modified || r.Description != "" || r.Title != "" || r.Reason == "" {
+	if r := byID["acme/bad"]; r.Verdict != verify.Modified || r.Description != "" || r.Title != "" || r.Name != "" || r.Category != "" || r.Reason == "" || r.Score != 0 {
 		t.Errorf("modified: %+v", r)
 	}
-	if r := byID["acme/mine"]; r.Verdict != verify.Unsigned || r.Description != "" || r.Space != "user" {
+	if r := byID["acme/mine"]; r.Verdict != verify.Unsigned || r.Description != "" || r.Name != "" || r.Category != "" || r.Space != "user" || r.Score != 0 {
 		t.Errorf("unsigned: %+v", r)
 	}
 

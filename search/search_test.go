@@ -116,7 +116,18 @@ func TestRanking(t *testing.T) {
 	}
 }
 
+// testSecret authenticates the caches of the tests.
+var testSecret = []byte("0123456789abcdef0123456789abcdef")
+
+// noRacyMargin lets a test reuse entries of files it has just written.
+func noRacyMargin(t *testing.T) {
+	old := racyMargin
+	racyMargin = 0
+	t.Cleanup(func() { racyMargin = old })
+}
+
 func TestCacheRoundTripAndRefresh(t *testing.T) {
+	noRacyMargin(t)
 	root := t.TempDir()
 	if err := corpus.Generate(root, 60, 1); err != nil {
 		t.Fatal(err)
@@ -124,7 +135,7 @@ func TestCacheRoundTripAndRefresh(t *testing.T) {
 	cache := t.TempDir()
 	sp := space.NewDiskSpace(space.Project, root, "")
 	spaces := []*space.Space{sp, space.EmbeddedSpace()}
-	first, err := Open(spaces, Options{CacheDir: cache})
+	first, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +146,7 @@ func TestCacheRoundTripAndRefresh(t *testing.T) {
 		t.Fatalf("cache files: %v", files)
 	}
 	info, _ := os.Stat(files[0])
-	second, err := Open(spaces, Options{CacheDir: cache})
+	second, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +168,7 @@ func TestCacheRoundTripAndRefresh(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Remove(filepath.Join(root, ".ai", "tools", "ns02", "group02", "item_00002.py"))
-	third, err := Open(spaces, Options{CacheDir: cache})
+	third, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +182,7 @@ func TestCacheRoundTripAndRefresh(t *testing.T) {
 	if err := os.WriteFile(files[0], append(append([]byte(nil), cacheMagic...), "garbage"...), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if fourth, err := Open(spaces, Options{CacheDir: cache}); err != nil || len(fourth.Docs) != len(third.Docs) {
+	if fourth, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret}); err != nil || len(fourth.Docs) != len(third.Docs) {
 		t.Errorf("damaged cache: %v", err)
 	}
 }
@@ -196,13 +207,14 @@ func TestShadowedItemsIndexedOnce(t *testing.T) {
 // relative to it) while the cache file does not: the same cache opened
 // with another Shown must give that Shown's paths, not the cached ones.
 func TestCachedPathFollowsShown(t *testing.T) {
+	noRacyMargin(t)
 	root, cache := t.TempDir(), t.TempDir()
 	writeItem(t, root, "tools/acme/x.js", "// A tool.\n")
 	open := func(shown string) *Index {
 		t.Helper()
 		sp := space.NewDiskSpace(space.Project, root, "")
 		sp.Shown = shown
-		ix, err := Open([]*space.Space{sp}, Options{CacheDir: cache})
+		ix, err := Open([]*space.Space{sp}, Options{CacheDir: cache, Secret: testSecret})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -284,4 +296,57 @@ func FuzzDecodeCache(f *testing.F) {
 			t.Fatalf("re-encoding a decoded cache fails: %v", err)
 		}
 	})
+}
+
+// The cache is authenticated: a file whose HMAC does not check under the
+// user's secret (forged, or written with another secret) is ignored and
+// rebuilt; without a secret there is no cache at all. An entry is reused
+// only when the file's stat data are all those it was indexed with: size
+// and modification time kept, the change time tells.
+func TestCacheIsAuthenticatedAndKeyedOnAllStatData(t *testing.T) {
+	noRacyMargin(t)
+	root, cache := t.TempDir(), t.TempDir()
+	writeItem(t, root, "knowledge/acme/k.md", "```yaml\nid: k\ntitle: Real title\n```\n")
+	p := filepath.Join(root, ".ai", "knowledge", "acme", "k.md")
+	spaces := []*space.Space{space.NewDiskSpace(space.Project, root, "")}
+	if _, err := Open(spaces, Options{CacheDir: cache}); err != nil {
+		t.Fatal(err)
+	}
+	if files, _ := filepath.Glob(filepath.Join(cache, "*.idx")); len(files) != 0 {
+		t.Fatalf("a cache without a secret: %v", files)
+	}
+	if _, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret}); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(cache, "*.idx"))
+	if len(files) != 1 {
+		t.Fatalf("cache files: %v", files)
+	}
+	data, _ := os.ReadFile(files[0])
+	body, err := unseal(data, testSecret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged, err := decodeIndex(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged.Docs[0].Title = "Forged title"
+	for name, sealed := range map[string][]byte{
+		"another secret": seal(forged.encode(), []byte("another secret, 32 bytes long...")),
+		"no HMAC":        forged.encode(),
+	} {
+		os.WriteFile(files[0], sealed, 0o600)
+		ix, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret})
+		if err != nil || ix.Docs[0].Title != "Real title" {
+			t.Errorf("%s: %v %+v", name, err, ix.Docs)
+		}
+	}
+	// The same size and modification time, other bytes: re-read.
+	info, _ := os.Stat(p)
+	os.WriteFile(p, []byte("```yaml\nid: k\ntitle: Next title\n```\n"), 0o644)
+	os.Chtimes(p, info.ModTime(), info.ModTime())
+	if ix, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret}); err != nil || ix.Docs[0].Title != "Next title" {
+		t.Errorf("same size and time: %v %+v", err, ix.Docs[0])
+	}
 }

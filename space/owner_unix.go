@@ -8,6 +8,12 @@ import (
 	"syscall"
 )
 
+// OwnedByCaller refuses a path (not followed, if it is a symbolic link)
+// that another user owns, for root too, as git does: rye mcp refuses a
+// project_path someone else controls, as rye refuses a project found in
+// a folder above that someone else owns.
+func OwnedByCaller(p string) error { return ownedByCaller(p) }
+
 // ownedByCaller refuses a path that another user owns, for root too (as
 // git does).
 func ownedByCaller(p string) error {

@@ -15,6 +15,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/ryekit/rye/mcp"
 )
 
 // mcp [-raw] SCRIPT [FLAG...] starts `rye mcp FLAG...` as a subprocess, in
@@ -32,8 +34,8 @@ import (
 // nothing, "call LINE" writes a line and prints the server's next line.
 //
 // Afterwards the server's stdin is closed; it must exit with status 0,
-// and every line it wrote on stdout must be a JSON-RPC message: nothing
-// else may reach the protocol stream. Its stderr is the command's stderr.
+// and every line it wrote on stdout must be a JSON-RPC message of at most
+// mcp.MaxResponse bytes: nothing else may reach the protocol stream. Its stderr is the command's stderr.
 func mcpSession(ts *testscript.TestScript, neg bool, args []string) {
 	raw := len(args) > 0 && args[0] == "-raw"
 	if raw {
@@ -78,6 +80,9 @@ func mcpSession(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	fmt.Fprint(ts.Stderr(), stderr.String())
 	for _, line := range strings.Split(strings.TrimSuffix(wrote.String(), "\n"), "\n") {
+		if len(line) > mcp.MaxResponse {
+			ts.Fatalf("rye mcp wrote a message of %d bytes, more than mcp.MaxResponse (%d): a client may not read it", len(line), mcp.MaxResponse)
+		}
 		if err := jsonRPCMessage(line); err != nil && line != "" {
 			ts.Fatalf("rye mcp wrote a line that is not a JSON-RPC message (%v): %q", err, line)
 		}

@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -15,7 +16,8 @@ import (
 )
 
 func (a *app) mcpCommand() *cobra.Command {
-	var allowSign bool
+	var allowSign, allowUserSpace bool
+	var roots []string
 	var timeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "mcp",
@@ -27,10 +29,16 @@ pipeline of the rye verb of the same name, so nothing runs or loads unless
 it verifies against the project's trust store.
 
 Every call names its project (project_path). With -C DIR or --project DIR
-the server serves that project only and refuses any other.
+the server serves that project only and refuses any other: the safest way
+to run it. Without, it serves any project that you own (the folder and its
+.ai/), trusting that project's own trusted keys; --root DIR narrows that
+to projects in DIR or below.
 
 sign is refused unless the server was started with --allow-sign: an agent
-that signs with your key is your choice, not a default. The key must load
+that signs with your key is your choice, not a default. Likewise the server
+writes only to the named project (load's destination, sign's source) unless
+started with --allow-user-space: items in your user space are used by every
+project. The key must load
 without a prompt (stdin is the protocol): an unencrypted key, or its
 passphrase in RYE_KEY_PASSWORD.
 
@@ -40,17 +48,36 @@ stdout carries the protocol only; warnings go to stderr.`,
 			if timeout < 0 {
 				return usageError("--timeout %s: give a positive duration such as 30s or 2m", timeout)
 			}
-			o := mcp.Options{Open: a.openProject, Timeout: timeout, Log: a.stderr}
+			// The passphrase is read once, now, and leaves the process
+			// environment: nothing the server starts later (a tool, a
+			// runtime, a child of either) can read it there. The executor
+			// drops it from every run as well (executor.SecretVars).
+			passphrase := os.Getenv("RYE_KEY_PASSWORD")
+			os.Unsetenv("RYE_KEY_PASSWORD")
+			o := mcp.Options{Open: a.openProject, Timeout: timeout, Log: a.stderr, AllowUserSpace: allowUserSpace}
 			o.Version, _, _ = Version()
 			if len(a.dirs) > 0 || a.projectDir != "" {
+				if len(roots) > 0 {
+					return usageError("--root: the server is pinned to one project (-C or --project); give one or the other")
+				}
 				p, err := a.project()
 				if err != nil {
 					return err
 				}
 				o.Pin = p.Root
 			}
+			for _, r := range roots {
+				abs, err := filepath.Abs(r)
+				if err != nil {
+					return usageError("--root %s: %v", r, err)
+				}
+				if info, err := os.Stat(abs); err != nil || !info.IsDir() {
+					return usageError("--root %s: not a folder", r)
+				}
+				o.Roots = append(o.Roots, abs)
+			}
 			if allowSign {
-				key, err := a.mcpKey()
+				key, err := a.mcpKey(passphrase)
 				if err != nil {
 					return err
 				}
@@ -65,6 +92,8 @@ stdout carries the protocol only; warnings go to stderr.`,
 		},
 	}
 	cmd.Flags().BoolVar(&allowSign, "allow-sign", false, "let the sign tool sign with your key (loaded now, without a prompt)")
+	cmd.Flags().BoolVar(&allowUserSpace, "allow-user-space", false, "let load copy items into your user space, and sign sign its items (with --allow-sign): every project uses them")
+	cmd.Flags().StringArrayVar(&roots, "root", nil, "serve only projects in `DIR` or below (repeatable; without -C)")
 	cmd.Flags().DurationVar(&timeout, "timeout", 0, "kill each tool run after `DURATION`, replacing its configured timeout (as rye execute --timeout)")
 	return cmd
 }
@@ -91,17 +120,19 @@ func (a *app) openProject(dir string) (*mcp.Project, error) {
 // OpenSSH public key), but never asks on the terminal: the server runs
 // under an agent, its stdin is the protocol, and a prompt on the user's
 // terminal would land in the middle of the agent's own screen. An
-// encrypted key needs RYE_KEY_PASSWORD.
-func (a *app) mcpKey() (*sign.Key, error) {
+// encrypted key needs RYE_KEY_PASSWORD, which the caller read (passphrase)
+// before taking it out of the environment.
+func (a *app) mcpKey(passphrase string) (*sign.Key, error) {
 	paths, err := a.keyPaths()
 	if err != nil {
 		return nil, err
 	}
 	src := a.keySource(paths.Private)
+	src.Tries = 1 // a wrong passphrase is not tried again
 	needed := false
 	src.Passphrase = func(string, int) ([]byte, error) {
-		if p := os.Getenv("RYE_KEY_PASSWORD"); p != "" {
-			return []byte(p), nil
+		if passphrase != "" {
+			return []byte(passphrase), nil
 		}
 		needed = true
 		return nil, sign.ErrPassphraseNeeded

@@ -53,7 +53,9 @@ file; --no-cache rebuilds it in memory.`,
 			req := search.Request{Spaces: ss, Scope: args[0], Query: query, Limit: limit, Extractors: extractors}
 			if !noCache {
 				if dir, err := cachedir.Dir(); err == nil {
-					req.CacheDir = dir
+					if secret, err := cachedir.Secret(); err == nil {
+						req.CacheDir, req.Secret = dir, secret // no secret, no cache: it only saves time
+					}
 				}
 			}
 			res, err := search.Run(req)
