@@ -28,6 +28,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 
+	"github.com/ryekit/rye/internal/filestat"
 	"github.com/ryekit/rye/internal/par"
 )
 
@@ -554,4 +555,13 @@ func Identity(dir string, getenv func(string) string) (name, email string) {
 		}
 	}
 	return name, email
+}
+
+// sameStat reports whether a file's stat data are those the index entry
+// recorded: size, modification and change times and inode, as git
+// compares them (where the change time is not known, never).
+func sameStat(e *indexEntry, fi fs.FileInfo) bool {
+	st, complete := filestat.Of(fi)
+	return complete && int64(e.Size) == st.Size&0xffffffff && e.MTime.UnixNano() == st.Mtime &&
+		e.CTime.UnixNano() == st.Ctime && e.Ino == uint32(st.Ino)
 }

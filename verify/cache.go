@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ryekit/rye/internal/atomicfile"
+	"github.com/ryekit/rye/internal/filestat"
 )
 
 // Cache remembers which items verified, so that an unchanged tree is not
@@ -64,14 +65,17 @@ type cached struct {
 
 // statEntry is what a file's stat data were when its bytes hashed to sum.
 type statEntry struct {
-	stat fileStat
+	stat filestat.Stat
 	sum  [32]byte
 }
 
-// fileStat is the stat data that change when a file's content does.
-type fileStat struct {
-	size, mtime, ctime int64 // times in nanoseconds
-	ino, dev           uint64
+// statOf is a regular file's stat data; ok is false where they are not all
+// known (outside unix: every file is then read).
+func statOf(fi fs.FileInfo) (filestat.Stat, bool) {
+	if !fi.Mode().IsRegular() {
+		return filestat.Stat{}, false
+	}
+	return filestat.Of(fi)
 }
 
 // statMargin is how long before its read a file must last have changed for
@@ -212,8 +216,7 @@ func (c *Cache) StatSum(file string, fi fs.FileInfo) ([32]byte, bool) {
 // when its stat data could not tell a later change in the same tick apart.
 func (c *Cache) PutStat(file string, fi fs.FileInfo, sum [32]byte, readAt time.Time) {
 	st, ok := statOf(fi)
-	limit := readAt.Add(-statMargin).UnixNano()
-	if !ok || st.mtime >= limit || st.ctime >= limit {
+	if !ok || st.Racy(readAt, statMargin) {
 		return
 	}
 	h := sha256.Sum256([]byte(file))
@@ -295,7 +298,7 @@ func (c *Cache) encode() []byte {
 	}
 	for _, s := range ss {
 		b = append(b, s.h[:]...)
-		for _, v := range []uint64{uint64(s.e.stat.size), uint64(s.e.stat.mtime), uint64(s.e.stat.ctime), s.e.stat.ino, s.e.stat.dev} {
+		for _, v := range []uint64{uint64(s.e.stat.Size), uint64(s.e.stat.Mtime), uint64(s.e.stat.Ctime), s.e.stat.Ino, s.e.stat.Dev} {
 			b = binary.BigEndian.AppendUint64(b, v)
 		}
 		b = append(b, s.e.sum[:]...)
@@ -426,7 +429,7 @@ func (t tables) stat(i int) (h [32]byte, e statEntry) {
 	r := t.stats[i*statSize:]
 	copy(h[:], r)
 	u := func(j int) uint64 { return binary.BigEndian.Uint64(r[32+8*j:]) }
-	e.stat = fileStat{size: int64(u(0)), mtime: int64(u(1)), ctime: int64(u(2)), ino: u(3), dev: u(4)}
+	e.stat = filestat.Stat{Size: int64(u(0)), Mtime: int64(u(1)), Ctime: int64(u(2)), Ino: u(3), Dev: u(4)}
 	copy(e.sum[:], r[32+5*8:])
 	return h, e
 }

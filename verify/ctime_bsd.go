@@ -1,7 +1,0 @@
-//go:build unix && !linux
-
-package verify
-
-import "syscall"
-
-func ctimeOf(st *syscall.Stat_t) int64 { return st.Ctimespec.Nano() }
