@@ -58,7 +58,7 @@ func gitIndexRepo(t *testing.T) string {
 	gitCmd(t, root, "checkout", "-q", "main")
 	os.WriteFile(filepath.Join(root, "conflict.txt"), []byte("main\n"), 0o644)
 	gitCmd(t, root, "commit", "-q", "-am", "main")
-	exec.Command("git", "-C", root, "merge", "-q", "other").Run() // fails: the conflict is the point
+	exec.Command("git", "-C", root, "-c", "user.name=t", "-c", "user.email=t@example.com", "merge", "-q", "other").Run() // fails: the conflict is the point
 	os.WriteFile(filepath.Join(root, "new.txt"), []byte("n\n"), 0o644)
 	gitCmd(t, root, "add", "-N", "new.txt")
 	gitCmd(t, root, "update-index", "--skip-worktree", "skip.txt")

@@ -157,7 +157,7 @@ func SelectAll(spaces []*Space, kinds []item.Kind, patterns []string, cwd string
 
 // selectIn selects in one space and says which patterns matched.
 func selectIn(sp *Space, kinds []item.Kind, pats []Pattern) (*Selection, []bool, error) {
-	found, odd, err := sp.Walk(kinds)
+	found, odd, err := sp.walkFor(kinds, pats)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/ryekit/rye/item"
@@ -70,57 +71,216 @@ func Hidden(rel string) bool {
 // and the files in item folders that are not items. A kind whose folder is
 // missing has no items.
 func (s *Space) Walk(kinds []item.Kind) ([]Found, []Oddity, error) {
-	var found []Found
-	var odd []Oddity
+	var w walker
 	for _, k := range kinds {
-		root := k.Folder()
-		err := fs.WalkDir(s.fsys, root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				if p == root && errors.Is(err, fs.ErrNotExist) {
-					return fs.SkipDir
-				}
-				return err
-			}
-			name := d.Name()
-			if p != root && HiddenName(name) {
-				if d.IsDir() {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if d.Type()&fs.ModeSymlink != 0 {
-				o := Oddity{Space: s, Kind: k, Rel: p, Reason: "symbolic link: rye refuses symbolic links inside .ai/", Symlink: true}
-				if kk, id, ext, err := KindAndID(p); err == nil && kk.HasExtension(ext) {
-					o.ID = id
-				}
-				odd = append(odd, o)
-				return nil
-			}
-			if d.IsDir() {
-				return nil
-			}
-			if !d.Type().IsRegular() {
-				odd = append(odd, Oddity{Space: s, Kind: k, Rel: p, Reason: "not a regular file"})
-				return nil
-			}
-			ext := path.Ext(name)
-			if !k.HasExtension(ext) {
-				odd = append(odd, Oddity{Space: s, Kind: k, Rel: p, Reason: unknownExtReason(k, ext)})
-				return nil
-			}
-			id, err := item.ParseID(strings.TrimSuffix(p[len(root)+1:], ext))
-			if err != nil {
-				odd = append(odd, Oddity{Space: s, Kind: k, Rel: p, Reason: err.Error()})
-				return nil
-			}
-			found = append(found, Found{Space: s, Kind: k, ID: id, Rel: p, entry: d})
-			return nil
-		})
-		if err != nil {
+		if err := w.walk(s, k, "", true); err != nil {
 			return nil, nil, err
 		}
 	}
-	return found, odd, nil
+	return w.found, w.odd, nil
+}
+
+// walker gathers what walks find.
+type walker struct {
+	found []Found
+	odd   []Oddity
+}
+
+// walk lists kind k's folder from its subfolder dir ("" for the folder
+// itself): everything below when deep, else dir's own files. A caller that
+// starts below the folder has checked that the folders on the way are
+// neither links nor hidden (start).
+func (w *walker) walk(s *Space, k item.Kind, dir string, deep bool) error {
+	root := k.Folder()
+	from := root
+	if dir != "" {
+		from = root + "/" + dir
+	}
+	return fs.WalkDir(s.fsys, from, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == from && errors.Is(err, fs.ErrNotExist) {
+				return fs.SkipDir
+			}
+			return err
+		}
+		name := d.Name()
+		if p != root && HiddenName(name) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			o := Oddity{Space: s, Kind: k, Rel: p, Reason: "symbolic link: rye refuses symbolic links inside .ai/", Symlink: true}
+			if kk, id, ext, err := KindAndID(p); err == nil && kk.HasExtension(ext) {
+				o.ID = id
+			}
+			w.odd = append(w.odd, o)
+			return nil
+		}
+		if d.IsDir() {
+			if p != from && !deep {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			w.odd = append(w.odd, Oddity{Space: s, Kind: k, Rel: p, Reason: "not a regular file"})
+			return nil
+		}
+		ext := path.Ext(name)
+		if !k.HasExtension(ext) {
+			w.odd = append(w.odd, Oddity{Space: s, Kind: k, Rel: p, Reason: unknownExtReason(k, ext)})
+			return nil
+		}
+		id, err := item.ParseID(strings.TrimSuffix(p[len(root)+1:], ext))
+		if err != nil {
+			w.odd = append(w.odd, Oddity{Space: s, Kind: k, Rel: p, Reason: err.Error()})
+			return nil
+		}
+		w.found = append(w.found, Found{Space: s, Kind: k, ID: id, Rel: p, entry: d})
+		return nil
+	})
+}
+
+// start reports how a walk of kind k's folder can start at its subfolder
+// dir: ok when every folder from the kind's folder down to dir is a real,
+// visible folder (a walk of the whole folder reaches dir's files);
+// absent when one of them is missing or hidden (the walk finds nothing
+// there); neither when one is a link or not a folder, where only a walk of
+// the whole kind folder says what it is.
+func (s *Space) start(k item.Kind, dir string) (ok, absent bool) {
+	at := k.Folder()
+	for part := range strings.SplitSeq(dir, "/") {
+		if HiddenName(part) {
+			return false, true
+		}
+		entries, err := fs.ReadDir(s.fsys, at)
+		if errors.Is(err, fs.ErrNotExist) {
+			return false, true
+		}
+		if err != nil {
+			return false, false
+		}
+		i, found := slices.BinarySearchFunc(entries, part, func(e fs.DirEntry, name string) int { return strings.Compare(e.Name(), name) })
+		if !found {
+			return false, true
+		}
+		if !entries[i].IsDir() || entries[i].Type()&fs.ModeSymlink != 0 {
+			return false, false
+		}
+		at += "/" + part
+	}
+	return true, false
+}
+
+// walkFor lists what patterns can select among kinds (Walk's result, or
+// part of it): a whole kind folder for a glob that starts there or when
+// there are no patterns, else only the folders the patterns name (a file
+// path's folder, an id's folder, a glob's fixed leading folders). One item
+// named on the command line in a tree of a hundred thousand is found
+// without walking them all.
+func (s *Space) walkFor(kinds []item.Kind, pats []Pattern) ([]Found, []Oddity, error) {
+	if len(pats) == 0 {
+		return s.Walk(kinds)
+	}
+	var w walker
+	// Each kind in the order of a whole walk: by path, folder by folder.
+	byPath := func(a, b string) int { return slices.Compare(strings.Split(a, "/"), strings.Split(b, "/")) }
+	for _, k := range kinds {
+		nf, no := len(w.found), len(w.odd)
+		type target struct {
+			dir  string
+			deep bool
+		}
+		var targets []target
+		whole := false
+		for _, p := range pats {
+			switch {
+			case p.NotItem:
+			case p.rel != "":
+				if rest, ok := strings.CutPrefix(p.rel, k.Folder()+"/"); ok {
+					targets = append(targets, target{dir: dirOf(rest)})
+				}
+			case p.glob != "":
+				fixed := []string{}
+				segs := strings.Split(p.glob, "/")
+				for _, seg := range segs[:len(segs)-1] {
+					if strings.ContainsAny(seg, "*?[\\{") {
+						break
+					}
+					fixed = append(fixed, seg)
+				}
+				if len(fixed) == 0 {
+					whole = true
+				}
+				targets = append(targets, target{dir: strings.Join(fixed, "/"), deep: true})
+			default:
+				targets = append(targets, target{dir: dirOf(string(p.id))})
+			}
+		}
+		// A folder on the way that is missing or hidden holds nothing; one
+		// that is a link (or a file) is what only a whole walk reports.
+		var live []target
+		for _, t := range targets {
+			if whole || t.dir == "" {
+				live = append(live, t)
+				continue
+			}
+			ok, absent := s.start(k, t.dir)
+			switch {
+			case absent:
+			case ok:
+				live = append(live, t)
+			default:
+				whole = true
+			}
+		}
+		targets = live
+		if whole {
+			targets = []target{{deep: true}}
+		}
+		// Deep targets first, so that a folder a deep walk covers is not
+		// listed again.
+		slices.SortFunc(targets, func(a, b target) int {
+			if a.deep != b.deep {
+				if a.deep {
+					return -1
+				}
+				return 1
+			}
+			return strings.Compare(a.dir, b.dir)
+		})
+		var done []target
+		covered := func(t target) bool {
+			for _, d := range done {
+				if d.dir == t.dir && (d.deep || !t.deep) || d.deep && (d.dir == "" || strings.HasPrefix(t.dir, d.dir+"/")) {
+					return true
+				}
+			}
+			return false
+		}
+		for _, t := range targets {
+			if covered(t) {
+				continue
+			}
+			if err := w.walk(s, k, t.dir, t.deep); err != nil {
+				return nil, nil, err
+			}
+			done = append(done, t)
+		}
+		slices.SortStableFunc(w.found[nf:], func(a, b Found) int { return byPath(a.Rel, b.Rel) })
+		slices.SortStableFunc(w.odd[no:], func(a, b Oddity) int { return byPath(a.Rel, b.Rel) })
+	}
+	return w.found, w.odd, nil
+}
+
+// dirOf is a '/'-separated path's folder ("" for none).
+func dirOf(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return ""
 }
 
 func unknownExtReason(k item.Kind, ext string) string {

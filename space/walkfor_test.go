@@ -1,0 +1,121 @@
+package space
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/ryekit/rye/item"
+)
+
+// TestWalkForSelectsWhatAWholeWalkSelects: for any patterns, walking only
+// the folders they name selects the same items and links, in the same
+// order, and the same patterns match, as walking every kind folder and
+// filtering: through linked and hidden folders, files that are not items,
+// links named like items, ids that are not valid, and patterns that name
+// nothing.
+func TestWalkForSelectsWhatAWholeWalkSelects(t *testing.T) {
+	root := t.TempDir()
+	tree(t, root, map[string]string{
+		".ai/tools/p/a.py":                "",
+		".ai/tools/p/a.yaml":              "",
+		".ai/tools/p/b.sh":                "",
+		".ai/tools/p/readme.txt":          "",
+		".ai/tools/p/Bad Name.py":         "",
+		".ai/tools/p/sub/c.sh":            "",
+		".ai/tools/p/sub/deep/d.js":       "",
+		".ai/tools/p-x/f.py":              "",
+		".ai/tools/q/e.py":                "",
+		".ai/tools/q/e/g.py":              "",
+		".ai/tools/.hidden/h.py":          "",
+		".ai/tools/p/node_modules/m.js":   "",
+		".ai/tools/p/node_modules/x/y.js": "",
+		".ai/tools/p/.dot/i.py":           "",
+		".ai/tools/plain.py":              "",
+		".ai/directives/p/a.md":           "",
+		".ai/directives/q/e.md":           "",
+		".ai/knowledge/p/k.md":            "",
+		".ai/knowledge/p/sub/k2.md":       "",
+	})
+	ai := filepath.Join(root, ".ai")
+	os.Symlink(filepath.Join(ai, "tools", "p"), filepath.Join(ai, "tools", "link"))
+	os.Symlink("a.py", filepath.Join(ai, "tools", "p", "l.py"))
+	os.WriteFile(filepath.Join(ai, "tools", "file"), nil, 0o644) // a file where an id's folder would be
+	sp := NewDiskSpace(Project, root, "")
+
+	pool := []string{
+		"p/a", "p/b", "p/l", "p/sub/c", "p/sub/deep/d", "q/e", "q/e/g", "plain", "link/a", "link/sub/c",
+		"p/nothing", "nowhere/x", "file/x", ".hidden/h", "p/node_modules/m", "p/node_modules/x/y", ".ai/tools/p/node_modules/x/y.js", "p-x/f", "p/sub/k2", "k",
+		"p/*", "p/**", "*/e", "**/d", "p/s*/c", "**", "q/**", "link/*", "p/sub/*", "*", "p-*/f", "{p,q}/e",
+		".ai/tools/p/a.py", ".ai/tools/p/sub/c.sh", ".ai/tools/link/b.sh", ".ai/tools/p/readme.txt",
+		".ai/knowledge/p/k.md", ".ai/tools/p/l.py", ".ai/directives/q/e.md",
+	}
+	kindSets := [][]item.Kind{item.Kinds, {item.Tool}, {item.Knowledge, item.Directive}}
+	r := rand.New(rand.NewPCG(1, 2))
+	for round := range 400 {
+		kinds := kindSets[r.IntN(len(kindSets))]
+		var patterns []string
+		for range 1 + r.IntN(3) {
+			patterns = append(patterns, pool[r.IntN(len(pool))])
+		}
+		if round < len(pool) {
+			patterns = []string{pool[round]}
+		}
+		pats, err := ParsePatterns(sp, patterns, root)
+		if err != nil {
+			continue
+		}
+		got, gotMatched, err := selectIn(sp, kinds, pats)
+		if err != nil {
+			t.Fatalf("%v: %v", patterns, err)
+		}
+		want, wantMatched := wholeSelect(t, sp, kinds, pats)
+		if show(got) != show(want) || !reflect.DeepEqual(gotMatched, wantMatched) {
+			t.Errorf("%v in %v:\n got %s %v\nwant %s %v", patterns, kinds, show(got), gotMatched, show(want), wantMatched)
+		}
+	}
+}
+
+// wholeSelect is selection by walking every kind folder and filtering.
+func wholeSelect(t *testing.T, sp *Space, kinds []item.Kind, pats []Pattern) (*Selection, []bool) {
+	found, odd, err := sp.Walk(kinds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel := &Selection{Space: sp}
+	matched := make([]bool, len(pats))
+	selects := func(k item.Kind, id item.ID, rel string) bool {
+		hit := false
+		for i, p := range pats {
+			if p.Match(k, id, rel) {
+				matched[i], hit = true, true
+			}
+		}
+		return hit
+	}
+	for _, f := range found {
+		if selects(f.Kind, f.ID, f.Rel) {
+			sel.Items = append(sel.Items, f)
+		}
+	}
+	for _, o := range odd {
+		if o.Symlink && o.ID != "" && selects(o.Kind, o.ID, o.Rel) {
+			sel.Links = append(sel.Links, o)
+		}
+	}
+	return sel, matched
+}
+
+func show(sel *Selection) string {
+	s := ""
+	for _, f := range sel.Items {
+		s += fmt.Sprintf("%s:%s(%s) ", f.Kind, f.ID, f.Rel)
+	}
+	for _, l := range sel.Links {
+		s += fmt.Sprintf("link %s:%s(%s) ", l.Kind, l.ID, l.Rel)
+	}
+	return s
+}
