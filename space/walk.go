@@ -3,7 +3,9 @@ package space
 import (
 	"errors"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -16,13 +18,18 @@ type Found struct {
 	Kind  item.Kind
 	ID    item.ID
 	Rel   string // relative to .ai/
-	entry fs.DirEntry
 }
 
 // Info returns the file's size and modification time without following
 // links (one lstat, done only when asked: caches need it, verification does
-// not).
-func (f Found) Info() (fs.FileInfo, error) { return f.entry.Info() }
+// not). A walk keeps no directory entry per file: a tree of a hundred
+// thousand items would hold them all.
+func (f Found) Info() (fs.FileInfo, error) {
+	if f.Space.Embedded() {
+		return fs.Stat(f.Space.fsys, f.Rel)
+	}
+	return os.Lstat(filepath.Join(f.Space.AI(), filepath.FromSlash(f.Rel)))
+}
 
 // Path is the file as shown to users.
 func (f Found) Path() string { return f.Space.DisplayPath(f.Rel) }
@@ -138,7 +145,7 @@ func (w *walker) walk(s *Space, k item.Kind, dir string, deep bool) error {
 			w.odd = append(w.odd, Oddity{Space: s, Kind: k, Rel: p, Reason: err.Error()})
 			return nil
 		}
-		w.found = append(w.found, Found{Space: s, Kind: k, ID: id, Rel: p, entry: d})
+		w.found = append(w.found, Found{Space: s, Kind: k, ID: id, Rel: p})
 		return nil
 	})
 }
