@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -127,16 +128,21 @@ func realPath(dir string) (string, error) {
 // caller would read is not loaded: TooLarge says so and Data is nil, and
 // the caller reports it (one such file never fails the others).
 type File struct {
-	Blob     string
+	Blob     Hash
 	Symlink  bool
 	TooLarge bool
 	Data     []byte
 }
 
+// Hash is a git object id (SHA-1). A fixed-size value, not its hex form:
+// a tree or an index of a hundred thousand files is read without an
+// allocation per id.
+type Hash = plumbing.Hash
+
 // file describes one tree or index entry, reading its bytes (at most limit
 // of them) when limit > 0 and it is not a link.
 func (r *Repo) file(h plumbing.Hash, mode filemode.FileMode, limit int64) (File, error) {
-	f := File{Blob: h.String(), Symlink: mode == filemode.Symlink}
+	f := File{Blob: h, Symlink: mode == filemode.Symlink}
 	if limit <= 0 || f.Symlink {
 		return f, nil
 	}
@@ -165,7 +171,7 @@ func (r *Repo) file(h plumbing.Hash, mode filemode.FileMode, limit int64) (File,
 // Blob reads the bytes of a file of a Tree or Index (by its Blob id), at
 // most limit of them: a larger blob is an error.
 func (r *Repo) Blob(f File, limit int64) ([]byte, error) {
-	g, err := r.file(plumbing.NewHash(f.Blob), filemode.Regular, limit)
+	g, err := r.file(f.Blob, filemode.Regular, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -202,26 +208,39 @@ func (r *Repo) Tree(ref, prefix string, limit int64) (map[string]File, error) {
 		}
 	}
 	out := map[string]File{}
-	walker := object.NewTreeWalker(tree, true, nil)
-	defer walker.Close()
-	for {
-		name, entry, err := walker.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		if entry.Mode == filemode.Dir || entry.Mode == filemode.Submodule {
-			continue
-		}
-		f, err := r.file(entry.Hash, entry.Mode, limit)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		out[name] = f
+	if err := r.walkTree(tree, "", limit, out); err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// walkTree adds the files of tree and its subtrees to out, keyed by their
+// path below it (dir, "" at the top).
+func (r *Repo) walkTree(tree *object.Tree, dir string, limit int64, out map[string]File) error {
+	for _, entry := range tree.Entries {
+		name := entry.Name
+		if dir != "" {
+			name = dir + "/" + name
+		}
+		switch entry.Mode {
+		case filemode.Submodule:
+		case filemode.Dir:
+			sub, err := r.repo.TreeObject(entry.Hash)
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			if err := r.walkTree(sub, name, limit, out); err != nil {
+				return err
+			}
+		default:
+			f, err := r.file(entry.Hash, entry.Mode, limit)
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			out[name] = f
+		}
+	}
+	return nil
 }
 
 // Index returns the staged files (the index) below prefix, with the bytes
@@ -231,13 +250,18 @@ func (r *Repo) Index(prefix string, limit int64) (map[string]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]File{}
-	for _, e := range idx.Entries {
+	// The entries are sorted by name: those below prefix are one run.
+	entries := idx.Entries
+	if prefix != "" {
+		dir := prefix + "/"
+		lo := sort.Search(len(entries), func(i int) bool { return entries[i].Name >= dir })
+		hi := lo + sort.Search(len(entries)-lo, func(i int) bool { return !strings.HasPrefix(entries[lo+i].Name, dir) })
+		entries = entries[lo:hi]
+	}
+	out := make(map[string]File, len(entries))
+	for _, e := range entries {
 		name := e.Name
 		if prefix != "" {
-			if !strings.HasPrefix(name, prefix+"/") {
-				continue
-			}
 			name = name[len(prefix)+1:]
 		}
 		if e.Mode == modeGitlink {
@@ -264,7 +288,7 @@ func (r *Repo) Entry(rel string) (File, bool, error) {
 		return File{}, false, nil
 	}
 	e := idx.Entries[i]
-	return File{Blob: e.Hash.String(), Symlink: e.Mode == modeSymlink}, true, nil
+	return File{Blob: e.Hash, Symlink: e.Mode == modeSymlink}, true, nil
 }
 
 // Tracks reports, for each rel (a '/'-separated path from the repository
@@ -344,7 +368,7 @@ func (r *Repo) Deleted(ref, prefix string, rels []string, maxCommits int) (map[s
 			if newer == nil {
 				continue // present at ref itself: not deleted
 			}
-			out[rel] = Deletion{Commit: newer.Hash.String(), When: newer.Committer.When, Last: File{Blob: entry.Hash.String(), Symlink: entry.Mode == filemode.Symlink}}
+			out[rel] = Deletion{Commit: newer.Hash.String(), When: newer.Committer.When, Last: File{Blob: entry.Hash, Symlink: entry.Mode == filemode.Symlink}}
 		}
 		newer = c
 	}
@@ -354,8 +378,8 @@ func (r *Repo) Deleted(ref, prefix string, rels []string, maxCommits int) (map[s
 // BlobID is the git object id of data as a blob: what git would store for
 // it, so that a working-tree file can be compared with a commit without a
 // status walk.
-func BlobID(data []byte) string {
-	return plumbing.ComputeHash(plumbing.BlobObject, data).String()
+func BlobID(data []byte) Hash {
+	return plumbing.ComputeHash(plumbing.BlobObject, data)
 }
 
 // Same reports whether data is the content git recorded for f (a regular
@@ -422,8 +446,8 @@ func (r *Repo) ChangedSince(ref, prefix string, cands []Candidate) ([]Change, ma
 // must be read. Without a readable index, or when git may convert a file's
 // bytes on their way to or from the work tree (the index's blob would then
 // not be the bytes on disk), nothing is known.
-func (r *Repo) statBlobs(prefix string, cands []Candidate) func(rel, file string) (string, bool) {
-	none := func(string, string) (string, bool) { return "", false }
+func (r *Repo) statBlobs(prefix string, cands []Candidate) func(rel, file string) (Hash, bool) {
+	none := func(string, string) (Hash, bool) { return Hash{}, false }
 	idx, err := r.index()
 	if err != nil || r.mayConvert(idx, cands) {
 		return none
@@ -443,16 +467,16 @@ func (r *Repo) statBlobs(prefix string, cands []Candidate) func(rel, file string
 			entries[rel] = e
 		}
 	}
-	return func(rel, file string) (string, bool) {
+	return func(rel, file string) (Hash, bool) {
 		e := entries[rel]
 		if e == nil || file == "" {
-			return "", false
+			return Hash{}, false
 		}
 		fi, err := os.Lstat(file)
 		if err != nil || !fi.Mode().IsRegular() || !sameStat(e, fi) || !e.MTime.Before(written) {
-			return "", false
+			return Hash{}, false
 		}
-		return e.Hash.String(), true
+		return e.Hash, true
 	}
 }
 

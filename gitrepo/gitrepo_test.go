@@ -77,7 +77,7 @@ func TestTreeIndexAndChangedSince(t *testing.T) {
 	// The blob id is git's own.
 	if git, err := exec.LookPath("git"); err == nil {
 		out, err := exec.Command(git, "-C", root, "hash-object", "p/.ai/a.txt").Output()
-		if err != nil || strings.TrimSpace(string(out)) != BlobID([]byte("alpha\n")) {
+		if err != nil || strings.TrimSpace(string(out)) != BlobID([]byte("alpha\n")).String() {
 			t.Errorf("git hash-object says %s, BlobID %s (%v)", out, BlobID([]byte("alpha\n")), err)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/ryekit/rye/gitrepo"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/space"
 )
@@ -71,7 +72,7 @@ func TestOversizedGitFilesAreReportedNotFatal(t *testing.T) {
 	}
 	// Without data nothing is read, so nothing is too large.
 	files, err := g.Tree("HEAD", ".ai", 0)
-	if err != nil || files["tools/a/big.py"].TooLarge || files["tools/a/big.py"].Blob == "" {
+	if err != nil || files["tools/a/big.py"].TooLarge || files["tools/a/big.py"].Blob == (gitrepo.Hash{}) {
 		t.Errorf("tree without data: %+v %v", files["tools/a/big.py"], err)
 	}
 	files, err = g.Tree("HEAD", ".ai", space.MaxItemSize)
