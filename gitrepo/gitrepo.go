@@ -301,18 +301,46 @@ func (r *Repo) Tracks(rels ...string) (map[string]bool, error) {
 	if err != nil {
 		return nil, err
 	}
-	fold := func(s string) string { return s }
-	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
-		fold = strings.ToLower
-	}
 	out := make(map[string]bool, len(rels))
-	for _, e := range idx.Entries {
-		name := fold(e.Name)
-		for _, rel := range rels {
-			f := fold(rel)
-			if name == f || strings.HasPrefix(name, f+"/") || strings.HasPrefix(f, name+"/") {
-				out[rel] = true
+	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
+		// Without case, the sorted order does not help: look at every entry.
+		for _, e := range idx.Entries {
+			name := strings.ToLower(e.Name)
+			for _, rel := range rels {
+				f := strings.ToLower(rel)
+				if name == f || strings.HasPrefix(name, f+"/") || strings.HasPrefix(f, name+"/") {
+					out[rel] = true
+				}
 			}
+		}
+		return out, nil
+	}
+	// The entries are sorted by name: rel, what is below it and each folder
+	// above it are each found by binary search.
+	entries := idx.Entries
+	has := func(name string) bool {
+		i := sort.Search(len(entries), func(i int) bool { return entries[i].Name >= name })
+		return i < len(entries) && entries[i].Name == name
+	}
+	below := func(dir string) bool {
+		i := sort.Search(len(entries), func(i int) bool { return entries[i].Name >= dir+"/" })
+		return i < len(entries) && strings.HasPrefix(entries[i].Name, dir+"/")
+	}
+	for _, rel := range rels {
+		tracked := has(rel) || below(rel)
+		for d := rel; !tracked; {
+			i := strings.LastIndexByte(d, '/')
+			if i < 0 {
+				break
+			}
+			d = d[:i]
+			tracked = has(d)
+		}
+		out[rel] = out[rel] || tracked
+	}
+	for rel, t := range out {
+		if !t {
+			delete(out, rel)
 		}
 	}
 	return out, nil

@@ -266,3 +266,29 @@ func TestChangedSinceTrustsTheIndexLikeGit(t *testing.T) {
 		t.Fatalf("the shortcut did not come back: %v", reads)
 	}
 }
+
+// TestTracks: a path is tracked when the index has it, something below it,
+// or a folder above it as a file; names that only share a prefix are not.
+func TestTracks(t *testing.T) {
+	root, _ := repoWith(t, map[string]string{
+		".venv/bin/python": "x", "a/b": "x", "c": "x", ".envx": "x", "a-b/c": "x", "a.x": "x",
+	})
+	r, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{".venv": true, ".venv/bin/python": true, "a/b/c": true, "c/d": true, "a": true, "d": false, ".env": false, "a-": false, "a/c": false, "b": false}
+	var rels []string
+	for rel := range want {
+		rels = append(rels, rel)
+	}
+	got, err := r.Tracks(rels...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rel, w := range want {
+		if got[rel] != w {
+			t.Errorf("%s: tracked %v, want %v", rel, got[rel], w)
+		}
+	}
+}

@@ -21,7 +21,7 @@ func SelectionSources(sel *space.Selection) []Source {
 		src := Source{Kind: f.Kind, ID: f.ID, Space: f.Space.Label, Path: f.Path(), Embedded: f.Space.Embedded(),
 			Read: func() ([]byte, error) { return f.Space.ReadFile(f.Rel) }, In: f.Space, Rel: f.Rel}
 		if !src.Embedded {
-			src.File = filepath.Join(f.Space.AI(), filepath.FromSlash(f.Rel))
+			src.File = f.Space.AI() + string(filepath.Separator) + filepath.FromSlash(f.Rel) // rel is clean: no Join
 		}
 		out = append(out, src)
 	}
