@@ -59,6 +59,9 @@ var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): `)
 // parse decodes one YAML document into a Node tree. An empty document is an
 // empty map; a document whose top level is not a mapping is an error.
 func (y *yamlText) parse(what string) (*syntax.Node, error) {
+	if root, ok := fastYAML(y.text); ok {
+		return y.convert(root, what)
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(y.text))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
@@ -80,6 +83,11 @@ func (y *yamlText) parse(what string) (*syntax.Node, error) {
 		}
 		root = root.Content[0]
 	}
+	return y.convert(root, what)
+}
+
+// convert turns a document's root node into metadata fields.
+func (y *yamlText) convert(root *yaml.Node, what string) (*syntax.Node, error) {
 	conv := &yamlConverter{y: y}
 	n, err := conv.node(root, false)
 	if err != nil {
