@@ -29,61 +29,84 @@ func Check(req CheckRequest) (*CheckResult, error) {
 	if err := req.Options.validate(); err != nil {
 		return nil, err
 	}
-	vreq := req.Verify
-	vreq.Sums = true // lint reads each item again, and refuses other bytes than those verified
-	vres, err := verify.Run(vreq)
-	if err != nil {
-		return nil, err
-	}
 	ss := req.Verify.Spaces
 	extractors, err := ss.Extractors()
 	if err != nil {
 		return nil, err
 	}
-	env := &Env{Spaces: ss, Files: filesOf(vres.Sources, vres.Sums), Extractors: extractors}
-	r := req.Verify
-	whole := len(r.Patterns) == 0 && (r.Kinds == nil || len(r.Kinds) == len(item.Kinds)) &&
-		!r.Staged && r.ChangedSince == "" && (r.Tier == "" || r.Tier == string(space.Project))
-	if whole && ss.Project != nil {
-		// A whole-project check also looks at what is not an item (the
-		// items themselves were read once, for verification).
-		odd, others, err := LoadExtras(ss.Project, item.Kinds)
-		if err != nil {
-			return nil, err
-		}
-		for _, f := range odd {
-			if !f.Oddity.Symlink {
-				env.Files = append(env.Files, f)
+	env := &Env{Spaces: ss, Extractors: extractors}
+	var lr *run
+	var byIndex []*File
+	chunks := 0
+	vreq := req.Verify
+	vreq.EachSize = chunkSize
+	// Each chunk is linted as soon as it is verified, from the bytes its
+	// verdicts are about: the tree is read once and never held whole.
+	vreq.Each = func(srcs []verify.Source, first, n int, _ []verify.Result) error {
+		if lr == nil {
+			env.Files, byIndex = filesOf(srcs)
+			chunks = (len(srcs)+chunkSize-1)/chunkSize + 1
+			if lr, err = newRun(env, req.Options); err != nil {
+				return err
 			}
 		}
-		env.Others = others
+		var files []*File
+		for _, f := range byIndex[first : first+n] {
+			if f != nil {
+				files = append(files, f)
+			}
+		}
+		return lr.chunk(files, nil, first/chunkSize, chunks)
 	}
-	lres, err := Lint(env, req.Options)
+	vres, err := verify.Run(vreq)
 	if err != nil {
 		return nil, err
 	}
-	return &CheckResult{Verify: vres, Lint: lres}, nil
+	if lr == nil { // nothing was selected
+		if lr, err = newRun(env, req.Options); err != nil {
+			return nil, err
+		}
+	}
+	r := req.Verify
+	whole := len(r.Patterns) == 0 && (r.Kinds == nil || len(r.Kinds) == len(item.Kinds)) &&
+		!r.Staged && r.ChangedSince == "" && (r.Tier == "" || r.Tier == string(space.Project))
+	var odd, others []*File
+	if whole && ss.Project != nil {
+		// A whole-project check also looks at what is not an item (the
+		// items themselves were read once, for verification).
+		all, rest, err := LoadExtras(ss.Project, item.Kinds)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range all {
+			if !f.Oddity.Symlink {
+				odd = append(odd, f)
+			}
+		}
+		others = rest
+	}
+	if err := lr.chunk(odd, others, max(chunks-1, 0), chunks); err != nil {
+		return nil, err
+	}
+	return &CheckResult{Verify: vres, Lint: lr.res}, nil
 }
 
-// filesOf turns verification sources into lint files: rye check lints
-// exactly what it verified. Each file is read again when lint gets to its
-// chunk, and bytes whose SHA-256 is not the verified bytes' are refused
-// (the file changed in between): lint never reports on other bytes than
-// those the verdict is about, and a whole tree is never held in memory.
-func filesOf(sources []verify.Source, sums [][32]byte) []*File {
-	var out []*File
+// filesOf turns verification sources into lint files, each reading
+// through its source (during its chunk: the bytes verified), aligned with
+// sources (nil for a source lint does not look at).
+func filesOf(sources []verify.Source) (files, byIndex []*File) {
+	byIndex = make([]*File, len(sources))
 	for i, s := range sources {
 		if s.In == nil {
 			continue
 		}
-		f := &File{Name: s.Path, Space: s.In, Rel: s.Rel, Kind: s.Kind, ID: s.ID, read: s.Read}
+		f := &File{Name: s.Path, Space: s.In, Rel: s.Rel, Kind: s.Kind, ID: s.ID, read: func() ([]byte, error) { return sources[i].Read() }}
 		if s.Symlink {
 			f.Oddity = &space.Oddity{Space: s.In, Kind: s.Kind, Rel: s.Rel, Symlink: true, ID: s.ID, Reason: "symbolic link"}
 			f.read = nil
-		} else if i < len(sums) && sums[i] != [32]byte{} {
-			f.want = &sums[i]
 		}
-		out = append(out, f)
+		files = append(files, f)
+		byIndex[i] = f
 	}
-	return out
+	return files, byIndex
 }

@@ -1,38 +1,54 @@
 package lint
 
 import (
-	"crypto/sha256"
 	"path/filepath"
-	"strings"
 	"testing"
+	"time"
 
-	"golang.org/x/tools/go/analysis"
-
+	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
 )
 
-// TestCheckRefusesBytesOtherThanVerified: rye check reads each item again
-// for lint; bytes that are not those verification judged (the file changed
-// in between) are an error, never linted as if they had been verified.
-func TestCheckRefusesBytesOtherThanVerified(t *testing.T) {
-	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, ".ai/tools/ops/deploy.yaml"), "version: \"1.0.0\"\n")
-	e := testEnv(t, dir)
-	f := e.Files[0]
-	verified := sha256.Sum256([]byte("what verification read"))
-	src := verify.Source{Path: f.Name, In: f.Space, Rel: f.Rel, Kind: f.Kind, ID: f.ID, Read: f.read}
-	files := filesOf([]verify.Source{src}, [][32]byte{verified})
-	res, err := Lint(&Env{Files: files, Spaces: e.Spaces, Extractors: e.Extractors}, Options{Analyzers: []*analysis.Analyzer{Parse}})
-	if err != nil {
-		t.Fatal(err)
+// TestCheckInChunks: rye check lints each chunk as it is verified; with
+// one file a chunk, its findings are those of one chunk for everything, and
+// those of rye lint over the same tree (less the signature verdicts, which
+// are verification's).
+func TestCheckInChunks(t *testing.T) {
+	dirs, _ := filepath.Glob("testdata/src/*/*")
+	if len(dirs) == 0 {
+		t.Fatal("no test trees")
 	}
-	if got := renderFindings(res.Findings); !strings.Contains(got, "error: cannot read it: it changed while rye check ran") {
-		t.Errorf("findings:\n%s", got)
-	}
-	// The verified bytes themselves are linted as usual.
-	data, _ := f.read()
-	files = filesOf([]verify.Source{src}, [][32]byte{sha256.Sum256(data)})
-	if res, err = Lint(&Env{Files: files, Spaces: e.Spaces, Extractors: e.Extractors}, Options{Analyzers: []*analysis.Analyzer{Parse}}); err != nil || len(res.Findings) != 0 {
-		t.Errorf("the verified bytes: %v %v", renderFindings(res.Findings), err)
+	for _, dir := range dirs {
+		sp := space.NewDiskSpace(space.Project, dir, "")
+		sp.Shown = "."
+		ss := &space.Spaces{Project: sp, System: []*space.Space{space.EmbeddedSpace()}}
+		check := func() string {
+			t.Helper()
+			res, err := Check(CheckRequest{Verify: verify.Request{Spaces: ss, Policy: verify.Policy{Now: time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)}}})
+			if err != nil {
+				t.Fatalf("%s: %v", dir, err)
+			}
+			return renderFindings(res.Lint.Findings)
+		}
+		whole := check()
+		func() {
+			defer func(n int) { chunkSize = n }(chunkSize)
+			chunkSize = 1
+			if got := check(); got != whole {
+				t.Errorf("%s: one file a chunk:\n%s\nall at once:\n%s", dir, got, whole)
+			}
+		}()
+		e, err := Load(ss, sp, item.Kinds, nil, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lint, err := Lint(e, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := renderFindings(lint.Findings); got != whole {
+			t.Errorf("%s: rye lint:\n%s\nrye check:\n%s", dir, got, whole)
+		}
 	}
 }

@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"crypto/sha256"
 	"errors"
 	"go/token"
 	"reflect"
@@ -34,26 +33,16 @@ type File struct {
 	tok     *token.File
 	// read, when set, reads the bytes: a run holds them only while it
 	// analyses the file's chunk (see Lint), and reads a file of another
-	// chunk again when a cross-file analyzer needs it. want, when set, is
-	// the SHA-256 of the bytes rye check verified: other bytes are refused.
+	// chunk again when a cross-file analyzer needs it.
 	read func() ([]byte, error)
-	want *[32]byte
 }
-
-// errChanged is a file whose bytes are not those verified: it changed
-// while rye check ran.
-var errChanged = errors.New("it changed while rye check ran: these are not the bytes that were verified; run rye check again")
 
 // bytes are the file's bytes: those held, or read again (not kept).
 func (f *File) bytes() ([]byte, error) {
 	if f.Src != nil || f.ReadErr != nil || f.read == nil {
 		return f.Src, f.ReadErr
 	}
-	data, err := f.read()
-	if err == nil && f.want != nil && sha256.Sum256(data) != *f.want {
-		return nil, errChanged
-	}
-	return data, err
+	return f.read()
 }
 
 // open holds the file's bytes for a pass over its chunk.

@@ -66,6 +66,45 @@ var chunkSize = 2048
 // the next. The analyzers that compare files (ids, chain) look at all of
 // them (Env.All) and report on the chunk's.
 func Lint(e *Env, o Options) (*Result, error) {
+	r, err := newRun(e, o)
+	if err != nil {
+		return nil, err
+	}
+	if o.Fixes {
+		openAll(e.Files)
+		openAll(e.Others)
+		r.res.Env = e
+		return r.res, r.res.add(e, r.analyzers, o, o.Progress)
+	}
+	var chunks [][]*File
+	for i := 0; i < len(e.Files); i += chunkSize {
+		chunks = append(chunks, e.Files[i:min(i+chunkSize, len(e.Files))])
+	}
+	if len(chunks) == 0 || len(e.Others) > 0 {
+		chunks = append(chunks, nil) // the other files have a chunk of their own
+	}
+	for n, files := range chunks {
+		var others []*File
+		if n == len(chunks)-1 {
+			others = e.Others
+		}
+		if err := r.chunk(files, others, n, len(chunks)); err != nil {
+			return nil, err
+		}
+	}
+	return r.res, nil
+}
+
+// run is one lint run over an Env, a chunk of its files at a time.
+type run struct {
+	e         *Env
+	o         Options
+	analyzers []*analysis.Analyzer
+	res       *Result
+	shared    *shared
+}
+
+func newRun(e *Env, o Options) (*run, error) {
 	analyzers := o.Analyzers
 	if analyzers == nil {
 		analyzers = Analyzers
@@ -76,43 +115,30 @@ func Lint(e *Env, o Options) (*Result, error) {
 	if err := analysis.Validate(analyzers); err != nil {
 		return nil, err
 	}
-	res := &Result{}
-	if o.Fixes {
-		openAll(e.Files)
-		openAll(e.Others)
-		res.Env = e
-		return res, res.add(e, analyzers, o, o.Progress)
+	res := &Result{Env: &Env{Files: e.Files, Others: e.Others, Spaces: e.Spaces, Extractors: e.Extractors, Verify: e.Verify}}
+	return &run{e: e, o: o, analyzers: analyzers, res: res, shared: &shared{}}, nil
+}
+
+// chunk analyses files and others (chunk n of about total, for progress):
+// reads them, runs the analyzers, adds the findings and lets the files
+// go. The cross-file analyzers see every file of the run's Env.
+func (r *run) chunk(files, others []*File, n, total int) error {
+	sub := &Env{Files: files, Others: others, All: r.e.Files, Spaces: r.e.Spaces, Extractors: r.e.Extractors, Verify: r.e.Verify, shared: r.shared}
+	openAll(files)
+	openAll(others)
+	var progress func(done, total int)
+	if r.o.Progress != nil {
+		per := closure(r.analyzers)
+		progress = func(done, _ int) { r.o.Progress(n*per+done, max(total, n+1)*per) }
 	}
-	res.Env = &Env{Files: e.Files, Others: e.Others, Spaces: e.Spaces, Extractors: e.Extractors, Verify: e.Verify}
-	run := &shared{}
-	var chunks [][]*File
-	for i := 0; i < len(e.Files); i += chunkSize {
-		chunks = append(chunks, e.Files[i:min(i+chunkSize, len(e.Files))])
+	err := r.res.add(sub, r.analyzers, r.o, progress)
+	for _, f := range files {
+		f.close()
 	}
-	if len(chunks) == 0 || len(e.Others) > 0 {
-		chunks = append(chunks, nil) // the other files have a chunk of their own
+	for _, f := range others {
+		f.close()
 	}
-	per := closure(analyzers)
-	for n, files := range chunks {
-		sub := &Env{Files: files, All: e.Files, Spaces: e.Spaces, Extractors: e.Extractors, Verify: e.Verify, shared: run}
-		if n == len(chunks)-1 {
-			sub.Others = e.Others
-		}
-		openAll(sub.Files)
-		openAll(sub.Others)
-		var progress func(done, total int)
-		if o.Progress != nil {
-			progress = func(done, _ int) { o.Progress(n*per+done, len(chunks)*per) }
-		}
-		err := res.add(sub, analyzers, o, progress)
-		for _, f := range append(sub.Files, sub.Others...) {
-			f.close()
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	return res, nil
+	return err
 }
 
 // openAll reads the files' bytes, in parallel.

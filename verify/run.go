@@ -147,11 +147,14 @@ type Request struct {
 	// KeepBytes keeps every item's bytes after verification, for a caller
 	// that reads them again and must get the very bytes verified.
 	KeepBytes bool
-	// Sums records the SHA-256 of the bytes each item was judged by
-	// (Results.Sums): rye check reads each item again for lint, a chunk at
-	// a time, and refuses bytes that are not those verified, without
-	// keeping a whole tree in memory.
-	Sums bool
+	// Each, when set, is called with each chunk of the sources (at most
+	// EachSize of them: sources[first:first+n]) as soon as it is
+	// verified, in order, with its results. Until it returns, each of the
+	// chunk's sources reads the very bytes its verdict is about (read
+	// once); after, they are let go. rye check lints there: a tree is
+	// read once, and never held whole. An error from Each ends the run.
+	Each     func(sources []Source, first, n int, results []Result) error
+	EachSize int
 	// RunFiles reports the files outside .ai/ that the executor could use
 	// unverified and that git tracks (TrackedRunFiles), when the project is
 	// in a git repository.
@@ -174,9 +177,6 @@ type Results struct {
 	// later reader (lint in rye check) gets the very bytes that were
 	// verified.
 	Sources []Source
-	// Sums are the SHA-256 of the bytes each item was judged by, in the
-	// order of Items (with Request.Sums; zero when unread).
-	Sums [][32]byte
 	// Notes are lines for the reader: what changed since a commit, what it
 	// deleted.
 	Notes []string
@@ -263,7 +263,11 @@ func Run(req Request) (*Results, error) {
 	if req.Cache != "" && len(req.CacheSecret) >= 32 {
 		v.Cache = OpenCache(req.Cache, req.CacheSecret)
 	}
-	res.Items, res.Sums = v.run(res.Sources, req.Sums)
+	if req.Each == nil {
+		res.Items = v.Run(res.Sources)
+	} else if err := res.inChunks(v, req); err != nil {
+		return nil, err
+	}
 	if v.Cache != nil {
 		res.CacheErr = v.Cache.Save()
 	}
@@ -285,6 +289,42 @@ func Run(req Request) (*Results, error) {
 		}
 	}
 	return res, nil
+}
+
+// inChunks verifies the sources a chunk at a time and hands each chunk to
+// req.Each while its bytes are held (see Request.Each).
+func (res *Results) inChunks(v *Verifier, req Request) error {
+	size := req.EachSize
+	if size <= 0 {
+		size = 2048
+	}
+	total := len(res.Sources)
+	res.Items = make([]Result, 0, total)
+	progress := v.Progress
+	for first := 0; first < total; first += size {
+		chunk := res.Sources[first:min(first+size, total)]
+		reads := make([]func() ([]byte, error), len(chunk))
+		for i := range chunk {
+			reads[i] = chunk[i].Read
+			chunk[i].Read = readOnce(chunk[i].Read)
+		}
+		if progress != nil {
+			done := first
+			v.Progress = func(n, _ int) { progress(done+n, total) }
+		}
+		items := v.Run(chunk)
+		res.Items = append(res.Items, items...)
+		if err := req.Each(res.Sources, first, len(chunk), items); err != nil {
+			return err
+		}
+		if !req.KeepBytes && req.Trust.Ref == "" {
+			for i := range chunk {
+				chunk[i].Read = reads[i]
+			}
+		}
+	}
+	v.Progress = progress
+	return nil
 }
 
 // stagedBase is what a staged check compares the index with: HEAD's files

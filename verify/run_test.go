@@ -1,9 +1,11 @@
 package verify
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -135,5 +137,58 @@ func TestCheckRequiredFormatAndHints(t *testing.T) {
 	r := Check(in, &TrustStore{}, Policy{Now: at})
 	if r.Verdict != UntrustedKey || !strings.HasSuffix(r.Reason, "trust it with --trust "+key.Fingerprint) {
 		t.Errorf("untrusted: %s %s", r.Verdict, r.Reason)
+	}
+}
+
+// TestEachHandsOnTheVerifiedBytes: with Each, the sources are verified a
+// chunk at a time; while a chunk is handed on, each of its sources reads
+// the bytes its verdict is about (the file changed since); after, they are
+// let go; the results are those of a run without Each.
+func TestEachHandsOnTheVerifiedBytes(t *testing.T) {
+	root := t.TempDir()
+	sp := signedProject(t, root, 7)
+	ss := spacesOf(t, root)
+	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+	whole, err := Run(Request{Spaces: ss, Policy: Policy{Now: now}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var chunks []int
+	var let []Source
+	res, err := Run(Request{Spaces: ss, Policy: Policy{Now: now}, EachSize: 3, Each: func(srcs []Source, first, n int, results []Result) error {
+		chunks = append(chunks, n)
+		for i := first; i < first+n; i++ {
+			if results[i-first].Verdict != Verified {
+				t.Errorf("%s: %s", results[i-first].Path, results[i-first].Verdict)
+			}
+			file := filepath.Join(sp.AI(), filepath.FromSlash(srcs[i].Rel))
+			before, _ := os.ReadFile(file)
+			os.WriteFile(file, []byte("changed"), 0o644)
+			if got, _ := srcs[i].Read(); !bytes.Equal(got, before) {
+				t.Errorf("%s: handed on other bytes than those verified", srcs[i].Path)
+			}
+			os.WriteFile(file, before, 0o644)
+		}
+		for _, s := range let {
+			file := filepath.Join(sp.AI(), filepath.FromSlash(s.Rel))
+			before, _ := os.ReadFile(file)
+			os.WriteFile(file, []byte("again"), 0o644)
+			if got, _ := s.Read(); string(got) != "again" {
+				t.Errorf("%s: the bytes of an earlier chunk were kept", s.Path)
+			}
+			os.WriteFile(file, before, 0o644)
+		}
+		let = srcs[first : first+n]
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(chunks, []int{3, 3, 1}) || !reflect.DeepEqual(res.Items, whole.Items) {
+		t.Errorf("chunks %v; results equal: %v", chunks, reflect.DeepEqual(res.Items, whole.Items))
+	}
+	stop := errors.New("stop")
+	if _, err := Run(Request{Spaces: ss, Policy: Policy{Now: now}, EachSize: 3, Each: func([]Source, int, int, []Result) error { return stop }}); !errors.Is(err, stop) {
+		t.Errorf("an error from Each: %v", err)
 	}
 }

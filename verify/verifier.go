@@ -52,44 +52,16 @@ type Verifier struct {
 // Run verifies the sources on GOMAXPROCS workers and returns one result
 // per source, in order.
 func (v *Verifier) Run(sources []Source) []Result {
-	results, _ := v.run(sources, false)
+	results := make([]Result, len(sources))
+	par.For(len(sources), par.CPU(), par.Counted(len(sources), func(i int) { results[i] = v.one(sources[i]) }, v.Progress))
 	return results
 }
 
-// RunSums is Run, with the SHA-256 of the bytes each result judged (zero
-// when they could not be read): a later stage that reads an item again
-// can tell whether it read the same bytes without keeping them all.
-func (v *Verifier) RunSums(sources []Source) ([]Result, [][32]byte) {
-	return v.run(sources, true)
-}
-
-func (v *Verifier) run(sources []Source, sums bool) ([]Result, [][32]byte) {
-	results := make([]Result, len(sources))
-	var sumsOf [][32]byte
-	if sums {
-		sumsOf = make([][32]byte, len(sources))
-	}
-	par.For(len(sources), par.CPU(), par.Counted(len(sources), func(i int) {
-		var sum [32]byte
-		results[i], sum = v.one(sources[i], sums)
-		if sums {
-			sumsOf[i] = sum
-		}
-	}, v.Progress))
-	return results, sumsOf
-}
-
-// one verifies a source; with wantSum it also returns the SHA-256 of the
-// bytes judged (the cache path knows it anyway).
-func (v *Verifier) one(s Source, wantSum bool) (Result, [32]byte) {
+func (v *Verifier) one(s Source) Result {
 	in := Input{Kind: s.Kind, ID: s.ID, Space: s.Space, Path: s.Path, Embedded: s.Embedded}
 	if in.Embedded || v.Cache == nil {
 		in.Data, in.ReadErr = s.Read()
-		var sum [32]byte
-		if wantSum && in.ReadErr == nil {
-			sum = sha256.Sum256(in.Data)
-		}
-		return Check(in, v.Trust, v.Policy), sum
+		return Check(in, v.Trust, v.Policy)
 	}
 	// The warm path: a file whose stat data are those recorded with its
 	// hash is not read; its verdict is looked up by that hash.
@@ -99,7 +71,7 @@ func (v *Verifier) one(s Source, wantSum bool) (Result, [32]byte) {
 			fi = info
 			if sum, ok := v.Cache.StatSum(s.File, fi); ok {
 				if r, ok := v.Cache.Get(v.Cache.KeyForSum(sum, in, v.Trust, v.Policy), in); ok {
-					return r, sum
+					return r
 				}
 			}
 		}
@@ -107,7 +79,7 @@ func (v *Verifier) one(s Source, wantSum bool) (Result, [32]byte) {
 	readAt := time.Now()
 	in.Data, in.ReadErr = s.Read()
 	if in.ReadErr != nil {
-		return Check(in, v.Trust, v.Policy), [32]byte{}
+		return Check(in, v.Trust, v.Policy)
 	}
 	sum := sha256.Sum256(in.Data)
 	if fi != nil {
@@ -115,11 +87,11 @@ func (v *Verifier) one(s Source, wantSum bool) (Result, [32]byte) {
 	}
 	key := v.Cache.KeyForSum(sum, in, v.Trust, v.Policy)
 	if r, ok := v.Cache.Get(key, in); ok {
-		return r, sum
+		return r
 	}
 	r := Check(in, v.Trust, v.Policy)
 	if r.Verdict == Verified {
 		v.Cache.Put(key, r)
 	}
-	return r, sum
+	return r
 }
