@@ -42,6 +42,8 @@ type Repo struct {
 	blobs sync.Mutex
 	// index is the index file, read once (rye never writes it).
 	index func() (*gitIndex, error)
+	// treesRead counts the tree objects read (for the tests).
+	treesRead int
 	// Root is the work tree's root, absolute.
 	Root string
 }
@@ -182,10 +184,30 @@ func (r *Repo) Blob(f File, limit int64) ([]byte, error) {
 }
 
 // Tree returns the files of the commit named by ref (a branch, tag,
-// commit id, HEAD~1, ...) below prefix, keyed by their path below prefix.
+// commit id, HEAD~1, ...) below prefix, keyed by their path below it.
 // With limit > 0, the bytes of each file of at most limit bytes are read
 // too.
 func (r *Repo) Tree(ref, prefix string, limit int64) (map[string]File, error) {
+	return r.tree(ref, prefix, limit, nil)
+}
+
+// TreeSeeingIndex is Tree without the bytes, reading only the trees the
+// index does not already hold: where the index's cache tree says a folder
+// of the index makes the very tree the commit has there (same id), the
+// folder's files are the index's entries, and its trees are not read. Git
+// keeps the cache tree for the folders a change has not touched, so that a
+// commit is compared with the index in the time the differences take
+// (what git diff --cached does). It trusts the local index as git does:
+// for local runs (the verdict cache allowed), not for --no-cache.
+func (r *Repo) TreeSeeingIndex(ref, prefix string) (map[string]File, error) {
+	idx, err := r.index()
+	if err != nil || idx.Trees == nil {
+		idx = nil // no cache tree: every tree is read
+	}
+	return r.tree(ref, prefix, 0, idx)
+}
+
+func (r *Repo) tree(ref, prefix string, limit int64, idx *gitIndex) (map[string]File, error) {
 	hash, err := r.repo.ResolveRevision(plumbing.Revision(ref))
 	if err != nil {
 		return nil, fmt.Errorf("git ref %q: %v", ref, err)
@@ -208,15 +230,31 @@ func (r *Repo) Tree(ref, prefix string, limit int64) (map[string]File, error) {
 		}
 	}
 	out := map[string]File{}
-	if err := r.walkTree(tree, "", limit, out); err != nil {
+	if idx != nil && idx.Trees[prefix] == tree.Hash {
+		idx.files(prefix, "", out)
+		return out, nil
+	}
+	w := treeWalk{r: r, limit: limit, idx: idx, top: prefix, out: out}
+	if err := w.walk(tree, ""); err != nil {
 		return nil, err
 	}
+	r.treesRead += w.read
 	return out, nil
 }
 
-// walkTree adds the files of tree and its subtrees to out, keyed by their
-// path below it (dir, "" at the top).
-func (r *Repo) walkTree(tree *object.Tree, dir string, limit int64, out map[string]File) error {
+// treeWalk reads a commit's files below top into out.
+type treeWalk struct {
+	r     *Repo
+	limit int64
+	idx   *gitIndex // with its cache tree, to skip the trees the index holds
+	top   string
+	out   map[string]File
+	read  int
+}
+
+// walk adds the files of tree, the folder dir below top, and its subtrees.
+func (w *treeWalk) walk(tree *object.Tree, dir string) error {
+	w.read++
 	for _, entry := range tree.Entries {
 		name := entry.Name
 		if dir != "" {
@@ -225,22 +263,56 @@ func (r *Repo) walkTree(tree *object.Tree, dir string, limit int64, out map[stri
 		switch entry.Mode {
 		case filemode.Submodule:
 		case filemode.Dir:
-			sub, err := r.repo.TreeObject(entry.Hash)
+			full := name
+			if w.top != "" {
+				full = w.top + "/" + name
+			}
+			if w.idx != nil && w.idx.Trees[full] == entry.Hash {
+				w.idx.files(full, name, w.out)
+				continue
+			}
+			sub, err := w.r.repo.TreeObject(entry.Hash)
 			if err != nil {
 				return fmt.Errorf("%s: %w", name, err)
 			}
-			if err := r.walkTree(sub, name, limit, out); err != nil {
+			if err := w.walk(sub, name); err != nil {
 				return err
 			}
 		default:
-			f, err := r.file(entry.Hash, entry.Mode, limit)
+			f, err := w.r.file(entry.Hash, entry.Mode, w.limit)
 			if err != nil {
 				return fmt.Errorf("%s: %w", name, err)
 			}
-			out[name] = f
+			w.out[name] = f
 		}
 	}
 	return nil
+}
+
+// files adds to out the index's files below folder full (a path from the
+// repository's top, "" for all), keyed as rel/<path below full>: what a
+// tree of the same id holds (entries git leaves out of trees, intent to
+// add and conflicts, are left out; so are submodules, as Tree leaves
+// them).
+func (idx *gitIndex) files(full, rel string, out map[string]File) {
+	entries := idx.Entries
+	dir := ""
+	if full != "" {
+		dir = full + "/"
+		lo := sort.Search(len(entries), func(i int) bool { return entries[i].Name >= dir })
+		hi := lo + sort.Search(len(entries)-lo, func(i int) bool { return !strings.HasPrefix(entries[lo+i].Name, dir) })
+		entries = entries[lo:hi]
+	}
+	for _, e := range entries {
+		if e.Stage != 0 || e.IntentToAdd || e.Mode == modeGitlink {
+			continue
+		}
+		name := e.Name[len(dir):]
+		if rel != "" {
+			name = rel + "/" + name
+		}
+		out[name] = File{Blob: e.Hash, Symlink: e.Mode == modeSymlink}
+	}
 }
 
 // Index returns the staged files (the index) below prefix, with the bytes
@@ -440,12 +512,25 @@ type Change struct {
 // and that changed before the index was written (git's racy-timestamp
 // rule), has the index's blob id without being read. The others are read
 // and hashed, in parallel.
-func (r *Repo) ChangedSince(ref, prefix string, cands []Candidate) ([]Change, map[string]File, error) {
-	old, err := r.Tree(ref, prefix, 0)
+//
+// A local run (local) trusts the index as git status does: the stat data
+// of its entries and its cache tree (TreeSeeingIndex); otherwise every
+// candidate is read and every tree of ref is read.
+func (r *Repo) ChangedSince(ref, prefix string, cands []Candidate, local bool) ([]Change, map[string]File, error) {
+	var old map[string]File
+	var err error
+	if local {
+		old, err = r.TreeSeeingIndex(ref, prefix)
+	} else {
+		old, err = r.Tree(ref, prefix, 0)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
-	known := r.statBlobs(prefix, cands)
+	known := func(string, string) (Hash, bool) { return Hash{}, false }
+	if local {
+		known = r.statBlobs(prefix, cands)
+	}
 	changes := make([]*Change, len(cands))
 	par.For(len(cands), par.IO(), func(i int) {
 		c := cands[i]

@@ -101,7 +101,7 @@ func TestTreeIndexAndChangedSince(t *testing.T) {
 		{Rel: "new.txt", Read: read("new\n", nil)},           // new
 		{Rel: "sub/b.txt", Read: read("", os.ErrPermission)}, // unreadable: always a change
 	}
-	changed, old, err := r.ChangedSince("HEAD", "p/.ai", cands)
+	changed, old, err := r.ChangedSince("HEAD", "p/.ai", cands, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestChangedSinceTrustsTheIndexLikeGit(t *testing.T) {
 				return os.ReadFile(file)
 			}})
 		}
-		ch, _, err := r.ChangedSince("HEAD", "p/.ai", cands)
+		ch, _, err := r.ChangedSince("HEAD", "p/.ai", cands, true)
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
@@ -227,7 +227,7 @@ func TestChangedSinceTrustsTheIndexLikeGit(t *testing.T) {
 
 	// No file to stat: read.
 	cands := []Candidate{{Rel: "a.txt", Read: func() ([]byte, error) { return []byte("alpha\n"), nil }}}
-	if ch, _, err := open().ChangedSince("HEAD", "p/.ai", cands); err != nil || len(ch) != 0 {
+	if ch, _, err := open().ChangedSince("HEAD", "p/.ai", cands, true); err != nil || len(ch) != 0 {
 		t.Fatalf("candidate without a file: %v %v", ch, err)
 	}
 

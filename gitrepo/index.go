@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -38,11 +39,14 @@ type indexEntry struct {
 }
 
 // gitIndex is an index file as read: its entries, sorted by name and
-// stage as git keeps them, and when the file was last written (for the
-// racy-timestamp rule).
+// stage as git keeps them, when the file was last written (for the
+// racy-timestamp rule), and its cache tree: for each folder ("" for the
+// top) whose entries git has not changed since it last wrote trees, the
+// id of the tree they make.
 type gitIndex struct {
 	Entries []indexEntry
 	Written time.Time
+	Trees   map[string]plumbing.Hash
 }
 
 // maxIndexSize bounds the index file rye reads: 100,000 entries take about
@@ -101,55 +105,57 @@ func (r *Repo) readIndex() (*gitIndex, error) {
 	if err != nil {
 		return nil, err
 	}
-	entries, err := parseIndex(data)
+	entries, trees, err := parseIndex(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", file, err)
 	}
-	return &gitIndex{Entries: entries, Written: fi.ModTime()}, nil
+	return &gitIndex{Entries: entries, Written: fi.ModTime(), Trees: trees}, nil
 }
 
 // parseIndex decodes an index file of version 2, 3 or 4 (git's
 // Documentation/gitformat-index.txt), checking its trailing SHA-1 (all
 // zeros when git was told not to write it: index.skipHash). Optional
 // extensions (an upper-case signature: the cache tree, resolve-undo, ...)
-// are skipped; a required one rye does not know (a split or sparse index)
-// is an error, as it is for git.
-func parseIndex(data []byte) ([]indexEntry, error) {
+// are skipped, but for the cache tree (TREE), which is returned (nil when
+// there is none, or it does not read); a required extension rye does not
+// know (a split or sparse index) is an error, as it is for git.
+func parseIndex(data []byte) ([]indexEntry, map[string]plumbing.Hash, error) {
 	const hashLen = sha1.Size
 	if len(data) < 12+hashLen {
-		return nil, errors.New("not a git index: too short")
+		return nil, nil, errors.New("not a git index: too short")
 	}
 	body, trailer := data[:len(data)-hashLen], data[len(data)-hashLen:]
 	if !bytes.Equal(trailer, make([]byte, hashLen)) {
 		if sum := sha1.Sum(body); !bytes.Equal(sum[:], trailer) {
-			return nil, errors.New("the index's checksum does not match its content (a damaged index: git status would say so too)")
+			return nil, nil, errors.New("the index's checksum does not match its content (a damaged index: git status would say so too)")
 		}
 	}
 	if string(body[:4]) != "DIRC" {
-		return nil, errors.New("not a git index: no DIRC signature")
+		return nil, nil, errors.New("not a git index: no DIRC signature")
 	}
 	version := binary.BigEndian.Uint32(body[4:8])
 	if version < 2 || version > 4 {
-		return nil, fmt.Errorf("index version %d: rye reads versions 2 to 4", version)
+		return nil, nil, fmt.Errorf("index version %d: rye reads versions 2 to 4", version)
 	}
 	count := binary.BigEndian.Uint32(body[8:12])
 	// The smallest entry is 62 bytes and a name, so a count the file cannot
 	// hold is refused before anything is allocated for it.
 	if uint64(count)*63 > uint64(len(body)) {
-		return nil, fmt.Errorf("the index claims %d entries in %d bytes", count, len(body))
+		return nil, nil, fmt.Errorf("the index claims %d entries in %d bytes", count, len(body))
 	}
 	entries := make([]indexEntry, 0, count)
+	var trees map[string]plumbing.Hash
 	pos := 12
 	prev := ""
 	for i := uint32(0); i < count; i++ {
 		e, next, err := parseEntry(body, pos, version, prev)
 		if err != nil {
-			return nil, fmt.Errorf("entry %d (byte %d): %v", i, pos, err)
+			return nil, nil, fmt.Errorf("entry %d (byte %d): %v", i, pos, err)
 		}
 		if i > 0 {
 			last := entries[len(entries)-1]
 			if c := strings.Compare(last.Name, e.Name); c > 0 || c == 0 && last.Stage >= e.Stage {
-				return nil, fmt.Errorf("entry %d (byte %d): %q is out of order after %q", i, pos, e.Name, last.Name)
+				return nil, nil, fmt.Errorf("entry %d (byte %d): %q is out of order after %q", i, pos, e.Name, last.Name)
 			}
 		}
 		entries = append(entries, e)
@@ -157,23 +163,84 @@ func parseIndex(data []byte) ([]indexEntry, error) {
 	}
 	for pos < len(body) {
 		if len(body)-pos < 8 {
-			return nil, fmt.Errorf("byte %d: a truncated extension", pos)
+			return nil, nil, fmt.Errorf("byte %d: a truncated extension", pos)
 		}
 		sig := string(body[pos : pos+4])
 		size := binary.BigEndian.Uint32(body[pos+4 : pos+8])
 		if uint64(size) > uint64(len(body)-pos-8) {
-			return nil, fmt.Errorf("byte %d: extension %q runs past the end", pos, sig)
+			return nil, nil, fmt.Errorf("byte %d: extension %q runs past the end", pos, sig)
 		}
 		if sig[0] < 'A' || sig[0] > 'Z' {
 			what := map[string]string{"link": "a split index (core.splitIndex; undo with git update-index --no-split-index)", "sdir": "a sparse index (index.sparse; undo with git sparse-checkout init --no-sparse-index)"}[sig]
 			if what == "" {
 				what = fmt.Sprintf("the required extension %q", sig)
 			}
-			return nil, fmt.Errorf("the index is %s, which rye does not read", what)
+			return nil, nil, fmt.Errorf("the index is %s, which rye does not read", what)
+		}
+		if sig == "TREE" {
+			trees = cacheTree(body[pos+8 : pos+8+int(size)])
 		}
 		pos += 8 + int(size)
 	}
-	return entries, nil
+	return entries, trees, nil
+}
+
+// cacheTree reads the TREE extension: entries in pre-order, each a path
+// component, NUL, the number of index entries it covers (-1 when git has
+// invalidated it) and of subtrees in ASCII, LF, then the tree id when
+// valid. Only valid entries are kept, keyed by their folder's path. A
+// malformed extension is no cache tree: it only ever saves reading trees.
+func cacheTree(b []byte) map[string]plumbing.Hash {
+	trees := map[string]plumbing.Hash{}
+	pos := 0
+	var read func(dir string, depth int) bool
+	read = func(dir string, depth int) bool {
+		nul := bytes.IndexByte(b[pos:], 0)
+		if nul < 0 || depth > 1000 {
+			return false
+		}
+		name := string(b[pos : pos+nul])
+		pos += nul + 1
+		lf := bytes.IndexByte(b[pos:], '\n')
+		if lf < 0 {
+			return false
+		}
+		counts := strings.Fields(string(b[pos : pos+lf]))
+		pos += lf + 1
+		if len(counts) != 2 {
+			return false
+		}
+		entries, err1 := strconv.Atoi(counts[0])
+		subtrees, err2 := strconv.Atoi(counts[1])
+		if err1 != nil || err2 != nil || subtrees < 0 || subtrees > len(b) {
+			return false
+		}
+		path := name
+		if depth == 0 {
+			path = ""
+		} else if dir != "" {
+			path = dir + "/" + name
+		}
+		if entries >= 0 {
+			if len(b)-pos < sha1.Size {
+				return false
+			}
+			var h plumbing.Hash
+			copy(h[:], b[pos:pos+sha1.Size])
+			trees[path] = h
+			pos += sha1.Size
+		}
+		for range subtrees {
+			if !read(path, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	if !read("", 0) || pos != len(b) {
+		return nil
+	}
+	return trees
 }
 
 // parseEntry decodes the entry at pos; prev is the previous entry's name

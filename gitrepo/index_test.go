@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -78,7 +79,7 @@ func TestParseIndexAgreesWithGoGit(t *testing.T) {
 		if got := binary.BigEndian.Uint32(data[4:]); fmt.Sprint(got) != version && !(version == "2" && got == 3) {
 			t.Fatalf("git wrote version %d, asked for %s", got, version)
 		}
-		got, err := parseIndex(data)
+		got, _, err := parseIndex(data)
 		if err != nil {
 			t.Fatalf("version %s: %v", version, err)
 		}
@@ -123,7 +124,7 @@ func TestParseIndexRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	body := good[:len(good)-sha1.Size]
-	entries, err := parseIndex(good)
+	entries, _, err := parseIndex(good)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,16 +163,16 @@ func TestParseIndexRefuses(t *testing.T) {
 		}{withChecksum(padded), "padding"}
 	}
 	for name, c := range cases {
-		if _, err := parseIndex(c.data); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, _, err := parseIndex(c.data); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want an error with %q", name, err, c.want)
 		}
 	}
 	// An optional extension is skipped, and index.skipHash's zero trailer
 	// is accepted.
-	if got, err := parseIndex(withChecksum(append(append([]byte(nil), body...), append([]byte("ZZZZ"), 0, 0, 0, 1, 9)...))); err != nil || len(got) != len(entries) {
+	if got, _, err := parseIndex(withChecksum(append(append([]byte(nil), body...), append([]byte("ZZZZ"), 0, 0, 0, 1, 9)...))); err != nil || len(got) != len(entries) {
 		t.Errorf("optional extension: %d entries, %v", len(got), err)
 	}
-	if got, err := parseIndex(append(append([]byte(nil), body...), make([]byte, sha1.Size)...)); err != nil || len(got) != len(entries) {
+	if got, _, err := parseIndex(append(append([]byte(nil), body...), make([]byte, sha1.Size)...)); err != nil || len(got) != len(entries) {
 		t.Errorf("skipHash: %d entries, %v", len(got), err)
 	}
 }
@@ -189,13 +190,13 @@ func TestParseIndexLongName(t *testing.T) {
 		return withChecksum(append(body, make([]byte, pad)...))
 	}
 	long := strings.Repeat("n/", 2500) + "x"
-	if got, err := parseIndex(build(long, 0xfff)); err != nil || len(got) != 1 || got[0].Name != long {
+	if got, _, err := parseIndex(build(long, 0xfff)); err != nil || len(got) != 1 || got[0].Name != long {
 		t.Errorf("long name: %v", err)
 	}
-	if got, err := parseIndex(build("abc", 3)); err != nil || got[0].Name != "abc" {
+	if got, _, err := parseIndex(build("abc", 3)); err != nil || got[0].Name != "abc" {
 		t.Errorf("short name: %v", err)
 	}
-	if _, err := parseIndex(build("abc", 4)); err == nil || !strings.Contains(err.Error(), "length its flags give") {
+	if _, _, err := parseIndex(build("abc", 4)); err == nil || !strings.Contains(err.Error(), "length its flags give") {
 		t.Errorf("a name whose flags say otherwise: %v", err)
 	}
 }
@@ -229,7 +230,7 @@ func TestIndexFileFromGit(t *testing.T) {
 	root := gitIndexRepo(t)
 	other := filepath.Join(root, ".git", "next-index-1.lock")
 	idx, _ := os.ReadFile(filepath.Join(root, ".git", "index"))
-	entries, err := parseIndex(idx)
+	entries, _, err := parseIndex(idx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +284,7 @@ func FuzzParseIndex(f *testing.F) {
 		// As given, and with index.skipHash's zero trailer, so that a
 		// mutation need not keep the checksum to reach the entries.
 		for _, in := range [][]byte{data, append(append([]byte(nil), data...), make([]byte, sha1.Size)...)} {
-			entries, err := parseIndex(in)
+			entries, _, err := parseIndex(in)
 			if err != nil {
 				continue
 			}
@@ -294,4 +295,68 @@ func FuzzParseIndex(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestTreeSeeingIndex: reading a commit's tree with the index's cache tree
+// gives the same files as reading every tree, for the commit the index
+// came from and an older one, with staged edits, an intent to add, a
+// deletion, a new folder, a conflict and a submodule-free tree; and where
+// the index holds a folder as the commit has it, its trees are not read.
+func TestTreeSeeingIndex(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed: no cache tree to read")
+	}
+	root := t.TempDir()
+	gitCmd(t, root, "init", "-q", "-b", "main")
+	files := map[string]string{}
+	for i := range 60 {
+		files[fmt.Sprintf("p/.ai/tools/ns%d/g%d/t%d.py", i%3, i%5, i)] = fmt.Sprint(i)
+	}
+	files["p/other.txt"], files["top.txt"] = "o", "t"
+	for rel, data := range files {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(data), 0o644)
+	}
+	os.Symlink("t0.py", filepath.Join(root, "p/.ai/tools/ns0/g0/link.py"))
+	gitCmd(t, root, "add", "-A")
+	gitCmd(t, root, "commit", "-q", "-m", "one")
+	os.WriteFile(filepath.Join(root, "p/.ai/tools/ns1/g1/t1.py"), []byte("changed"), 0o644)
+	gitCmd(t, root, "commit", "-q", "-am", "two")
+
+	compare := func(what string) {
+		t.Helper()
+		for _, ref := range []string{"HEAD", "HEAD~1"} {
+			for _, prefix := range []string{"", "p", "p/.ai", "p/.ai/tools/ns2", "nowhere"} {
+				r, err := Open(root)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err1 := r.Tree(ref, prefix, 0)
+				got, err2 := r.TreeSeeingIndex(ref, prefix)
+				if err1 != nil || err2 != nil || !reflect.DeepEqual(got, want) {
+					t.Errorf("%s, %s below %q: with the index %d files (%v), without %d (%v)", what, ref, prefix, len(got), err2, len(want), err1)
+				}
+			}
+		}
+	}
+	compare("clean")
+	r, _ := Open(root)
+	if _, err := r.TreeSeeingIndex("HEAD", "p/.ai"); err != nil || r.treesRead != 0 {
+		t.Errorf("a clean index: %d trees read (%v), want none", r.treesRead, err)
+	}
+	r.treesRead = 0
+	if _, err := r.TreeSeeingIndex("HEAD~1", "p/.ai"); err != nil || r.treesRead == 0 || r.treesRead > 4 {
+		t.Errorf("one file changed since HEAD~1: %d trees read (%v), want the few on its way", r.treesRead, err)
+	}
+
+	os.WriteFile(filepath.Join(root, "p/.ai/tools/ns2/g2/t2.py"), []byte("staged"), 0o644)
+	gitCmd(t, root, "add", "p/.ai/tools/ns2/g2/t2.py")
+	os.MkdirAll(filepath.Join(root, "p/.ai/tools/new"), 0o755)
+	os.WriteFile(filepath.Join(root, "p/.ai/tools/new/n.py"), []byte("n"), 0o644)
+	gitCmd(t, root, "add", "p/.ai/tools/new/n.py")
+	gitCmd(t, root, "rm", "-q", "p/.ai/tools/ns0/g3/t3.py")
+	os.WriteFile(filepath.Join(root, "p/.ai/tools/ns0/g0/ita.py"), []byte("i"), 0o644)
+	gitCmd(t, root, "add", "-N", "p/.ai/tools/ns0/g0/ita.py")
+	compare("staged changes")
 }

@@ -223,7 +223,7 @@ func Run(req Request) (*Results, error) {
 		}
 		var head map[string]gitrepo.File
 		if req.Trust.Ref == "" { // under a trust ref, the whole index is judged by the ref's keys
-			if head, err = stagedBase(g); err != nil {
+			if head, err = stagedBase(g, req.Cache != ""); err != nil {
 				return nil, requestError(FieldStaged, err)
 			}
 		}
@@ -333,8 +333,16 @@ func (res *Results) inChunks(v *Verifier, req Request) error {
 // (every staged item is verified: the commit changes what they are judged
 // by). No HEAD yet (a first commit) is nil too. Under --trust-ref it is not
 // asked: the ref's keys judge every staged item.
-func stagedBase(g *Git) (map[string]gitrepo.File, error) {
-	head, err := g.Repo.Tree("HEAD", g.AIPrefix, 0)
+//
+// A local run (local: the verdict cache allowed) reads HEAD's trees with
+// the index's cache tree (gitrepo.TreeSeeingIndex): only the folders the
+// commit changes.
+func stagedBase(g *Git, local bool) (map[string]gitrepo.File, error) {
+	tree := g.Repo.Tree
+	if local {
+		tree = func(ref, prefix string, _ int64) (map[string]gitrepo.File, error) { return g.Repo.TreeSeeingIndex(ref, prefix) }
+	}
+	head, err := tree("HEAD", g.AIPrefix, 0)
 	if err != nil {
 		return nil, nil // no commit yet
 	}

@@ -145,7 +145,7 @@ func ChangedSince(repo *gitrepo.Repo, ref, aiPrefix string, sources []Source, ki
 			cands[i].File = s.File
 		}
 	}
-	changes, old, err := repo.ChangedSince(ref, aiPrefix, cands)
+	changes, old, err := repo.ChangedSince(ref, aiPrefix, cands, stat)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -142,7 +142,7 @@ func changedItems(sp *space.Space, items []space.Found, ref string) ([]space.Fou
 	for i, f := range items {
 		cands[i] = gitrepo.Candidate{Rel: f.Rel, File: filepath.Join(f.Space.AI(), filepath.FromSlash(f.Rel)), Read: func() ([]byte, error) { return f.Space.ReadFile(f.Rel) }}
 	}
-	changed, _, err := repo.ChangedSince(ref, path.Join(prefix, space.AIDir), cands)
+	changed, _, err := repo.ChangedSince(ref, path.Join(prefix, space.AIDir), cands, true)
 	if err != nil {
 		return nil, usageError("--changed-since: %v", err)
 	}
