@@ -340,7 +340,9 @@ func (res *Results) inChunks(v *Verifier, req Request) error {
 func stagedBase(g *Git, local bool) (map[string]gitrepo.File, error) {
 	tree := g.Repo.Tree
 	if local {
-		tree = func(ref, prefix string, _ int64) (map[string]gitrepo.File, error) { return g.Repo.TreeSeeingIndex(ref, prefix) }
+		tree = func(ref, prefix string, _ int64) (map[string]gitrepo.File, error) {
+			return g.Repo.TreeSeeingIndex(ref, prefix)
+		}
 	}
 	head, err := tree("HEAD", g.AIPrefix, 0)
 	if err != nil {
