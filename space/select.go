@@ -163,6 +163,15 @@ func selectIn(sp *Space, kinds []item.Kind, pats []Pattern) (*Selection, []bool,
 	}
 	sel := &Selection{Space: sp}
 	matched := make([]bool, len(pats))
+	if len(pats) == 0 { // everything: the walk's own lists
+		sel.Items = found
+		for _, o := range odd {
+			if o.Symlink && o.ID != "" {
+				sel.Links = append(sel.Links, o)
+			}
+		}
+		return sel, matched, nil
+	}
 	selects := func(k item.Kind, id item.ID, rel string) bool {
 		hit := len(pats) == 0
 		for i, p := range pats {

@@ -83,6 +83,11 @@ func (s *Space) DisplayPath(rel string) string {
 	if root == "" {
 		root = s.Root
 	}
+	if fs.ValidPath(rel) && rel != "." {
+		// Clean already (what walks give, ten thousand at a time): only
+		// the short part is cleaned.
+		return filepath.Join(root, AIDir) + string(filepath.Separator) + filepath.FromSlash(rel)
+	}
 	return filepath.Join(root, AIDir, filepath.FromSlash(rel))
 }
 

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ryekit/rye/internal/par"
 	"github.com/ryekit/rye/item"
 )
 
@@ -96,13 +97,49 @@ type walker struct {
 // walk lists kind k's folder from its subfolder dir ("" for the folder
 // itself): everything below when deep, else dir's own files. A caller that
 // starts below the folder has checked that the folders on the way are
-// neither links nor hidden (start).
+// neither links nor hidden (start). A deep walk lists the folders below
+// dir in parallel (directory reads are system calls that wait), and
+// merges what they find in the order of one walk.
 func (w *walker) walk(s *Space, k item.Kind, dir string, deep bool) error {
 	root := k.Folder()
 	from := root
 	if dir != "" {
 		from = root + "/" + dir
 	}
+	if !deep {
+		return w.walkFrom(s, k, from, false)
+	}
+	entries, err := fs.ReadDir(s.fsys, from)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	parts := make([]walker, len(entries))
+	errs := make([]error, len(entries))
+	par.For(len(entries), par.IO(), func(i int) {
+		e := entries[i]
+		p := from + "/" + e.Name()
+		if e.IsDir() && e.Type()&fs.ModeSymlink == 0 && !HiddenName(e.Name()) {
+			errs[i] = parts[i].walkFrom(s, k, p, true)
+			return
+		}
+		errs[i] = parts[i].visit(s, k, p, e, p, true)
+	})
+	for i := range parts {
+		if errs[i] != nil && !errors.Is(errs[i], fs.SkipDir) {
+			return errs[i]
+		}
+		w.found = append(w.found, parts[i].found...)
+		w.odd = append(w.odd, parts[i].odd...)
+	}
+	return nil
+}
+
+// walkFrom walks the folder from (a path below the space's .ai folder,
+// inside kind k's folder).
+func (w *walker) walkFrom(s *Space, k item.Kind, from string, deep bool) error {
 	return fs.WalkDir(s.fsys, from, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == from && errors.Is(err, fs.ErrNotExist) {
@@ -110,44 +147,52 @@ func (w *walker) walk(s *Space, k item.Kind, dir string, deep bool) error {
 			}
 			return err
 		}
-		name := d.Name()
-		if p != root && HiddenName(name) {
-			if d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			o := Oddity{Space: s, Kind: k, Rel: p, Reason: "symbolic link: rye refuses symbolic links inside .ai/", Symlink: true}
-			if kk, id, ext, err := KindAndID(p); err == nil && kk.HasExtension(ext) {
-				o.ID = id
-			}
-			w.odd = append(w.odd, o)
-			return nil
-		}
-		if d.IsDir() {
-			if p != from && !deep {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() {
-			w.odd = append(w.odd, Oddity{Space: s, Kind: k, Rel: p, Reason: "not a regular file"})
-			return nil
-		}
-		ext := path.Ext(name)
-		if !k.HasExtension(ext) {
-			w.odd = append(w.odd, Oddity{Space: s, Kind: k, Rel: p, Reason: unknownExtReason(k, ext)})
-			return nil
-		}
-		id, err := item.ParseID(strings.TrimSuffix(p[len(root)+1:], ext))
-		if err != nil {
-			w.odd = append(w.odd, Oddity{Space: s, Kind: k, Rel: p, Reason: err.Error()})
-			return nil
-		}
-		w.found = append(w.found, Found{Space: s, Kind: k, ID: id, Rel: p})
-		return nil
+		return w.visit(s, k, p, d, from, deep)
 	})
+}
+
+// visit classifies one entry of a walk of kind k's folder: an item, a file
+// that is not one (an oddity), a link, a hidden name; for a folder, whether
+// the walk goes into it.
+func (w *walker) visit(s *Space, k item.Kind, p string, d fs.DirEntry, from string, deep bool) error {
+	root := k.Folder()
+	name := d.Name()
+	if p != root && HiddenName(name) {
+		if d.IsDir() {
+			return fs.SkipDir
+		}
+		return nil
+	}
+	if d.Type()&fs.ModeSymlink != 0 {
+		o := Oddity{Space: s, Kind: k, Rel: p, Reason: "symbolic link: rye refuses symbolic links inside .ai/", Symlink: true}
+		if kk, id, ext, err := KindAndID(p); err == nil && kk.HasExtension(ext) {
+			o.ID = id
+		}
+		w.odd = append(w.odd, o)
+		return nil
+	}
+	if d.IsDir() {
+		if p != from && !deep {
+			return fs.SkipDir
+		}
+		return nil
+	}
+	if !d.Type().IsRegular() {
+		w.odd = append(w.odd, Oddity{Space: s, Kind: k, Rel: p, Reason: "not a regular file"})
+		return nil
+	}
+	ext := path.Ext(name)
+	if !k.HasExtension(ext) {
+		w.odd = append(w.odd, Oddity{Space: s, Kind: k, Rel: p, Reason: unknownExtReason(k, ext)})
+		return nil
+	}
+	id, err := item.ParseID(strings.TrimSuffix(p[len(root)+1:], ext))
+	if err != nil {
+		w.odd = append(w.odd, Oddity{Space: s, Kind: k, Rel: p, Reason: err.Error()})
+		return nil
+	}
+	w.found = append(w.found, Found{Space: s, Kind: k, ID: id, Rel: p})
+	return nil
 }
 
 // start reports how a walk of kind k's folder can start at its subfolder

@@ -119,3 +119,21 @@ func show(sel *Selection) string {
 	}
 	return s
 }
+
+// TestDisplayPathIsJoin: the fast form of DisplayPath (for clean paths) is
+// what filepath.Join gives, for every kind of root.
+func TestDisplayPathIsJoin(t *testing.T) {
+	for _, root := range []string{"", ".", "/", "/a/b", "a/b/", "../x", "./y"} {
+		for _, rel := range []string{"tools/a/b.py", "x", "config/rye.yaml", "a/../b", "./c", ".", "d//e", ""} {
+			sp := NewDiskSpace(Project, "/r", "")
+			sp.Shown = root
+			want := filepath.Join(sp.Shown, AIDir, filepath.FromSlash(rel))
+			if sp.Shown == "" {
+				want = filepath.Join(sp.Root, AIDir, filepath.FromSlash(rel))
+			}
+			if got := sp.DisplayPath(rel); got != want {
+				t.Errorf("root %q, rel %q: %q, want %q", root, rel, got, want)
+			}
+		}
+	}
+}
