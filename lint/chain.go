@@ -43,12 +43,7 @@ func runChain(pass *analysis.Pass) (any, error) {
 	// A chain's elements are read from the run's files (of any chunk: the
 	// bytes lint judges, read again when their chunk is done) before the
 	// disk.
-	mine := map[string]*File{}
-	for _, f := range e.all() {
-		if f.IsItem() {
-			mine[f.Space.Label+"\x00"+f.Rel] = f
-		}
-	}
+	mine := e.itemFiles()
 	load := func(loc *space.Located) (*item.Item, error) {
 		if f := mine[loc.Space.Label+"\x00"+loc.Rel]; f != nil {
 			data, err := f.bytes()
@@ -62,9 +57,6 @@ func runChain(pass *analysis.Pass) (any, error) {
 			return it, nil
 		}
 		return loc.Load()
-	}
-	if e.shared == nil {
-		e.shared = &shared{}
 	}
 	cache := &e.shared.chains
 	each(e.Files, func(_ int, f *File) {

@@ -112,9 +112,28 @@ type Env struct {
 // shared is computed once per run for all its chunks: the chain elements
 // read, and the id collisions among all the files.
 type shared struct {
-	chains  chain.ElementCache
-	idsOnce sync.Once
-	ids     map[*File][]collision
+	chains    chain.ElementCache
+	idsOnce   sync.Once
+	ids       map[*File][]collision
+	itemsOnce sync.Once
+	items     map[string]*File
+}
+
+// itemFiles indexes the run's item files by space and path, once per run
+// (a chain's elements are looked up there).
+func (e *Env) itemFiles() map[string]*File {
+	if e.shared == nil {
+		e.shared = &shared{}
+	}
+	e.shared.itemsOnce.Do(func() {
+		e.shared.items = map[string]*File{}
+		for _, f := range e.all() {
+			if f.IsItem() {
+				e.shared.items[f.Space.Label+"\x00"+f.Rel] = f
+			}
+		}
+	})
+	return e.shared.items
 }
 
 // all is every file of the run (see All).
