@@ -100,7 +100,7 @@ func filesOf(sources []verify.Source) (files, byIndex []*File) {
 		if s.In == nil {
 			continue
 		}
-		f := &File{Name: s.Path, Space: s.In, Rel: s.Rel, Kind: s.Kind, ID: s.ID, read: func() ([]byte, error) { return sources[i].Read() }}
+		f := &File{Name: s.Path, Space: s.In, Rel: s.Rel, Kind: s.Kind, ID: s.ID, read: func() ([]byte, error) { return sources[i].Bytes() }}
 		if s.Symlink {
 			f.Oddity = &space.Oddity{Space: s.In, Kind: s.Kind, Rel: s.Rel, Symlink: true, ID: s.ID, Reason: "symbolic link"}
 			f.read = nil

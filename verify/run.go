@@ -247,7 +247,11 @@ func Run(req Request) (*Results, error) {
 					return nil, err
 				}
 			}
-			res.Sources = append(res.Sources, srcs...)
+			if res.Sources == nil {
+				res.Sources = srcs // one space, as usual: no copy
+			} else {
+				res.Sources = append(res.Sources, srcs...)
+			}
 		}
 	}
 	// Bytes are kept only when a later stage reads them again (lint in rye
@@ -256,7 +260,7 @@ func Run(req Request) (*Results, error) {
 	// its item is verified, so memory does not grow with the tree.
 	if req.KeepBytes || req.Trust.Ref != "" {
 		for i := range res.Sources {
-			res.Sources[i].Read = readOnce(res.Sources[i].Read)
+			res.Sources[i].Read = readOnce(res.Sources[i].Bytes)
 		}
 	}
 	v := &Verifier{Trust: ts, Policy: req.Policy, Progress: req.Progress}
@@ -306,7 +310,7 @@ func (res *Results) inChunks(v *Verifier, req Request) error {
 		reads := make([]func() ([]byte, error), len(chunk))
 		for i := range chunk {
 			reads[i] = chunk[i].Read
-			chunk[i].Read = readOnce(chunk[i].Read)
+			chunk[i].Read = readOnce(chunk[i].Bytes)
 		}
 		if progress != nil {
 			done := first
@@ -441,7 +445,7 @@ const maxHistory = 2000
 // the ref deleted, than the deletion (after, when not zero).
 func (res *Results) compare(i int, g *Git, ref string, was gitrepo.File, what string, after time.Time) {
 	r := &res.Items[i]
-	data, err := res.Sources[i].Read()
+	data, err := res.Sources[i].Bytes()
 	if err != nil || (after.IsZero() && was.Same(data)) { // unchanged since the ref
 		return
 	}

@@ -47,10 +47,10 @@ func TestRun(t *testing.T) {
 	// With KeepBytes, the bytes handed on are the ones verified; without,
 	// they are not kept (a later read goes to the file).
 	first := res.Sources[0]
-	before, _ := first.Read()
+	before, _ := first.Bytes()
 	file := filepath.Join(sp.AI(), filepath.FromSlash(first.Rel))
 	os.WriteFile(file, []byte("changed"), 0o644)
-	if after, _ := first.Read(); string(after) != string(before) {
+	if after, _ := first.Bytes(); string(after) != string(before) {
 		t.Error("a second read of a source read the file again")
 	}
 	os.WriteFile(file, before, 0o644)
@@ -59,7 +59,7 @@ func TestRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(file, []byte("changed"), 0o644)
-	if after, _ := res.Sources[0].Read(); string(after) != "changed" {
+	if after, _ := res.Sources[0].Bytes(); string(after) != "changed" {
 		t.Error("without KeepBytes the bytes were kept")
 	}
 	os.WriteFile(file, before, 0o644)
@@ -164,7 +164,7 @@ func TestEachHandsOnTheVerifiedBytes(t *testing.T) {
 			file := filepath.Join(sp.AI(), filepath.FromSlash(srcs[i].Rel))
 			before, _ := os.ReadFile(file)
 			os.WriteFile(file, []byte("changed"), 0o644)
-			if got, _ := srcs[i].Read(); !bytes.Equal(got, before) {
+			if got, _ := srcs[i].Bytes(); !bytes.Equal(got, before) {
 				t.Errorf("%s: handed on other bytes than those verified", srcs[i].Path)
 			}
 			os.WriteFile(file, before, 0o644)
@@ -173,7 +173,7 @@ func TestEachHandsOnTheVerifiedBytes(t *testing.T) {
 			file := filepath.Join(sp.AI(), filepath.FromSlash(s.Rel))
 			before, _ := os.ReadFile(file)
 			os.WriteFile(file, []byte("again"), 0o644)
-			if got, _ := s.Read(); string(got) != "again" {
+			if got, _ := s.Bytes(); string(got) != "again" {
 				t.Errorf("%s: the bytes of an earlier chunk were kept", s.Path)
 			}
 			os.WriteFile(file, before, 0o644)

@@ -18,8 +18,9 @@ func SelectionSources(sel *space.Selection) []Source {
 	out := make([]Source, 0, len(sel.Items)+len(sel.Links))
 	for _, f := range sel.Items {
 		f := f
-		src := Source{Kind: f.Kind, ID: f.ID, Space: f.Space.Label, Path: f.Path(), Embedded: f.Space.Embedded(),
-			Read: func() ([]byte, error) { return f.Space.ReadFile(f.Rel) }, In: f.Space, Rel: f.Rel}
+		// No Read: Bytes reads from In at Rel (a closure per item would be
+		// a hundred bytes each, held for the whole run).
+		src := Source{Kind: f.Kind, ID: f.ID, Space: f.Space.Label, Path: f.Path(), Embedded: f.Space.Embedded(), In: f.Space, Rel: f.Rel}
 		if !src.Embedded {
 			src.File = f.Space.AI() + string(filepath.Separator) + filepath.FromSlash(f.Rel) // rel is clean: no Join
 		}
@@ -140,7 +141,7 @@ type Deleted struct {
 func ChangedSince(repo *gitrepo.Repo, ref, aiPrefix string, sources []Source, kinds []item.Kind, exists func(rel string) bool, stat bool) ([]Source, []Deleted, error) {
 	cands := make([]gitrepo.Candidate, len(sources))
 	for i, s := range sources {
-		cands[i] = gitrepo.Candidate{Rel: s.Rel, Read: s.Read}
+		cands[i] = gitrepo.Candidate{Rel: s.Rel, Read: s.Bytes}
 		if stat {
 			cands[i].File = s.File
 		}

@@ -23,7 +23,9 @@ type Source struct {
 	Space    string
 	Path     string
 	Embedded bool
-	Read     func() ([]byte, error)
+	// Read reads the item's bytes; nil reads the file Rel of space In
+	// (Bytes).
+	Read func() ([]byte, error)
 	// Where the item lives, for callers that look further (lint): its
 	// space and its path relative to .ai/.
 	In  *space.Space
@@ -36,6 +38,14 @@ type Source struct {
 	// fails with space.ErrSymlink), so that a later stage knows it without
 	// reading.
 	Symlink bool
+}
+
+// Bytes reads the source's bytes: with Read, or from its space's file.
+func (s Source) Bytes() ([]byte, error) {
+	if s.Read != nil {
+		return s.Read()
+	}
+	return s.In.ReadFile(s.Rel)
 }
 
 // Verifier verifies many items in parallel.
@@ -60,7 +70,7 @@ func (v *Verifier) Run(sources []Source) []Result {
 func (v *Verifier) one(s Source) Result {
 	in := Input{Kind: s.Kind, ID: s.ID, Space: s.Space, Path: s.Path, Embedded: s.Embedded}
 	if in.Embedded || v.Cache == nil {
-		in.Data, in.ReadErr = s.Read()
+		in.Data, in.ReadErr = s.Bytes()
 		return Check(in, v.Trust, v.Policy)
 	}
 	// The warm path: a file whose stat data are those recorded with its
@@ -77,7 +87,7 @@ func (v *Verifier) one(s Source) Result {
 		}
 	}
 	readAt := time.Now()
-	in.Data, in.ReadErr = s.Read()
+	in.Data, in.ReadErr = s.Bytes()
 	if in.ReadErr != nil {
 		return Check(in, v.Trust, v.Policy)
 	}

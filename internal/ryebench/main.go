@@ -42,7 +42,12 @@ func main() {
 	mcpRuns := flag.Int("mcp", 0, "time `N` round trips to rye mcp on stdio instead")
 	inProcess := flag.Bool("in-process", false, "time the commands in-process (the older, finer measure) instead of as processes in a git repository")
 	floorDir := flag.String("floor", "", "internal: run the verification floor over `DIR`")
+	measure := flag.Bool("measure", false, "internal: run the command given as arguments and report its wall time and max RSS on file descriptor 3")
 	flag.Parse()
+	if *measure {
+		measureMain(flag.Args())
+		return
+	}
 	if *floorDir != "" {
 		floorMain(*floorDir)
 		return
