@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ryekit/rye/internal/atomicfile"
@@ -49,7 +50,15 @@ type Cache struct {
 	// file is the cache file as read: its tables are searched in place
 	// (a run that looks up ten items does not decode a hundred thousand).
 	file     tables
-	usedFile []bool // entries of file that this run looked up
+	usedFile []atomic.Bool // entries of file that this run looked up
+	// strings interns the words of decoded entries (formats, fingerprints,
+	// owners repeat across a whole tree's entries).
+	wordsMu sync.Mutex
+	words   map[string]string
+	// prefix remembers the digest of what every key of a run shares.
+	prefixMu  sync.Mutex
+	prefixFor prefixKey
+	prefix    [32]byte
 	// What this run adds: verdicts by key, stat records by path hash.
 	entries map[[32]byte]cached
 	stats   map[[32]byte]statEntry
@@ -83,7 +92,7 @@ func statOf(fi fs.FileInfo) (filestat.Stat, bool) {
 // systems whose timestamps lag the clock). A variable for the tests only.
 var statMargin = 2 * time.Second
 
-const cacheMagic = "rye-verify-cache-v4\n"
+const cacheMagic = "rye-verify-cache-v5\n"
 
 // maxCacheEntries bounds the file: entries not used by the last run are
 // kept only up to this many. A variable for the tests only.
@@ -103,7 +112,7 @@ func OpenCache(path string, secret []byte) *Cache {
 		return c
 	}
 	if t, err := parseTables(body[len(cacheMagic):]); err == nil {
-		c.file, c.usedFile = t, make([]bool, t.entryCount())
+		c.file, c.usedFile = t, make([]atomic.Bool, t.entryCount())
 	}
 	return c
 }
@@ -134,45 +143,69 @@ func (c *Cache) Key(in Input, ts *TrustStore, p Policy) [32]byte {
 	return c.KeyForSum(sha256.Sum256(in.Data), in, ts, p)
 }
 
-// KeyForSum is Key for an item whose bytes hash (SHA-256) to sum.
+// KeyForSum is Key for an item whose bytes hash (SHA-256) to sum: the
+// SHA-256 of the digest of what every key of the run shares (the cache
+// format, the rye binary, the trust store, the policy, the day; keyPrefix)
+// and of the item's kind, id, space, file form and bytes' hash, each
+// length-prefixed, hashed from a buffer on the stack: this runs for every
+// item of a warm run.
 func (c *Cache) KeyForSum(sum [32]byte, in Input, ts *TrustStore, p Policy) [32]byte {
-	require := "v1-allowed"
-	if p.RequireV2 {
-		require = "v2-required"
-	}
-	// The parts, each length-prefixed as digest.add writes them, in one
-	// buffer hashed once: this runs for every item of a warm run.
-	var buf [512]byte
-	b := buf[:0]
+	prefix := c.keyPrefix(ts, p)
+	var buf [256]byte
+	b := append(buf[:0], prefix[:]...)
 	part := func(s string) { b = binary.BigEndian.AppendUint64(b, uint64(len(s))); b = append(b, s...) }
-	part(cacheMagic)
-	part(c.self)
 	part(string(in.Kind))
 	part(string(in.ID))
 	part(in.Space)
 	part(path.Ext(in.Path))
 	b = binary.BigEndian.AppendUint64(b, uint64(len(sum)))
 	b = append(b, sum[:]...)
-	part(ts.Digest())
-	part(require)
-	b = binary.BigEndian.AppendUint64(b, uint64(len("2006-01-02")))
-	b = p.Now.UTC().AppendFormat(b, "2006-01-02")
 	return sha256.Sum256(b)
+}
+
+// prefixKey is what a key prefix is computed from.
+type prefixKey struct {
+	ts        *TrustStore
+	requireV2 bool
+	year, day int
+	month     time.Month
+}
+
+// keyPrefix digests what every key of a run shares, once per trust store,
+// policy and day.
+func (c *Cache) keyPrefix(ts *TrustStore, p Policy) [32]byte {
+	k := prefixKey{ts: ts, requireV2: p.RequireV2}
+	k.year, k.month, k.day = p.Now.UTC().Date()
+	c.prefixMu.Lock()
+	defer c.prefixMu.Unlock()
+	if c.prefixFor != k {
+		require := "v1-allowed"
+		if p.RequireV2 {
+			require = "v2-required"
+		}
+		d := newDigest()
+		d.add(cacheMagic, c.self, ts.Digest(), require, p.Now.UTC().Format("2006-01-02"))
+		copy(c.prefix[:], d.h.Sum(nil))
+		c.prefixFor = k
+	}
+	return c.prefix
 }
 
 // Get returns the cached result for key, rebuilt for in.
 func (c *Cache) Get(key [32]byte, in Input) (Result, bool) {
 	c.mu.Lock()
 	e, ok := c.entries[key]
+	c.mu.Unlock()
 	if !ok {
+		// The file's tables do not change: they are searched and decoded
+		// without the lock, by every worker at once.
 		var i int
 		if i, ok = c.file.findEntry(key); ok {
-			if e, ok = c.file.entry(i); ok {
-				c.usedFile[i] = true
+			if e, ok = c.decode(c.file.entryRecord(i)); ok {
+				c.usedFile[i].Store(true)
 			}
 		}
 	}
-	c.mu.Unlock()
 	if !ok {
 		return Result{}, false
 	}
@@ -261,7 +294,7 @@ func (c *Cache) encode() []byte {
 	n := c.file.entryCount()
 	for _, used := range []bool{true, false} {
 		for i := 0; i < n && len(vs) < maxCacheEntries; i++ {
-			if c.usedFile[i] != used {
+			if c.usedFile[i].Load() != used {
 				continue
 			}
 			k := c.file.entryKey(i)
@@ -325,43 +358,53 @@ func encodeCached(e cached) []byte {
 var errDamaged = errors.New("damaged verdict cache")
 
 // decodeCached reads what encodeCached wrote; any inconsistency is an
-// error (the entry is then a miss).
-func decodeCached(b []byte) (cached, error) {
-	r := bytes.NewReader(b)
-	num := func() (uint64, error) { return binary.ReadUvarint(r) }
-	str := func() (string, error) {
-		n, err := num()
-		if err != nil || n > uint64(r.Len()) {
-			return "", errDamaged
+// error (the entry is then a miss). Strings go through str (nil: copied).
+func decodeCached(b []byte, str func([]byte) string) (cached, error) {
+	if str == nil {
+		str = func(b []byte) string { return string(b) }
+	}
+	pos := 0
+	num := func() (uint64, bool) {
+		v, n := binary.Uvarint(b[pos:])
+		if n <= 0 {
+			return 0, false
 		}
-		s := make([]byte, n)
-		_, err = r.Read(s)
-		return string(s), err
+		pos += n
+		return v, true
+	}
+	text := func() (string, bool) {
+		n, ok := num()
+		if !ok || n > uint64(len(b)-pos) {
+			return "", false
+		}
+		s := str(b[pos : pos+int(n)])
+		pos += int(n)
+		return s, true
 	}
 	var e cached
-	var err error
 	for _, f := range []*string{&e.Format, &e.Fingerprint, &e.Owner, &e.Reason} {
-		if *f, err = str(); err != nil {
+		var ok bool
+		if *f, ok = text(); !ok {
 			return cached{}, errDamaged
 		}
 	}
-	line, err := num()
-	if err != nil || line > 1<<20 {
+	line, ok := num()
+	if !ok || line > 1<<20 {
 		return cached{}, errDamaged
 	}
 	e.Line = int(line)
-	nw, err := num()
-	if err != nil || nw > 64 {
+	nw, ok := num()
+	if !ok || nw > 64 {
 		return cached{}, errDamaged
 	}
 	for range nw {
-		w, err := str()
-		if err != nil {
+		w, ok := text()
+		if !ok {
 			return cached{}, errDamaged
 		}
 		e.Warnings = append(e.Warnings, w)
 	}
-	if r.Len() != 0 {
+	if pos != len(b) {
 		return cached{}, errDamaged
 	}
 	return e, nil
@@ -415,8 +458,31 @@ func (t tables) entryRecord(i int) []byte {
 }
 
 func (t tables) entry(i int) (cached, bool) {
-	e, err := decodeCached(t.entryRecord(i))
+	e, err := decodeCached(t.entryRecord(i), nil)
 	return e, err == nil
+}
+
+// decode decodes an entry's details, its words interned.
+func (c *Cache) decode(b []byte) (cached, bool) {
+	e, err := decodeCached(b, c.intern)
+	return e, err == nil
+}
+
+// intern returns the string of b, one copy per distinct word.
+func (c *Cache) intern(b []byte) string {
+	c.wordsMu.Lock()
+	defer c.wordsMu.Unlock()
+	if s, ok := c.words[string(b)]; ok {
+		return s
+	}
+	if c.words == nil {
+		c.words = map[string]string{}
+	}
+	s := string(b)
+	if len(c.words) < 4096 {
+		c.words[s] = s
+	}
+	return s
 }
 
 func (t tables) findEntry(key [32]byte) (int, bool) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -510,20 +511,32 @@ func sortedKeys(tb tables) bool {
 	return true
 }
 
-// TestCacheKeyDerivation: the key is SHA-256 over the length-prefixed
-// parts (digest.add's encoding), so that a key written by one rye build is
-// read by the same build however the bytes are assembled.
+// TestCacheKeyDerivation: the key is SHA-256 over the digest of what a
+// run's keys share (format, binary, trust store, policy, day) and the
+// item's length-prefixed kind, id, space, file form and hash; the shared
+// digest follows the trust store and policy it was made for.
 func TestCacheKeyDerivation(t *testing.T) {
 	c := &Cache{self: "rye\x00build"}
 	ts, _ := LoadTrustStore(nil)
 	in := Input{Kind: item.Tool, ID: "a/b", Space: "project", Path: "x/b.py"}
 	sum := sha256.Sum256([]byte("data"))
 	p := Policy{RequireV2: true, Now: time.Date(2026, 3, 4, 23, 0, 0, 0, time.FixedZone("x", -3600))}
-	d := newDigest()
-	d.add(cacheMagic, c.self, "tool", "a/b", "project", ".py", sum[:], ts.Digest(), "v2-required", "2026-03-05")
-	var want [32]byte
-	copy(want[:], d.h.Sum(nil))
-	if got := c.KeyForSum(sum, in, ts, p); got != want {
-		t.Errorf("key %x, want %x", got, want)
+	want := func(require, day string) [32]byte {
+		d := newDigest()
+		d.add(cacheMagic, c.self, ts.Digest(), require, day)
+		var b []byte
+		b = append(b, d.h.Sum(nil)...)
+		for _, s := range []string{"tool", "a/b", "project", ".py", string(sum[:])} {
+			b = binary.BigEndian.AppendUint64(b, uint64(len(s)))
+			b = append(b, s...)
+		}
+		return sha256.Sum256(b)
+	}
+	if got := c.KeyForSum(sum, in, ts, p); got != want("v2-required", "2026-03-05") {
+		t.Errorf("key %x", got)
+	}
+	p.RequireV2, p.Now = false, p.Now.Add(24*time.Hour)
+	if got := c.KeyForSum(sum, in, ts, p); got != want("v1-allowed", "2026-03-06") {
+		t.Errorf("key after the policy and day changed %x", got)
 	}
 }
