@@ -90,3 +90,22 @@ func TestKeyFiles(t *testing.T) {
 		t.Errorf("ECDSA public: %v", err)
 	}
 }
+
+// TestKeyWithAForeignPublicHalf: an OpenSSH key file stores the public half
+// beside the seed; one whose halves disagree is refused as damaged, never
+// used to sign under a fingerprint that is not the signer's.
+func TestKeyWithAForeignPublicHalf(t *testing.T) {
+	priv, other := testPrivateKey(5), testPrivateKey(6)
+	mixed := append(append([]byte{}, priv.Seed()...), other[32:]...)
+	data, err := MarshalOpenSSHPrivateKey(mixed, "c", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ParsePrivateKey(data, nil); err == nil || !strings.Contains(err.Error(), "its public half is not the one its private half makes") {
+		t.Fatalf("mixed halves: %v", err)
+	}
+	good, _ := MarshalOpenSSHPrivateKey(priv, "c", nil)
+	if got, err := ParsePrivateKey(good, nil); err != nil || !got.Equal(priv) {
+		t.Fatalf("whole key: %v", err)
+	}
+}

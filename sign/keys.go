@@ -323,9 +323,9 @@ func parseOpenSSHPrivateKey(data []byte, passphrase func() ([]byte, error)) (ed2
 	}
 	switch k := raw.(type) {
 	case *ed25519.PrivateKey:
-		return *k, nil
+		return wholeKey(*k)
 	case ed25519.PrivateKey:
-		return k, nil
+		return wholeKey(k)
 	}
 	if pk, ok := raw.(interface{ Public() crypto.PublicKey }); ok {
 		if sk, err := ssh.NewPublicKey(pk.Public()); err == nil {
@@ -353,6 +353,20 @@ func ed25519Key(key any) (ed25519.PrivateKey, error) {
 	priv, ok := key.(ed25519.PrivateKey)
 	if !ok {
 		return nil, fmt.Errorf("the key is %T; rye signs with Ed25519 keys only", key)
+	}
+	return wholeKey(priv)
+}
+
+// wholeKey refuses a key whose stored public half is not the one its seed
+// makes. OpenSSH's format stores both halves and the ssh reader takes them
+// as written, so a damaged or crafted file would give signatures that no
+// trusted key verifies, under a fingerprint that is not the signer's.
+func wholeKey(priv ed25519.PrivateKey) (ed25519.PrivateKey, error) {
+	if len(priv) != ed25519.PrivateKeySize {
+		return nil, fmt.Errorf("the Ed25519 private key is %d bytes, not %d", len(priv), ed25519.PrivateKeySize)
+	}
+	if !ed25519.NewKeyFromSeed(priv.Seed()).Equal(priv) {
+		return nil, errors.New("the key file is damaged: its public half is not the one its private half makes (make a new key or restore the file)")
 	}
 	return priv, nil
 }
