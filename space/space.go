@@ -257,14 +257,42 @@ func (s *Space) ReadFile(rel string) ([]byte, error) {
 	if info.Size() > MaxItemSize {
 		return nil, &PathError{Path: s.DisplayPath(rel), Err: ErrTooLarge}
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxItemSize+1))
+	data, err := ReadAtMost(f, info.Size())
 	if err != nil {
 		return nil, &PathError{Path: s.DisplayPath(rel), Err: err}
 	}
-	if len(data) > MaxItemSize {
-		return nil, &PathError{Path: s.DisplayPath(rel), Err: ErrTooLarge}
-	}
 	return data, nil
+}
+
+// ReadAtMost reads r to its end into one buffer of the size the file's
+// stat gave (one more byte, to see EOF), growing it only for a file that
+// grew since (a negative size is not known); more than MaxItemSize bytes is ErrTooLarge. Reading into
+// the exact size, where io.ReadAll grows from 512 bytes and copies, halves
+// the memory a whole-tree run allocates (a 2 KiB item cost 4.5 KiB).
+func ReadAtMost(r io.Reader, size int64) ([]byte, error) {
+	switch {
+	case size < 0: // not known
+		size = 512
+	case size > MaxItemSize:
+		size = MaxItemSize
+	}
+	data := make([]byte, 0, size+1)
+	for {
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if len(data) > MaxItemSize {
+			return nil, ErrTooLarge
+		}
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+	}
 }
 
 // errLinkOnPath is a path below .ai/ that openNoLinks refused for a
@@ -319,12 +347,9 @@ func ReadRegularFile(p string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxItemSize+1))
+	data, err := ReadAtMost(f, info.Size())
 	if err != nil {
 		return nil, &PathError{Path: p, Err: err}
-	}
-	if len(data) > MaxItemSize {
-		return nil, &PathError{Path: p, Err: ErrTooLarge}
 	}
 	return data, nil
 }

@@ -1,11 +1,14 @@
 package space
 
 import (
+	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/ryekit/rye/item"
 )
@@ -299,5 +302,52 @@ func TestSystemPathInsideTheProjectIsRefused(t *testing.T) {
 	_, err := Discover(Options{WorkDir: root, Getenv: func(k string) string { return env[k] }})
 	if err == nil || !strings.Contains(err.Error(), "is inside the project") {
 		t.Fatalf("%v", err)
+	}
+}
+
+// oneByteReader hands out its bytes one at a time, as a pipe or a file
+// that is being written may.
+type oneByteReader struct{ b []byte }
+
+func (r *oneByteReader) Read(p []byte) (int, error) {
+	if len(r.b) == 0 {
+		return 0, io.EOF
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	p[0], r.b = r.b[0], r.b[1:]
+	return 1, nil
+}
+
+// TestReadAtMost: whatever size the stat gave (right, too small because
+// the file grew, too large because it shrank, not known), the whole file
+// is read, and no more than MaxItemSize bytes are ever accepted.
+func TestReadAtMost(t *testing.T) {
+	data := []byte(strings.Repeat("0123456789", 300))
+	for _, size := range []int64{3000, 0, 1, 2999, 3001, 100000, -1} {
+		for _, slow := range []bool{false, true} {
+			var r io.Reader = bytes.NewReader(data)
+			if slow {
+				r = &oneByteReader{b: data}
+			}
+			got, err := ReadAtMost(r, size)
+			if err != nil || !bytes.Equal(got, data) {
+				t.Errorf("size %d, slow %v: %d bytes, %v", size, slow, len(got), err)
+			}
+		}
+	}
+	big := make([]byte, MaxItemSize+1)
+	for _, size := range []int64{MaxItemSize + 1, MaxItemSize, 10, -1} {
+		if _, err := ReadAtMost(bytes.NewReader(big), size); !errors.Is(err, ErrTooLarge) {
+			t.Errorf("%d bytes read with size %d: %v", len(big), size, err)
+		}
+	}
+	if got, err := ReadAtMost(bytes.NewReader(big[:MaxItemSize]), 10); err != nil || len(got) != MaxItemSize {
+		t.Errorf("exactly MaxItemSize: %d, %v", len(got), err)
+	}
+	boom := errors.New("boom")
+	if _, err := ReadAtMost(io.MultiReader(bytes.NewReader(data), iotest.ErrReader(boom)), 3000); !errors.Is(err, boom) {
+		t.Errorf("read error: %v", err)
 	}
 }

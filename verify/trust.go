@@ -5,7 +5,6 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"path"
 	"slices"
@@ -370,14 +369,11 @@ func readBounded(fsys fs.FS, name string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, space.MaxItemSize+1))
-	if err != nil {
-		return nil, err
+	size := int64(-1)
+	if info, err := f.Stat(); err == nil {
+		size = info.Size()
 	}
-	if len(data) > space.MaxItemSize {
-		return nil, space.ErrTooLarge
-	}
-	return data, nil
+	return space.ReadAtMost(f, size)
 }
 
 // With returns a new store: this one's keys, then those of more tiers
