@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 )
@@ -33,12 +34,14 @@ type LineIndex struct {
 // NewLineIndex indexes the line starts of src.
 func NewLineIndex(src []byte) *LineIndex {
 	starts := make([]int, 1, 64)
-	for i, b := range src {
-		if b == '\n' {
-			starts = append(starts, i+1)
+	for off := 0; ; {
+		i := bytes.IndexByte(src[off:], '\n')
+		if i < 0 {
+			return &LineIndex{starts: starts, size: len(src)}
 		}
+		off += i + 1
+		starts = append(starts, off)
 	}
-	return &LineIndex{starts: starts, size: len(src)}
 }
 
 // Pos returns the position of a byte offset (clamped to the file).
