@@ -229,7 +229,8 @@ func (s *Space) start(k item.Kind, dir string) (ok, absent bool) {
 // walkFor lists what patterns can select among kinds (Walk's result, or
 // part of it): a whole kind folder for a glob that starts there or when
 // there are no patterns, else only the folders the patterns name (a file
-// path's folder, an id's folder, a glob's fixed leading folders). One item
+// path's folder, an id's folder, a glob's fixed leading folders and the
+// folder that holds them). One item
 // named on the command line in a tree of a hundred thousand is found
 // without walking them all.
 func (s *Space) walkFor(kinds []item.Kind, pats []Pattern) ([]Found, []Oddity, error) {
@@ -265,8 +266,14 @@ func (s *Space) walkFor(kinds []item.Kind, pats []Pattern) ([]Found, []Oddity, e
 				}
 				if len(fixed) == 0 {
 					whole = true
+					break
 				}
-				targets = append(targets, target{dir: strings.Join(fixed, "/"), deep: true})
+				// "D/**" also matches the id D itself (doublestar lets **
+				// match nothing, and the separator before it too): the
+				// folder that holds D's files is listed as well, or an
+				// item named like the folder would escape the selection.
+				d := strings.Join(fixed, "/")
+				targets = append(targets, target{dir: d, deep: true}, target{dir: dirOf(d)})
 			default:
 				targets = append(targets, target{dir: dirOf(string(p.id))})
 			}

@@ -35,6 +35,8 @@ func TestWalkForSelectsWhatAWholeWalkSelects(t *testing.T) {
 		".ai/tools/p/node_modules/x/y.js": "",
 		".ai/tools/p/.dot/i.py":           "",
 		".ai/tools/plain.py":              "",
+		".ai/tools/p.py":                  "", // an item named like a glob's fixed folder
+		".ai/tools/p/sub.sh":              "",
 		".ai/directives/p/a.md":           "",
 		".ai/directives/q/e.md":           "",
 		".ai/knowledge/p/k.md":            "",
@@ -50,6 +52,7 @@ func TestWalkForSelectsWhatAWholeWalkSelects(t *testing.T) {
 		"p/a", "p/b", "p/l", "p/sub/c", "p/sub/deep/d", "q/e", "q/e/g", "plain", "link/a", "link/sub/c",
 		"p/nothing", "nowhere/x", "file/x", ".hidden/h", "p/node_modules/m", "p/node_modules/x/y", ".ai/tools/p/node_modules/x/y.js", "p-x/f", "p/sub/k2", "k",
 		"p/*", "p/**", "*/e", "**/d", "p/s*/c", "**", "q/**", "link/*", "p/sub/*", "*", "p-*/f", "{p,q}/e",
+		"q/e/**", "p/sub/**", "p/sub/**/d", "link/**", "q/e/*", "p/**/c",
 		".ai/tools/p/a.py", ".ai/tools/p/sub/c.sh", ".ai/tools/link/b.sh", ".ai/tools/p/readme.txt",
 		".ai/knowledge/p/k.md", ".ai/tools/p/l.py", ".ai/directives/q/e.md",
 	}
