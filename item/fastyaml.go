@@ -284,7 +284,8 @@ func scalar(s string, line, col int, flow bool) (*yaml.Node, string, bool) {
 		}
 	}
 	v := strings.TrimRight(s[:end], " ")
-	if v == "" || strings.Contains(v, ": ") || strings.HasSuffix(v, ":") || flow && strings.ContainsAny(v, ":'\"#") {
+	// "<<" is yaml.v3's merge key even as a value (tagged !!merge).
+	if v == "" || v == "<<" || strings.Contains(v, ": ") || strings.HasSuffix(v, ":") || flow && strings.ContainsAny(v, ":'\"#") {
 		return nil, "", false
 	}
 	n.Value = v
