@@ -13,7 +13,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -27,7 +26,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/ryekit/rye/internal/filestat"
 	"github.com/ryekit/rye/internal/par"
@@ -591,71 +589,6 @@ func (r *Repo) statBlobs(prefix string, cands []Candidate) func(rel, file string
 		}
 		return e.Hash, true
 	}
-}
-
-// mayConvert reports whether git could keep a file's bytes in the work
-// tree other than in its blob: line-ending conversion (core.autocrlf) or
-// any gitattributes file (text, eol, ident, filter, working-tree-encoding),
-// whether tracked, in a folder above a candidate, in the repository's
-// info/attributes or the user's or system's. It errs on the side of yes:
-// the cost is reading the files.
-func (r *Repo) mayConvert(idx *gitIndex, cands []Candidate) bool {
-	for _, e := range idx.Entries {
-		if path.Base(e.Name) == ".gitattributes" {
-			return true
-		}
-	}
-	// Each configuration file on its own (go-git's merged configuration
-	// keeps only the repository's raw sections); an include could say
-	// anything, so it counts as a yes.
-	local, err := r.repo.Storer.Config()
-	if err != nil {
-		return true
-	}
-	raws := []*config.Config{local}
-	for _, scope := range []config.Scope{config.GlobalScope, config.SystemScope} {
-		cfg, err := config.LoadConfig(scope)
-		if err != nil {
-			return true
-		}
-		raws = append(raws, cfg)
-	}
-	for _, cfg := range raws {
-		core := cfg.Raw.Section("core")
-		if a := core.Option("autocrlf"); a != "" && a != "false" || core.Option("attributesFile") != "" ||
-			cfg.Raw.HasSection("include") || cfg.Raw.HasSection("includeIf") {
-			return true
-		}
-	}
-	var files []string
-	if st, ok := r.repo.Storer.(*filesystem.Storage); ok {
-		files = append(files, filepath.Join(st.Filesystem().Root(), "info", "attributes"))
-	} else {
-		return true
-	}
-	if d := os.Getenv("XDG_CONFIG_HOME"); d != "" {
-		files = append(files, filepath.Join(d, "git", "attributes"))
-	}
-	if h, err := os.UserHomeDir(); err == nil {
-		files = append(files, filepath.Join(h, ".config", "git", "attributes"))
-	}
-	files = append(files, "/etc/gitattributes", "/usr/local/etc/gitattributes")
-	dirs := map[string]bool{}
-	for _, c := range cands {
-		for d := filepath.Dir(c.File); c.File != "" && !dirs[d]; d = filepath.Dir(d) {
-			dirs[d] = true
-			files = append(files, filepath.Join(d, ".gitattributes"))
-			if d == r.Root || d == filepath.Dir(d) {
-				break
-			}
-		}
-	}
-	for _, f := range files {
-		if _, err := os.Lstat(f); err == nil || !errors.Is(err, fs.ErrNotExist) {
-			return true
-		}
-	}
-	return false
 }
 
 // Identity returns the name and email git records for its user when

@@ -153,6 +153,7 @@ func TestIdentity(t *testing.T) {
 // attributes file, core.autocrlf) all make rye read the file.
 func TestChangedSinceTrustsTheIndexLikeGit(t *testing.T) {
 	home := t.TempDir()
+	clearGitConfigEnv(t)
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
 	for _, f := range []string{"/etc/gitattributes", "/usr/local/etc/gitattributes"} {
@@ -255,6 +256,45 @@ func TestChangedSinceTrustsTheIndexLikeGit(t *testing.T) {
 			os.WriteFile(f, []byte("[core]\n\tautocrlf = input\n"), 0o644)
 			return func() { os.Remove(f) }
 		},
+		"core.autocrlf without a value (true)": func() func() {
+			f := filepath.Join(home, ".gitconfig")
+			os.WriteFile(f, []byte("[Core]\n\tAutoCRLF\n"), 0o644)
+			return func() { os.Remove(f) }
+		},
+		"core.autocrlf in ~/.gitconfig beside an XDG file": func() func() {
+			x := filepath.Join(home, ".config", "git", "config")
+			os.MkdirAll(filepath.Dir(x), 0o755)
+			os.WriteFile(x, []byte("[user]\n\tname = x\n"), 0o644)
+			f := filepath.Join(home, ".gitconfig")
+			os.WriteFile(f, []byte("[core]\n\tautocrlf = true\n"), 0o644)
+			return func() { os.Remove(f); os.Remove(x) }
+		},
+		"git -c core.autocrlf=true": func() func() {
+			os.Setenv("GIT_CONFIG_PARAMETERS", "'core.autocrlf'='true'")
+			return func() { os.Unsetenv("GIT_CONFIG_PARAMETERS") }
+		},
+		"GIT_CONFIG_GLOBAL": func() func() {
+			f := filepath.Join(home, "elsewhere.cfg")
+			os.WriteFile(f, []byte("[core]\nautocrlf = 1\n"), 0o644)
+			os.Setenv("GIT_CONFIG_GLOBAL", f)
+			return func() { os.Unsetenv("GIT_CONFIG_GLOBAL"); os.Remove(f) }
+		},
+		"an include": func() func() {
+			f := filepath.Join(root, ".git", "config")
+			old, _ := os.ReadFile(f)
+			os.WriteFile(f, append(append([]byte{}, old...), "[include]\n\tpath = other\n"...), 0o644)
+			return func() { os.WriteFile(f, old, 0o644) }
+		},
+		"a macro": func() func() {
+			f := filepath.Join(root, ".gitattributes")
+			os.WriteFile(f, []byte("[attr]crlfy text eol=crlf\n*.txt crlfy\n"), 0o644)
+			return func() { os.Remove(f) }
+		},
+		"an unreadable attributes file": func() func() {
+			f := filepath.Join(root, "p", ".gitattributes")
+			os.Mkdir(f, 0o755) // a folder where the file would be
+			return func() { os.Remove(f) }
+		},
 	} {
 		undo := setup()
 		if reads, _ := run(name); reads["a.txt"] != 1 || reads["c.txt"] != 1 {
@@ -264,6 +304,123 @@ func TestChangedSinceTrustsTheIndexLikeGit(t *testing.T) {
 	}
 	if reads, _ := run("after"); reads["a.txt"] != 0 || reads["c.txt"] != 0 {
 		t.Fatalf("the shortcut did not come back: %v", reads)
+	}
+
+	// Attributes and settings that convert nothing keep it: what rye
+	// init writes, binary files, other attributes, autocrlf false.
+	for name, text := range map[string]string{
+		"rye init's":  "# rye: items are signed byte for byte\n* -text\n",
+		"binary":      "*.txt binary\n*.png -diff\n",
+		"others":      "*.txt diff=python linguist-generated export-ignore -eol -filter\n\"a b.txt\" -text\n",
+		"empty lines": "\n\n   \n#text\n",
+	} {
+		f := filepath.Join(root, "p", ".gitattributes")
+		os.WriteFile(f, []byte(text), 0o644)
+		cfg := filepath.Join(home, ".gitconfig")
+		os.WriteFile(cfg, []byte("[core]\n\tautocrlf = false\n[user]\n\tname = n\n"), 0o644)
+		if reads, _ := run(name); reads["a.txt"] != 0 || reads["c.txt"] != 0 {
+			t.Errorf("%s attributes: the shortcut was turned off (reads %v)", name, reads)
+		}
+		os.Remove(f)
+		os.Remove(cfg)
+	}
+}
+
+// clearGitConfigEnv unsets what would hand git settings outside files.
+func clearGitConfigEnv(t *testing.T) {
+	for _, v := range []string{"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"} {
+		t.Setenv(v, "")
+	}
+}
+
+// TestLinkedWorktreeReadsCommonAttributes: in a linked work tree, git
+// reads info/attributes from the common git folder, so rye does too.
+func TestLinkedWorktreeReadsCommonAttributes(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	home := t.TempDir()
+	clearGitConfigEnv(t)
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	root, _ := repoWith(t, map[string]string{"p/.ai/a.txt": "alpha\n"})
+	wt := filepath.Join(t.TempDir(), "w")
+	if out, err := exec.Command("git", "-C", root, "worktree", "add", "-q", wt).CombinedOutput(); err != nil {
+		t.Fatalf("git worktree add: %v\n%s", err, out)
+	}
+	converts := func() bool {
+		t.Helper()
+		r, err := Open(wt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		idx, err := r.index()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.mayConvert(idx, []Candidate{{Rel: "a.txt", File: filepath.Join(wt, "p", ".ai", "a.txt")}})
+	}
+	if converts() {
+		t.Fatal("nothing converts, yet the shortcut is off")
+	}
+	common := filepath.Join(root, ".git", "info", "attributes")
+	os.MkdirAll(filepath.Dir(common), 0o755)
+	os.WriteFile(common, []byte("*.txt text eol=crlf\n"), 0o644)
+	if !converts() {
+		t.Error("the common git folder's info/attributes was not read")
+	}
+}
+
+// TestAttributesMayConvert: which gitattributes lines can change bytes
+// between the index and the work tree.
+func TestAttributesMayConvert(t *testing.T) {
+	for text, want := range map[string]bool{
+		"":                                   false,
+		"* -text":                            false,
+		"*.png binary":                       false,
+		"*.go diff=golang":                   false,
+		"*.sh -crlf -ident -filter":          false,
+		"\"a b\" -text":                      false,
+		"* text":                             true,
+		"* text=auto":                        true,
+		"* !text":                            true,
+		"*.txt eol=lf":                       true,
+		"*.txt crlf":                         true,
+		"*.c ident":                          true,
+		"*.bin filter=lfs":                   true,
+		"*.txt working-tree-encoding=UTF-16": true,
+		"[attr]mine -text":                   true,
+		"\"unterminated -text":               true,
+		"* -text\n*.md text":                 true,
+		"\"a\\\" text\" -text":               false,
+		"\"a\\\" b\" text":                   true,
+	} {
+		if got := attributesMayConvert([]byte(text)); got != want {
+			t.Errorf("%q: %v, want %v", text, got, want)
+		}
+	}
+}
+
+// TestConfigMayConvert: core.autocrlf in any spelling git takes.
+func TestConfigMayConvert(t *testing.T) {
+	for text, want := range map[string]bool{
+		"":                                    false,
+		"[user]\nname = x":                    false,
+		"[core]\nautocrlf = false":            false,
+		"[core]\nautocrlf = No":               false,
+		"[core]\nautocrlf = 0":                false,
+		"[core]\nautocrlf = true":             true,
+		"[core]\nautocrlf = input":            true,
+		"[core]\nautocrlf":                    true,
+		"[CORE]\nAUTOCRLF = yes":              true,
+		"[core]\nattributesFile = ~/.attrs":   true,
+		"[include]\npath = x":                 true,
+		"[includeIf \"gitdir:~/\"]\npath = x": true,
+		"[core":                               true,
+	} {
+		if got := configMayConvert([]byte(text)); got != want {
+			t.Errorf("%q: %v, want %v", text, got, want)
+		}
 	}
 }
 

@@ -81,8 +81,11 @@ func (r *Repo) readIndex() (*gitIndex, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !strings.HasPrefix(real, realGitDir+string(filepath.Separator)) {
-			return nil, fmt.Errorf("GIT_INDEX_FILE is %s, outside the git folder %s of this repository: rye cannot tell which index to check; unset it, or run rye from the repository the hook runs in", env, gitDir)
+		// git's own indexes (index, index.lock, next-index-*.lock of a
+		// commit) are files of the work tree's git folder itself; one in
+		// a folder below it is a linked work tree's or a submodule's.
+		if filepath.Dir(real) != realGitDir {
+			return nil, fmt.Errorf("GIT_INDEX_FILE is %s, not a file of the git folder %s of this repository: rye cannot tell which index to check; unset it, or run rye from the work tree the hook runs in", env, gitDir)
 		}
 		file = abs
 	}

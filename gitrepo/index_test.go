@@ -225,7 +225,8 @@ func TestIndexVarint(t *testing.T) {
 
 // TestIndexFileFromGit: rye reads the index git says it is using: in a
 // hook of git commit -a, GIT_INDEX_FILE names the index being committed,
-// not .git/index; one outside the repository's git folder is refused.
+// not .git/index; one that is not a file of the work tree's git folder is
+// refused.
 func TestIndexFileFromGit(t *testing.T) {
 	root := gitIndexRepo(t)
 	other := filepath.Join(root, ".git", "next-index-1.lock")
@@ -260,8 +261,17 @@ func TestIndexFileFromGit(t *testing.T) {
 	outside := filepath.Join(t.TempDir(), "index")
 	os.WriteFile(outside, idx, 0o644)
 	t.Setenv("GIT_INDEX_FILE", outside)
-	if _, err := count(); err == nil || !strings.Contains(err.Error(), "outside the git folder") {
+	if _, err := count(); err == nil || !strings.Contains(err.Error(), "not a file of the git folder") {
 		t.Errorf("GIT_INDEX_FILE outside the repository: %v", err)
+	}
+	// A folder below the git folder holds a linked work tree's or a
+	// submodule's index: not this work tree's.
+	below := filepath.Join(root, ".git", "worktrees", "w", "index")
+	os.MkdirAll(filepath.Dir(below), 0o755)
+	os.WriteFile(below, idx, 0o644)
+	t.Setenv("GIT_INDEX_FILE", below)
+	if _, err := count(); err == nil || !strings.Contains(err.Error(), "not a file of the git folder") {
+		t.Errorf("GIT_INDEX_FILE of a linked work tree: %v", err)
 	}
 }
 

@@ -1,0 +1,231 @@
+package gitrepo
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	format "github.com/go-git/go-git/v5/plumbing/format/config"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+)
+
+// mayConvert reports whether git could keep a file's bytes in the work
+// tree other than as its blob, which would make the index's stat data say
+// nothing about the bytes on disk: line-ending conversion (core.autocrlf,
+// in any configuration file git reads) or a gitattributes line that
+// converts (text, eol, crlf, ident, filter, working-tree-encoding, or a
+// macro), in a tracked .gitattributes file (its blob and its file), one in a
+// folder above a candidate, the repository's info/attributes (the work
+// tree's git folder and the common one) or the user's or system's. It errs
+// on the side of yes (the cost is reading the files): configuration given
+// on git's command line or in the environment, an include, a
+// core.attributesFile, a file rye cannot read all count as yes. A file of
+// only "-text" (what rye init writes) converts nothing.
+func (r *Repo) mayConvert(idx *gitIndex, cands []Candidate) bool {
+	for _, v := range []string{"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"} {
+		if os.Getenv(v) != "" {
+			return true // git -c: settings that are in no file
+		}
+	}
+	st, ok := r.repo.Storer.(*filesystem.Storage)
+	if !ok {
+		return true
+	}
+	gitDirs := withCommonDir(st.Filesystem().Root())
+	var configs, attrs []string
+	for _, d := range gitDirs {
+		configs = append(configs, filepath.Join(d, "config"), filepath.Join(d, "config.worktree"))
+		attrs = append(attrs, filepath.Join(d, "info", "attributes"))
+	}
+	home, _ := os.UserHomeDir()
+	xdg := os.Getenv("XDG_CONFIG_HOME")
+	if xdg == "" && home != "" {
+		xdg = filepath.Join(home, ".config")
+	}
+	// Every file git could read, whichever of them it reads: more files
+	// can only say yes more often.
+	for _, v := range []string{"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"} {
+		if f := os.Getenv(v); f != "" {
+			configs = append(configs, f)
+		}
+	}
+	if home != "" {
+		configs = append(configs, filepath.Join(home, ".gitconfig"), filepath.Join(home, ".config", "git", "config"))
+		attrs = append(attrs, filepath.Join(home, ".config", "git", "attributes"))
+	}
+	if xdg != "" {
+		configs = append(configs, filepath.Join(xdg, "git", "config"))
+		attrs = append(attrs, filepath.Join(xdg, "git", "attributes"))
+	}
+	for _, prefix := range []string{"/etc", "/usr/local/etc", "/opt/homebrew/etc"} {
+		configs = append(configs, filepath.Join(prefix, "gitconfig"))
+		attrs = append(attrs, filepath.Join(prefix, "gitattributes"))
+	}
+	for _, f := range configs {
+		data, err := readIfThere(f)
+		if err != nil || data != nil && configMayConvert(data) {
+			return true
+		}
+	}
+	// Attributes files in the work tree: the tracked ones (git reads the
+	// file, or the index's copy when the file is missing) and those in a
+	// folder above a candidate.
+	for i := range idx.Entries {
+		e := &idx.Entries[i]
+		if path.Base(e.Name) != ".gitattributes" {
+			continue
+		}
+		data, err := r.Blob(File{Blob: e.Hash}, maxAttributesSize)
+		if err != nil || attributesMayConvert(data) {
+			return true
+		}
+		attrs = append(attrs, filepath.Join(r.Root, filepath.FromSlash(e.Name)))
+	}
+	dirs := map[string]bool{}
+	for _, c := range cands {
+		for d := filepath.Dir(c.File); c.File != "" && !dirs[d]; d = filepath.Dir(d) {
+			dirs[d] = true
+			attrs = append(attrs, filepath.Join(d, ".gitattributes"))
+			if d == r.Root || d == filepath.Dir(d) {
+				break
+			}
+		}
+	}
+	for _, f := range attrs {
+		data, err := readIfThere(f)
+		if err != nil || data != nil && attributesMayConvert(data) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxAttributesSize bounds the configuration and attributes files
+// mayConvert reads; a larger one counts as converting.
+const maxAttributesSize = 1 << 20
+
+// readIfThere reads a file: nil and no error when it does not exist, an
+// error when it is there but not a regular file rye can read whole.
+func readIfThere(f string) ([]byte, error) {
+	fi, err := os.Stat(f)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > maxAttributesSize {
+		return nil, errors.New("not a regular file of a size rye reads")
+	}
+	data, err := os.ReadFile(f)
+	if err == nil && data == nil {
+		data = []byte{}
+	}
+	return data, err
+}
+
+// withCommonDir is a git folder and, for a linked work tree's, the common
+// folder its commondir file names (where git reads info/attributes and
+// the shared configuration).
+func withCommonDir(gitDir string) []string {
+	dirs := []string{gitDir}
+	if data, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		common := strings.TrimSpace(string(data))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(gitDir, common)
+		}
+		dirs = append(dirs, filepath.Clean(common))
+	}
+	return dirs
+}
+
+// configMayConvert reports whether a git configuration file could make
+// git convert line endings: core.autocrlf set to anything but false (a key
+// without a value is true), or what rye does not follow (an include, a
+// core.attributesFile). A file that does not parse counts as yes.
+func configMayConvert(data []byte) bool {
+	cfg := format.New()
+	if err := format.NewDecoder(bytes.NewReader(data)).Decode(cfg); err != nil {
+		return true
+	}
+	for _, s := range cfg.Sections {
+		if s.IsName("include") || s.IsName("includeIf") {
+			return true
+		}
+		if !s.IsName("core") {
+			continue
+		}
+		for _, o := range s.Options {
+			switch strings.ToLower(o.Key) {
+			case "attributesfile":
+				return true
+			case "autocrlf":
+				switch strings.ToLower(o.Value) {
+				case "false", "no", "off", "0":
+				default:
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// convertingAttributes are the attributes that change bytes between the
+// index and the work tree; "-name" (unset) is the only setting of them
+// that converts nothing.
+var convertingAttributes = map[string]bool{"text": true, "eol": true, "crlf": true, "ident": true, "filter": true, "working-tree-encoding": true}
+
+// attributesMayConvert reports whether a gitattributes file has a line that
+// could convert a file's bytes: a converting attribute set, set to a value
+// or made unspecified (it then falls back to the configuration), or a macro
+// definition (which could stand for any of them). "binary" and "-text" are
+// git's ways of saying no conversion; other attributes (diff, merge,
+// linguist-…) do not touch the bytes.
+func attributesMayConvert(data []byte) bool {
+	for line := range strings.SplitSeq(string(data), "\n") {
+		line = strings.TrimLeft(line, " \t\r")
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		if strings.HasPrefix(line, "[attr]") {
+			return true
+		}
+		rest, ok := afterPattern(line)
+		if !ok {
+			return true
+		}
+		for _, tok := range strings.Fields(rest) {
+			name, _, _ := strings.Cut(strings.TrimLeft(tok, "-!"), "=")
+			if convertingAttributes[name] && tok != "-"+name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// afterPattern is a gitattributes line without its pattern: the first
+// field, or a C-quoted pattern ("a b" with backslash escapes).
+func afterPattern(line string) (string, bool) {
+	if line[0] != '"' {
+		i := strings.IndexAny(line, " \t\r")
+		if i < 0 {
+			return "", true
+		}
+		return line[i:], true
+	}
+	for i := 1; i < len(line); i++ {
+		switch line[i] {
+		case '\\':
+			i++
+		case '"':
+			return line[i+1:], true
+		}
+	}
+	return "", false
+}
