@@ -540,3 +540,48 @@ func TestCacheKeyDerivation(t *testing.T) {
 		t.Errorf("key after the policy and day changed %x", got)
 	}
 }
+
+// TestReadEveryJudgesTheBytesRead: when a later stage reads the sources
+// again (lint in rye check), a verdict is never taken from the stat table:
+// it is about the bytes that were read, here other bytes than those the
+// stat data were recorded with (a file changed after its stat).
+func TestReadEveryJudgesTheBytesRead(t *testing.T) {
+	root := t.TempDir()
+	sp := signedProject(t, root, 6)
+	ts, err := LoadTrustStore(TrustSources([]*space.Space{sp}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := OpenCache(filepath.Join(t.TempDir(), "c"), testSecret)
+	srcs, _ := allSources(t, sp)
+	v := &Verifier{Trust: ts, Cache: c}
+	for _, r := range v.Run(srcs) {
+		if r.Verdict != Verified {
+			t.Fatalf("%s: %s", r.Path, r.Verdict)
+		}
+	}
+	// Record every file's stat data as read well after its last change.
+	for _, s := range srcs {
+		data, _ := os.ReadFile(s.File)
+		fi, _ := os.Lstat(s.File)
+		c.PutStat(s.File, fi, sha256.Sum256(data), time.Now().Add(statMargin+time.Second))
+	}
+	tampered := make([]Source, len(srcs))
+	for i, s := range srcs {
+		s.Read = func() ([]byte, error) {
+			data, err := os.ReadFile(s.File)
+			return append(data, "\n# added after the stat\n"...), err
+		}
+		tampered[i] = s
+	}
+	v.ReadEvery = false
+	if r := v.Run(tampered)[0]; r.Verdict != Verified {
+		t.Fatalf("without ReadEvery the stat table should answer (the premise of this test): %s", r.Verdict)
+	}
+	v.ReadEvery = true
+	for _, r := range v.Run(tampered) {
+		if r.Verdict != Modified {
+			t.Errorf("%s: %s, want modified: the verdict is not about the bytes read", r.Path, r.Verdict)
+		}
+	}
+}

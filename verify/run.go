@@ -263,7 +263,7 @@ func Run(req Request) (*Results, error) {
 			res.Sources[i].Read = readOnce(res.Sources[i].Bytes)
 		}
 	}
-	v := &Verifier{Trust: ts, Policy: req.Policy, Progress: req.Progress}
+	v := &Verifier{Trust: ts, Policy: req.Policy, Progress: req.Progress, ReadEvery: req.KeepBytes || req.Trust.Ref != "" || req.Each != nil}
 	if req.Cache != "" && len(req.CacheSecret) >= 32 {
 		v.Cache = OpenCache(req.Cache, req.CacheSecret)
 	}
