@@ -562,14 +562,14 @@ func TestReadEveryJudgesTheBytesRead(t *testing.T) {
 	}
 	// Record every file's stat data as read well after its last change.
 	for _, s := range srcs {
-		data, _ := os.ReadFile(s.File)
-		fi, _ := os.Lstat(s.File)
-		c.PutStat(s.File, fi, sha256.Sum256(data), time.Now().Add(statMargin+time.Second))
+		data, _ := os.ReadFile(s.DiskFile())
+		fi, _ := os.Lstat(s.DiskFile())
+		c.PutStat(s.DiskFile(), fi, sha256.Sum256(data), time.Now().Add(statMargin+time.Second))
 	}
 	tampered := make([]Source, len(srcs))
 	for i, s := range srcs {
 		s.Read = func() ([]byte, error) {
-			data, err := os.ReadFile(s.File)
+			data, err := os.ReadFile(s.DiskFile())
 			return append(data, "\n# added after the stat\n"...), err
 		}
 		tampered[i] = s
@@ -583,5 +583,24 @@ func TestReadEveryJudgesTheBytesRead(t *testing.T) {
 		if r.Verdict != Modified {
 			t.Errorf("%s: %s, want modified: the verdict is not about the bytes read", r.Path, r.Verdict)
 		}
+	}
+}
+
+// TestDiskFile: a walked source names its file (the stat table's key); an
+// embedded one, or one whose bytes come from elsewhere, names none.
+func TestDiskFile(t *testing.T) {
+	root := t.TempDir()
+	sp := signedProject(t, root, 3)
+	srcs, rels := allSources(t, sp)
+	for i, s := range srcs {
+		if want := filepath.Join(root, ".ai", filepath.FromSlash(rels[i])); s.DiskFile() != want {
+			t.Errorf("%s: %q, want %q", s.Path, s.DiskFile(), want)
+		}
+	}
+	if f := embeddedSources(t)[0].DiskFile(); f != "" {
+		t.Errorf("an embedded item names a file: %q", f)
+	}
+	if f := (Source{In: sp, Rel: "tools/x.py", Read: func() ([]byte, error) { return nil, nil }}).DiskFile(); f != "" {
+		t.Errorf("a source read from elsewhere names a file: %q", f)
 	}
 }

@@ -2,7 +2,6 @@ package verify
 
 import (
 	"fmt"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -20,11 +19,8 @@ func SelectionSources(sel *space.Selection) []Source {
 		f := f
 		// No Read: Bytes reads from In at Rel (a closure per item would be
 		// a hundred bytes each, held for the whole run).
-		src := Source{Kind: f.Kind, ID: f.ID, Space: f.Space.Label, Path: f.Path(), Embedded: f.Space.Embedded(), In: f.Space, Rel: f.Rel}
-		if !src.Embedded {
-			src.File = f.Space.AI() + string(filepath.Separator) + filepath.FromSlash(f.Rel) // rel is clean: no Join
-		}
-		out = append(out, src)
+		embedded := f.Space.Embedded()
+		out = append(out, Source{Kind: f.Kind, ID: f.ID, Space: f.Space.Label, Path: f.Path(), Embedded: embedded, In: f.Space, Rel: f.Rel, OnDisk: !embedded})
 	}
 	for _, l := range sel.Links {
 		out = append(out, Source{Kind: l.Kind, ID: l.ID, Space: l.Space.Label, Path: l.Path(),
@@ -143,7 +139,7 @@ func ChangedSince(repo *gitrepo.Repo, ref, aiPrefix string, sources []Source, ki
 	for i, s := range sources {
 		cands[i] = gitrepo.Candidate{Rel: s.Rel, Read: s.Bytes}
 		if stat {
-			cands[i].File = s.File
+			cands[i].File = s.DiskFile()
 		}
 	}
 	changes, old, err := repo.ChangedSince(ref, aiPrefix, cands, stat)

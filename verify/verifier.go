@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/ryekit/rye/internal/par"
@@ -30,14 +31,25 @@ type Source struct {
 	// space and its path relative to .ai/.
 	In  *space.Space
 	Rel string
-	// File is the item's file on disk when Read reads it from there (not
-	// from git): the verdict cache may then know its hash from its stat
-	// data without reading it (Cache.StatSum).
-	File string
+	// OnDisk is set when the item's bytes are those of its space's file
+	// (not git's): the verdict cache may then know its hash from the
+	// file's stat data without reading it (Cache.StatSum). A flag, not the
+	// path, which DiskFile builds when asked: a hundred thousand paths
+	// held for a whole run were 8 MB.
+	OnDisk bool
 	// Symlink is set for a symbolic link named like an item (its Read
 	// fails with space.ErrSymlink), so that a later stage knows it without
 	// reading.
 	Symlink bool
+}
+
+// DiskFile is the path of the item's file when its bytes are read from
+// there (OnDisk), else "".
+func (s Source) DiskFile() string {
+	if !s.OnDisk || s.In == nil {
+		return ""
+	}
+	return s.In.AI() + string(filepath.Separator) + filepath.FromSlash(s.Rel) // Rel is clean: no Join
 }
 
 // Bytes reads the source's bytes: with Read, or from its space's file.
@@ -82,10 +94,11 @@ func (v *Verifier) one(s Source) Result {
 	// The warm path: a file whose stat data are those recorded with its
 	// hash is not read; its verdict is looked up by that hash.
 	var fi fs.FileInfo
-	if s.File != "" {
-		if info, err := os.Lstat(s.File); err == nil {
+	file := s.DiskFile()
+	if file != "" {
+		if info, err := os.Lstat(file); err == nil {
 			fi = info
-			if sum, ok := v.Cache.StatSum(s.File, fi); ok && !v.ReadEvery {
+			if sum, ok := v.Cache.StatSum(file, fi); ok && !v.ReadEvery {
 				if r, ok := v.Cache.Get(v.Cache.KeyForSum(sum, in, v.Trust, v.Policy), in); ok {
 					return r
 				}
@@ -99,7 +112,7 @@ func (v *Verifier) one(s Source) Result {
 	}
 	sum := sha256.Sum256(in.Data)
 	if fi != nil {
-		v.Cache.PutStat(s.File, fi, sum, readAt)
+		v.Cache.PutStat(file, fi, sum, readAt)
 	}
 	key := v.Cache.KeyForSum(sum, in, v.Trust, v.Policy)
 	if r, ok := v.Cache.Get(key, in); ok {
