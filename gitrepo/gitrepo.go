@@ -320,14 +320,7 @@ func (r *Repo) Index(prefix string, limit int64) (map[string]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The entries are sorted by name: those below prefix are one run.
-	entries := idx.Entries
-	if prefix != "" {
-		dir := prefix + "/"
-		lo := sort.Search(len(entries), func(i int) bool { return entries[i].Name >= dir })
-		hi := lo + sort.Search(len(entries)-lo, func(i int) bool { return !strings.HasPrefix(entries[lo+i].Name, dir) })
-		entries = entries[lo:hi]
-	}
+	entries := idx.below(prefix)
 	out := make(map[string]File, len(entries))
 	for _, e := range entries {
 		name := e.Name
@@ -564,24 +557,24 @@ func (r *Repo) statBlobs(prefix string, cands []Candidate) func(rel, file string
 		return none
 	}
 	written := idx.Written
-	entries := make(map[string]*indexEntry, len(idx.Entries))
-	for i := range idx.Entries {
-		e := &idx.Entries[i]
-		// Stage 0 is a merged entry (1 to 3 are the sides of a conflict).
-		if e.Stage != 0 || e.SkipWorktree || e.IntentToAdd {
-			continue // a conflict, or an entry git does not keep in step with the file
-		}
-		if rel, ok := strings.CutPrefix(e.Name, prefix+"/"); ok || prefix == "" {
-			if prefix == "" {
-				rel = e.Name
-			}
-			entries[rel] = e
-		}
+	entries := idx.below(prefix)
+	skip := 0 // the length of "prefix/" in each entry's name
+	if prefix != "" {
+		skip = len(prefix) + 1
 	}
 	return func(rel, file string) (Hash, bool) {
-		e := entries[rel]
-		if e == nil || file == "" {
+		if file == "" {
 			return Hash{}, false
+		}
+		i := sort.Search(len(entries), func(i int) bool { return entries[i].Name[skip:] >= rel })
+		if i == len(entries) || entries[i].Name[skip:] != rel {
+			return Hash{}, false
+		}
+		e := &entries[i]
+		// Stage 0 is a merged entry (1 to 3 are the sides of a conflict,
+		// sorted after it: a name's first entry tells).
+		if e.Stage != 0 || e.SkipWorktree || e.IntentToAdd {
+			return Hash{}, false // a conflict, or an entry git does not keep in step with the file
 		}
 		fi, err := os.Lstat(file)
 		if err != nil || !fi.Mode().IsRegular() || !sameStat(e, fi) || !e.MTime.Before(written) {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -104,15 +105,31 @@ func (r *Repo) readIndex() (*gitIndex, error) {
 	if fi.Size() > maxIndexSize {
 		return nil, fmt.Errorf("%s is %d bytes, over rye's bound of %d", file, fi.Size(), maxIndexSize)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxIndexSize+1))
-	if err != nil {
-		return nil, err
+	// One buffer of the file's size (io.ReadAll would grow and copy ten
+	// megabytes at 100,000 files); a file that grew since is not whole.
+	data := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, fmt.Errorf("%s: %v", file, err)
 	}
 	entries, trees, err := parseIndex(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", file, err)
 	}
 	return &gitIndex{Entries: entries, Written: fi.ModTime(), Trees: trees}, nil
+}
+
+// below returns the entries whose names are below the folder prefix (all
+// of them for ""): the entries are sorted by name, so they are one run,
+// found by binary search.
+func (x *gitIndex) below(prefix string) []indexEntry {
+	entries := x.Entries
+	if prefix == "" {
+		return entries
+	}
+	dir := prefix + "/"
+	lo := sort.Search(len(entries), func(i int) bool { return entries[i].Name >= dir })
+	hi := lo + sort.Search(len(entries)-lo, func(i int) bool { return !strings.HasPrefix(entries[lo+i].Name, dir) })
+	return entries[lo:hi]
 }
 
 // parseIndex decodes an index file of version 2, 3 or 4 (git's

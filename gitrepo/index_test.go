@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
@@ -369,4 +371,42 @@ func TestTreeSeeingIndex(t *testing.T) {
 	os.WriteFile(filepath.Join(root, "p/.ai/tools/ns0/g0/ita.py"), []byte("i"), 0o644)
 	gitCmd(t, root, "add", "-N", "p/.ai/tools/ns0/g0/ita.py")
 	compare("staged changes")
+}
+
+// TestStatBlobsEntries: the index's stat data answer for a merged entry
+// whose file is unchanged, found under a folder prefix or at the root, and
+// never for a side of a conflict, a skip-worktree or an intent-to-add
+// entry, a name that only shares a prefix, or a file that is not there.
+func TestStatBlobsEntries(t *testing.T) {
+	root := gitIndexRepo(t)
+	clearGitConfigEnv(t)
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	later := time.Now().Add(time.Second)
+	os.Chtimes(filepath.Join(root, ".git", "index"), later, later)
+	r, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		prefix, rel string
+		want        bool
+	}{
+		{"", "a.txt", true}, {"b", "c.txt", true}, {"b", "d/e.sh", true}, {"b/d", "e.sh", true},
+		{"", "conflict.txt", false}, {"", "skip.txt", false}, {"", "new.txt", false},
+		{"b", "c.tx", false}, {"b", "a.txt", false}, {"", "b", false},
+	} {
+		file := filepath.Join(root, filepath.FromSlash(path.Join(c.prefix, c.rel)))
+		h, ok := r.statBlobs(c.prefix, nil)(c.rel, file)
+		if ok != c.want {
+			t.Errorf("%s in %q: known %v, want %v", c.rel, c.prefix, ok, c.want)
+		}
+		if ok {
+			data, _ := os.ReadFile(file)
+			if want := plumbing.ComputeHash(plumbing.BlobObject, data); h != want {
+				t.Errorf("%s: blob %s, want %s", c.rel, h, want)
+			}
+		}
+	}
 }

@@ -31,9 +31,11 @@ func ParseID(s string) (ID, error) {
 	if i := strings.IndexByte(s, '\\'); i >= 0 {
 		return "", fmt.Errorf("invalid item id %q: backslash at byte %d; ids use '/' between segments", s, i+1)
 	}
-	for i, segment := range strings.Split(s, "/") {
+	i := 0
+	for segment := range strings.SplitSeq(s, "/") { // every walked file's id: no slice
+		i++
 		if err := checkSegment(segment); err != nil {
-			return "", fmt.Errorf("invalid item id %q: segment %d %s", printable(s), i+1, err)
+			return "", fmt.Errorf("invalid item id %q: segment %d %s", printable(s), i, err)
 		}
 	}
 	return ID(s), nil

@@ -127,6 +127,11 @@ func (w *walker) walk(s *Space, k item.Kind, dir string, deep bool) error {
 		}
 		errs[i] = parts[i].visit(s, k, p, e, p, true)
 	})
+	nf, no := 0, 0
+	for i := range parts {
+		nf, no = nf+len(parts[i].found), no+len(parts[i].odd)
+	}
+	w.found, w.odd = slices.Grow(w.found, nf), slices.Grow(w.odd, no)
 	for i := range parts {
 		if errs[i] != nil && !errors.Is(errs[i], fs.SkipDir) {
 			return errs[i]

@@ -273,8 +273,8 @@ func (c *Cache) Save() error {
 	if c.added == 0 {
 		return nil
 	}
-	body := c.encode()
-	data := append(append([]byte(cacheMagic), body...), c.mac(append([]byte(cacheMagic), body...))...)
+	data := c.encodeTo([]byte(cacheMagic))
+	data = append(data, c.mac(data)...)
 	if err := os.MkdirAll(filepath.Dir(c.path), 0o700); err != nil {
 		return err
 	}
@@ -282,16 +282,21 @@ func (c *Cache) Save() error {
 }
 
 // encode merges what the file held with what this run added.
-func (c *Cache) encode() []byte {
+func (c *Cache) encode() []byte { return c.encodeTo(nil) }
+
+// encodeTo appends what encode returns to dst, growing it once to the
+// whole size (and the MAC that Save adds): the tables of a large tree are
+// megabytes, which growing by doubling copied several times over.
+func (c *Cache) encodeTo(dst []byte) []byte {
 	type verdict struct {
 		key [32]byte
 		rec []byte // the encoded cached value
 	}
-	var vs []verdict
+	n := c.file.entryCount()
+	vs := make([]verdict, 0, min(len(c.entries)+n, maxCacheEntries+len(c.entries)))
 	for k, e := range c.entries {
 		vs = append(vs, verdict{k, encodeCached(e)})
 	}
-	n := c.file.entryCount()
 	for _, used := range []bool{true, false} {
 		for i := 0; i < n && len(vs) < maxCacheEntries; i++ {
 			if c.usedFile[i].Load() != used {
@@ -307,7 +312,7 @@ func (c *Cache) encode() []byte {
 		h [32]byte
 		e statEntry
 	}
-	var ss []stat
+	ss := make([]stat, 0, min(len(c.stats)+c.file.statCount(), maxCacheEntries+len(c.stats)))
 	for h, e := range c.stats {
 		ss = append(ss, stat{h, e})
 	}
@@ -320,8 +325,14 @@ func (c *Cache) encode() []byte {
 	vs = vs[:min(len(vs), maxCacheEntries)]
 	slices.SortFunc(vs, func(a, b verdict) int { return bytes.Compare(a.key[:], b.key[:]) })
 	slices.SortFunc(ss, func(a, b stat) int { return bytes.Compare(a.h[:], b.h[:]) })
-	var blob []byte
-	b := binary.BigEndian.AppendUint32(nil, uint32(len(vs)))
+	blobSize := 0
+	for _, v := range vs {
+		blobSize += len(v.rec)
+	}
+	const statRecord = 32 + 5*8 + 32
+	b := slices.Grow(dst, 8+len(vs)*(32+8)+len(ss)*statRecord+blobSize+sha256.Size)
+	blob := make([]byte, 0, blobSize)
+	b = binary.BigEndian.AppendUint32(b, uint32(len(vs)))
 	b = binary.BigEndian.AppendUint32(b, uint32(len(ss)))
 	for _, v := range vs {
 		b = append(b, v.key[:]...)
