@@ -23,10 +23,12 @@ type Diagnostic struct {
 // every diagnostic has a file:line:col position.
 func (e *Env) Prepare() {
 	e.Fset = token.NewFileSet()
+	e.byTok = make(map[*token.File]*File, len(e.Files)+len(e.Others))
 	for _, group := range [][]*File{e.Files, e.Others} {
 		for _, f := range group {
 			f.tok = e.Fset.AddFile(f.Name, -1, len(f.Src))
 			f.tok.SetLines(lineStarts(f.Src))
+			e.byTok[f.tok] = f
 		}
 	}
 }
@@ -57,14 +59,7 @@ func (e *Env) File(pos token.Pos) *File {
 	if tf == nil {
 		return nil
 	}
-	for _, group := range [][]*File{e.Files, e.Others} {
-		for _, f := range group {
-			if f.tok == tf {
-				return f
-			}
-		}
-	}
-	return nil
+	return e.byTok[tf]
 }
 
 // Run runs the analyzers (and what they require) over the env, each once,

@@ -105,6 +105,8 @@ type Env struct {
 	// run.
 	Verify func(*File, *item.Metadata) verify.Result
 	Fset   *token.FileSet
+	// byTok finds a file by its place in Fset (Prepare fills it).
+	byTok map[*token.File]*File
 	// shared is what the chunks of one run share (nil: made when needed).
 	shared *shared
 }

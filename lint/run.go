@@ -233,8 +233,12 @@ func suppressions(e *Env) suppressionSet {
 	for _, n := range AnalyzerNames() {
 		known[n] = true
 	}
-	for _, f := range e.Files {
-		if !bytes.Contains(f.Src, []byte("rye:ignore")) { // not string(f.Src): a copy of every file
+	// Which files mention rye:ignore at all, looked for in parallel (the
+	// rest of a chunk's work is): in the bytes, not in a string copy.
+	mentions := make([]bool, len(e.Files))
+	par.For(len(e.Files), par.CPU(), func(i int) { mentions[i] = bytes.Contains(e.Files[i].Src, []byte("rye:ignore")) })
+	for i, f := range e.Files {
+		if !mentions[i] {
 			continue
 		}
 		lines := strings.Split(string(f.Src), "\n")
