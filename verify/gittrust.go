@@ -46,45 +46,28 @@ func gitTrust(where, label, prefix string, read func(dir string) (map[string]git
 	if err != nil {
 		return nil, err
 	}
-	out := []TrustSource{flatTrustSource(label, where+dir, files)}
+	out := []TrustSource{gitTrustSource(label, where+dir, files, false)}
 	eraDir := path.Join(prefix, space.AIDir, ErasKeysDir)
 	eraFiles, err := read(eraDir)
 	if err != nil {
 		return nil, err
 	}
 	if len(eraFiles) > 0 {
-		out = append(out, treeTrustSource(label, where+eraDir, eraFiles))
+		out = append(out, gitTrustSource(label, where+eraDir, eraFiles, true))
 	}
 	return out, nil
 }
 
-// treeTrustSource is a RYE OS trust folder read from git: every file, in
-// subfolders too; links and oversized files are reported, not trusted.
-func treeTrustSource(label, shown string, files map[string]gitrepo.File) TrustSource {
-	src := TrustSource{Label: label, Shown: shown, Era: true}
+// gitTrustSource is a trust folder read from git. rye's own store is flat:
+// it keeps the files directly in the folder. A RYE OS trust folder (era)
+// keeps every file, in subfolders too. Links, oversized files and (flat)
+// files in subfolders are reported, not trusted.
+func gitTrustSource(label, shown string, files map[string]gitrepo.File, era bool) TrustSource {
+	src := TrustSource{Label: label, Shown: shown, Era: era}
 	m := fstest.MapFS{}
 	for name, f := range files {
 		switch {
-		case f.Symlink:
-			src.Problems = append(src.Problems, TrustProblem{shown + "/" + name, "symbolic link: ignored"})
-		case f.TooLarge:
-			src.Problems = append(src.Problems, TrustProblem{shown + "/" + name, fmt.Sprintf("%v: ignored", space.ErrTooLarge)})
-		default:
-			m[name] = &fstest.MapFile{Data: f.Data, Mode: 0o444}
-		}
-	}
-	src.Files = m
-	return src
-}
-
-// flatTrustSource keeps the files directly in the folder; links and
-// subfolders are reported, not trusted.
-func flatTrustSource(label, shown string, files map[string]gitrepo.File) TrustSource {
-	src := TrustSource{Label: label, Shown: shown}
-	m := fstest.MapFS{}
-	for name, f := range files {
-		switch {
-		case strings.Contains(name, "/"):
+		case !era && strings.Contains(name, "/"):
 			src.Problems = append(src.Problems, TrustProblem{shown + "/" + name, "in a subfolder: ignored (the trust store is flat)"})
 		case f.Symlink:
 			src.Problems = append(src.Problems, TrustProblem{shown + "/" + name, "symbolic link: ignored"})
