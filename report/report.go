@@ -70,6 +70,10 @@ type Report struct {
 	Findings []Finding
 	// Items are per-item results (verdicts); may be empty (lint).
 	Items []Item
+	// Passed counts the items that passed and that Items leave out: a
+	// report for a reader who is shown only problems (text, GitHub) need
+	// not hold a record for each of a hundred thousand items.
+	Passed int
 	// Notes are lines for people that are not findings ("3 items deleted
 	// since origin/main"); text output prints them after the findings.
 	Notes []string
@@ -240,6 +244,7 @@ func Merge(tool string, reports ...*Report) *Report {
 		}
 		out.Findings = append(out.Findings, r.Findings...)
 		out.Items = append(out.Items, r.Items...)
+		out.Passed += r.Passed
 		out.Notes = append(out.Notes, r.Notes...)
 		for _, rule := range r.Rules {
 			out.AddRule(rule)

@@ -155,6 +155,12 @@ type Request struct {
 	// read once, and never held whole. An error from Each ends the run.
 	Each     func(sources []Source, first, n int, results []Result) error
 	EachSize int
+	// CountPassed keeps in Items only the results that failed or carry
+	// warnings, and counts the others in Results.Passed, for a report
+	// that shows only problems: a run over a hundred thousand items then
+	// holds no record for each. It does not apply with Each, KeepBytes
+	// or a trust ref (they look at every result).
+	CountPassed bool
 	// RunFiles reports the files outside .ai/ that the executor could use
 	// unverified and that git tracks (TrackedRunFiles), when the project is
 	// in a git repository.
@@ -189,6 +195,9 @@ type Results struct {
 	// CacheErr is set when the verdict cache could not be saved (the
 	// results are complete; only the next run is slower).
 	CacheErr error
+	// Passed counts the items verified without warnings that Items leave
+	// out (Request.CountPassed).
+	Passed int
 }
 
 // Run verifies what req selects.
@@ -267,10 +276,15 @@ func Run(req Request) (*Results, error) {
 	if req.Cache != "" && len(req.CacheSecret) >= 32 {
 		v.Cache = OpenCache(req.Cache, req.CacheSecret)
 	}
-	if req.Each == nil {
+	switch {
+	case req.Each != nil:
+		if err := res.inChunks(v, req); err != nil {
+			return nil, err
+		}
+	case req.CountPassed && !req.KeepBytes && req.Trust.Ref == "":
+		res.countPassed(v)
+	default:
 		res.Items = v.Run(res.Sources)
-	} else if err := res.inChunks(v, req); err != nil {
-		return nil, err
 	}
 	if v.Cache != nil {
 		res.CacheErr = v.Cache.Save()
@@ -330,6 +344,36 @@ func (res *Results) inChunks(v *Verifier, req Request) error {
 	v.Progress = progress
 	return nil
 }
+
+// countPassed verifies the sources a chunk at a time, keeping the results
+// that failed or carry warnings and counting the others; each chunk's
+// sources are let go once verified (Request.CountPassed).
+func (res *Results) countPassed(v *Verifier) {
+	total := len(res.Sources)
+	progress := v.Progress
+	for first := 0; first < total; first += countChunk {
+		chunk := res.Sources[first:min(first+countChunk, total)]
+		if progress != nil {
+			done := first
+			v.Progress = func(n, _ int) { progress(done+n, total) }
+		}
+		for _, r := range v.Run(chunk) {
+			if r.Verdict.Failed() || len(r.Warnings) > 0 {
+				res.Items = append(res.Items, r)
+			} else {
+				res.Passed++
+			}
+		}
+		clear(chunk) // their paths and ids go with them
+	}
+	v.Progress = progress
+	res.Sources = nil
+}
+
+// countChunk is how many sources countPassed verifies at a time: enough
+// to keep the workers busy, few enough that their results are small. (A
+// variable: tests vary it.)
+var countChunk = 4096
 
 // stagedBase is what a staged check compares the index with: HEAD's files
 // below .ai/, when HEAD's trusted keys and configuration are the index's

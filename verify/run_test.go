@@ -3,6 +3,7 @@ package verify
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -190,5 +191,56 @@ func TestEachHandsOnTheVerifiedBytes(t *testing.T) {
 	stop := errors.New("stop")
 	if _, err := Run(Request{Spaces: ss, Policy: Policy{Now: now}, EachSize: 3, Each: func([]Source, int, int, []Result) error { return stop }}); !errors.Is(err, stop) {
 		t.Errorf("an error from Each: %v", err)
+	}
+}
+
+// TestCountPassed: with CountPassed, Items are exactly the results of a
+// full run that failed or carry warnings, in order, Passed counts the
+// rest, and no source is kept; with a trust ref or KeepBytes every result
+// is kept.
+func TestCountPassed(t *testing.T) {
+	defer func(n int) { countChunk = n }(countChunk)
+	root := t.TempDir()
+	sp := signedProject(t, root, 60)
+	ss := spacesOf(t, root)
+	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+	full, err := Run(Request{Spaces: ss, Policy: Policy{Now: now}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Tamper with a few items across the chunks.
+	for _, i := range []int{0, 17, 59} {
+		file := filepath.Join(sp.AI(), filepath.FromSlash(full.Sources[i].Rel))
+		data, _ := os.ReadFile(file)
+		os.WriteFile(file, append(data, "\n# changed\n"...), 0o644)
+	}
+	full, _ = Run(Request{Spaces: ss, Policy: Policy{Now: now}})
+	var problems []Result
+	for _, r := range full.Items {
+		if r.Verdict.Failed() || len(r.Warnings) > 0 {
+			problems = append(problems, r)
+		}
+	}
+	if len(problems) != 3 {
+		t.Fatalf("%d problems, want 3", len(problems))
+	}
+	for _, chunk := range []int{1, 7, countChunk} {
+		countChunk = chunk
+		var progress []int
+		res, err := Run(Request{Spaces: ss, Policy: Policy{Now: now}, CountPassed: true, Progress: func(done, _ int) { progress = append(progress, done) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameResults(t, fmt.Sprintf("chunks of %d", chunk), res.Items, problems)
+		if res.Passed != len(full.Items)-3 || res.Sources != nil {
+			t.Errorf("chunks of %d: %d passed (want %d), %d sources kept", chunk, res.Passed, len(full.Items)-3, len(res.Sources))
+		}
+		if len(progress) == 0 || progress[len(progress)-1] != len(full.Items) {
+			t.Errorf("chunks of %d: progress %v", chunk, progress)
+		}
+	}
+	res, err := Run(Request{Spaces: ss, Policy: Policy{Now: now}, CountPassed: true, KeepBytes: true})
+	if err != nil || len(res.Items) != len(full.Items) || res.Passed != 0 {
+		t.Errorf("KeepBytes: %d results, %d passed, %v", len(res.Items), res.Passed, err)
 	}
 }

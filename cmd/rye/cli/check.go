@@ -64,7 +64,7 @@ func (a *app) runCheck(vo *verifyOptions, lo *lintOptions, args []string) error 
 		}
 		vrep := a.verifyReport(c.Verify, c.Settings, c.Request.Spaces.Project)
 		rep := lintReport(c.Lint, "rye check")
-		rep.Items, rep.Notes, rep.Groups = vrep.Items, vrep.Notes, vrep.Groups
+		rep.Items, rep.Passed, rep.Notes, rep.Groups = vrep.Items, vrep.Passed, vrep.Notes, vrep.Groups
 		for _, f := range vrep.Findings {
 			rep.Add(f)
 			rep.AddRule(vrep.Rules[f.Rule])

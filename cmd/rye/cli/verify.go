@@ -109,6 +109,17 @@ func (a *app) useOutputs(cmd *cobra.Command) error {
 	return nil
 }
 
+// listsItems reports whether an output of the verb lists every item
+// (JSON), not only the problems.
+func (a *app) listsItems() bool {
+	for _, o := range a.outs {
+		if o.format == "json" {
+			return true
+		}
+	}
+	return a.json
+}
+
 // useFormat is useOutputs for a verb with --format only (bundle verify).
 func (a *app) useFormat(cmd *cobra.Command, format string) error {
 	a.tool = cmd.CommandPath()
@@ -164,6 +175,8 @@ func (a *app) verifyProjects(o *verifyOptions, args []string) (verify.Projects, 
 		Policy:   verify.Policy{RequireV2: o.require == "v2", Now: time.Now().UTC()},
 		RunFiles: true,
 		Progress: a.progress("verifying"),
+		// A report that is not JSON (nor -v) shows only problems.
+		CountPassed: !a.verbose && !a.listsItems(),
 	}
 	if !o.noCache {
 		req.Cache, req.CacheSecret = a.verifyCache()
@@ -344,7 +357,7 @@ func projectNotes(rep *report.Report, p *space.Space, projects int) {
 
 // verifyCounts are the counts of a verification's report.
 func verifyCounts(rep *report.Report, projects int) verifySummary {
-	sum := verifySummary{Projects: projects, Items: len(rep.Items), Failed: rep.Failed(), Warnings: rep.Count(report.Warning)}
+	sum := verifySummary{Projects: projects, Items: len(rep.Items) + rep.Passed, Failed: rep.Failed(), Warnings: rep.Count(report.Warning)}
 	sum.Verified = sum.Items - sum.Failed
 	return sum
 }
@@ -354,6 +367,7 @@ func (a *app) verifyReport(res *verify.Results, s *config.Settings, project *spa
 	rep := &report.Report{Tool: "rye verify", Notes: append(s.Notes(), res.Notes...)}
 	rep.Version, _, _ = Version()
 	addVerdicts(rep, res.Items, a.verbose)
+	rep.Passed = res.Passed
 	for _, p := range res.Trust.Problems {
 		rep.Add(report.Finding{Rule: "verify/trust-store", Severity: report.Warning, Path: p.Path, Message: p.Reason})
 	}
