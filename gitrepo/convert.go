@@ -25,7 +25,7 @@ import (
 // on git's command line or in the environment, an include, a
 // core.attributesFile, a file rye cannot read all count as yes. A file of
 // only "-text" (what rye init writes) converts nothing.
-func (r *Repo) mayConvert(idx *gitIndex, cands []Candidate) bool {
+func (r *Repo) mayConvert(idx *gitIndex, cands Candidates) bool {
 	for _, v := range []string{"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"} {
 		if os.Getenv(v) != "" {
 			return true // git -c: settings that are in no file
@@ -86,8 +86,9 @@ func (r *Repo) mayConvert(idx *gitIndex, cands []Candidate) bool {
 		attrs = append(attrs, filepath.Join(r.Root, filepath.FromSlash(e.Name)))
 	}
 	dirs := map[string]bool{}
-	for _, c := range cands {
-		for d := filepath.Dir(c.File); c.File != "" && !dirs[d]; d = filepath.Dir(d) {
+	for i := range cands.Rels {
+		file := cands.file(i)
+		for d := filepath.Dir(file); file != "" && !dirs[d]; d = filepath.Dir(d) {
 			dirs[d] = true
 			attrs = append(attrs, filepath.Join(d, ".gitattributes"))
 			if d == r.Root || d == filepath.Dir(d) {

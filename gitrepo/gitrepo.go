@@ -477,13 +477,23 @@ func BlobID(data []byte) Hash {
 // file with the same blob id).
 func (f File) Same(data []byte) bool { return !f.Symlink && f.Blob == BlobID(data) }
 
-// Candidate is a working-tree file to compare with a commit: its path below
-// the compared folder, how to read it, and its file on disk (for the
-// index's stat data; "" when there is none).
-type Candidate struct {
-	Rel  string
-	Read func() ([]byte, error)
-	File string
+// Candidates are the working-tree files to compare with a commit: their
+// paths below the compared folder, how to read the i-th, and its file on
+// disk for the index's stat data (File nil, or "" for a candidate that has
+// none). Functions of an index rather than a record with a closure per
+// file: at 100,000 files those records were 13 MB.
+type Candidates struct {
+	Rels []string
+	Read func(i int) ([]byte, error)
+	File func(i int) string
+}
+
+// file is the i-th candidate's file on disk, or "".
+func (c Candidates) file(i int) string {
+	if c.File == nil {
+		return ""
+	}
+	return c.File(i)
 }
 
 // Change is a candidate whose bytes differ from the commit's (or that is
@@ -507,7 +517,7 @@ type Change struct {
 // A local run (local) trusts the index as git status does: the stat data
 // of its entries and its cache tree (TreeSeeingIndex); otherwise every
 // candidate is read and every tree of ref is read.
-func (r *Repo) ChangedSince(ref, prefix string, cands []Candidate, local bool) ([]Change, map[string]File, error) {
+func (r *Repo) ChangedSince(ref, prefix string, cands Candidates, local bool) ([]Change, map[string]File, error) {
 	var old map[string]File
 	var err error
 	if local {
@@ -522,14 +532,16 @@ func (r *Repo) ChangedSince(ref, prefix string, cands []Candidate, local bool) (
 	if local {
 		known = r.statBlobs(prefix, cands)
 	}
-	changes := make([]*Change, len(cands))
-	par.For(len(cands), par.IO(), func(i int) {
-		c := cands[i]
-		f, inRef := old[c.Rel]
-		if blob, ok := known(c.Rel, c.File); ok && inRef && !f.Symlink && f.Blob == blob {
-			return // unchanged, by the index's word
+	changes := make([]*Change, len(cands.Rels))
+	par.For(len(cands.Rels), par.IO(), func(i int) {
+		rel := cands.Rels[i]
+		f, inRef := old[rel]
+		if inRef && !f.Symlink {
+			if blob, ok := known(rel, cands.file(i)); ok && f.Blob == blob {
+				return // unchanged, by the index's word
+			}
 		}
-		data, err := c.Read()
+		data, err := cands.Read(i)
 		if inRef && err == nil && f.Same(data) {
 			return
 		}
@@ -550,7 +562,7 @@ func (r *Repo) ChangedSince(ref, prefix string, cands []Candidate, local bool) (
 // must be read. Without a readable index, or when git may convert a file's
 // bytes on their way to or from the work tree (the index's blob would then
 // not be the bytes on disk), nothing is known.
-func (r *Repo) statBlobs(prefix string, cands []Candidate) func(rel, file string) (Hash, bool) {
+func (r *Repo) statBlobs(prefix string, cands Candidates) func(rel, file string) (Hash, bool) {
 	none := func(string, string) (Hash, bool) { return Hash{}, false }
 	idx, err := r.index()
 	if err != nil || r.mayConvert(idx, cands) {

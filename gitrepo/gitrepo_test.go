@@ -39,6 +39,23 @@ func repoWith(t *testing.T, committed map[string]string) (string, *git.Worktree)
 	return root, wt
 }
 
+// testCand is one candidate, as a test lists them.
+type testCand struct {
+	Rel, File string
+	Read      func() ([]byte, error)
+}
+
+func candidatesOf(list []testCand) Candidates {
+	c := Candidates{
+		Read: func(i int) ([]byte, error) { return list[i].Read() },
+		File: func(i int) string { return list[i].File },
+	}
+	for _, t := range list {
+		c.Rels = append(c.Rels, t.Rel)
+	}
+	return c
+}
+
 func TestTreeIndexAndChangedSince(t *testing.T) {
 	root, wt := repoWith(t, map[string]string{
 		"p/.ai/a.txt":     "alpha\n",
@@ -95,12 +112,12 @@ func TestTreeIndexAndChangedSince(t *testing.T) {
 	read := func(s string, err error) func() ([]byte, error) {
 		return func() ([]byte, error) { return []byte(s), err }
 	}
-	cands := []Candidate{
+	cands := candidatesOf([]testCand{
 		{Rel: "a.txt", Read: read("ALPHA\n", nil)},           // edited
 		{Rel: "sub/b.txt", Read: read("beta\n", nil)},        // same
 		{Rel: "new.txt", Read: read("new\n", nil)},           // new
 		{Rel: "sub/b.txt", Read: read("", os.ErrPermission)}, // unreadable: always a change
-	}
+	})
 	changed, old, err := r.ChangedSince("HEAD", "p/.ai", cands, false)
 	if err != nil {
 		t.Fatal(err)
@@ -181,17 +198,17 @@ func TestChangedSinceTrustsTheIndexLikeGit(t *testing.T) {
 		r := open()
 		reads = map[string]int{}
 		var mu sync.Mutex
-		var cands []Candidate
+		var cands []testCand
 		for _, rel := range []string{"a.txt", "b.txt", "c.txt"} {
 			file := filepath.Join(root, "p", ".ai", rel)
-			cands = append(cands, Candidate{Rel: rel, File: file, Read: func() ([]byte, error) {
+			cands = append(cands, testCand{Rel: rel, File: file, Read: func() ([]byte, error) {
 				mu.Lock()
 				reads[rel]++
 				mu.Unlock()
 				return os.ReadFile(file)
 			}})
 		}
-		ch, _, err := r.ChangedSince("HEAD", "p/.ai", cands, true)
+		ch, _, err := r.ChangedSince("HEAD", "p/.ai", candidatesOf(cands), true)
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
@@ -227,7 +244,7 @@ func TestChangedSinceTrustsTheIndexLikeGit(t *testing.T) {
 	os.Chtimes(index, later, later)
 
 	// No file to stat: read.
-	cands := []Candidate{{Rel: "a.txt", Read: func() ([]byte, error) { return []byte("alpha\n"), nil }}}
+	cands := candidatesOf([]testCand{{Rel: "a.txt", Read: func() ([]byte, error) { return []byte("alpha\n"), nil }}})
 	if ch, _, err := open().ChangedSince("HEAD", "p/.ai", cands, true); err != nil || len(ch) != 0 {
 		t.Fatalf("candidate without a file: %v %v", ch, err)
 	}
@@ -358,7 +375,7 @@ func TestLinkedWorktreeReadsCommonAttributes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return r.mayConvert(idx, []Candidate{{Rel: "a.txt", File: filepath.Join(wt, "p", ".ai", "a.txt")}})
+		return r.mayConvert(idx, candidatesOf([]testCand{{Rel: "a.txt", File: filepath.Join(wt, "p", ".ai", "a.txt")}}))
 	}
 	if converts() {
 		t.Fatal("nothing converts, yet the shortcut is off")

@@ -398,7 +398,7 @@ func TestStatBlobsEntries(t *testing.T) {
 		{"b", "c.tx", false}, {"b", "a.txt", false}, {"", "b", false},
 	} {
 		file := filepath.Join(root, filepath.FromSlash(path.Join(c.prefix, c.rel)))
-		h, ok := r.statBlobs(c.prefix, nil)(c.rel, file)
+		h, ok := r.statBlobs(c.prefix, Candidates{})(c.rel, file)
 		if ok != c.want {
 			t.Errorf("%s in %q: known %v, want %v", c.rel, c.prefix, ok, c.want)
 		}

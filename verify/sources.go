@@ -135,12 +135,12 @@ type Deleted struct {
 // relative to .ai/ is still there). Each kept source's bytes are read here,
 // once, and handed on.
 func ChangedSince(repo *gitrepo.Repo, ref, aiPrefix string, sources []Source, kinds []item.Kind, exists func(rel string) bool, stat bool) ([]Source, []Deleted, error) {
-	cands := make([]gitrepo.Candidate, len(sources))
+	cands := gitrepo.Candidates{Rels: make([]string, len(sources)), Read: func(i int) ([]byte, error) { return sources[i].Bytes() }}
 	for i, s := range sources {
-		cands[i] = gitrepo.Candidate{Rel: s.Rel, Read: s.Bytes}
-		if stat {
-			cands[i].File = s.DiskFile()
-		}
+		cands.Rels[i] = s.Rel
+	}
+	if stat {
+		cands.File = func(i int) string { return sources[i].DiskFile() }
 	}
 	changes, old, err := repo.ChangedSince(ref, aiPrefix, cands, stat)
 	if err != nil {

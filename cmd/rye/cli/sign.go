@@ -138,9 +138,13 @@ func changedItems(sp *space.Space, items []space.Found, ref string) ([]space.Fou
 	if err != nil {
 		return nil, usageError("--changed-since: %v", err)
 	}
-	cands := make([]gitrepo.Candidate, len(items))
+	cands := gitrepo.Candidates{
+		Rels: make([]string, len(items)),
+		Read: func(i int) ([]byte, error) { return items[i].Space.ReadFile(items[i].Rel) },
+		File: func(i int) string { return filepath.Join(items[i].Space.AI(), filepath.FromSlash(items[i].Rel)) },
+	}
 	for i, f := range items {
-		cands[i] = gitrepo.Candidate{Rel: f.Rel, File: filepath.Join(f.Space.AI(), filepath.FromSlash(f.Rel)), Read: func() ([]byte, error) { return f.Space.ReadFile(f.Rel) }}
+		cands.Rels[i] = f.Rel
 	}
 	changed, _, err := repo.ChangedSince(ref, path.Join(prefix, space.AIDir), cands, true)
 	if err != nil {
