@@ -5,9 +5,11 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path"
 	"path/filepath"
 	"strings"
+	"unicode"
 
 	format "github.com/go-git/go-git/v5/plumbing/format/config"
 	"github.com/go-git/go-git/v5/storage/filesystem"
@@ -26,9 +28,9 @@ import (
 // core.attributesFile, a file rye cannot read all count as yes. A file of
 // only "-text" (what rye init writes) converts nothing.
 func (r *Repo) mayConvert(idx *gitIndex, cands Candidates) bool {
-	for _, v := range []string{"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"} {
+	for _, v := range []string{"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_ATTR_SOURCE"} {
 		if os.Getenv(v) != "" {
-			return true // git -c: settings that are in no file
+			return true // git -c: settings that are in no file; attributes from another tree
 		}
 	}
 	st, ok := r.repo.Storer.(*filesystem.Storage)
@@ -61,7 +63,7 @@ func (r *Repo) mayConvert(idx *gitIndex, cands Candidates) bool {
 		configs = append(configs, filepath.Join(xdg, "git", "config"))
 		attrs = append(attrs, filepath.Join(xdg, "git", "attributes"))
 	}
-	for _, prefix := range []string{"/etc", "/usr/local/etc", "/opt/homebrew/etc"} {
+	for _, prefix := range append([]string{"/etc", "/usr/local/etc", "/opt/homebrew/etc"}, gitEtc()...) {
 		configs = append(configs, filepath.Join(prefix, "gitconfig"))
 		attrs = append(attrs, filepath.Join(prefix, "gitattributes"))
 	}
@@ -103,6 +105,20 @@ func (r *Repo) mayConvert(idx *gitIndex, cands Candidates) bool {
 		}
 	}
 	return false
+}
+
+// gitEtc is the etc folder of the git on PATH (its prefix's, where a git
+// built with another prefix, Linuxbrew's or conda's, keeps its system
+// gitconfig and gitattributes), when there is one.
+func gitEtc() []string {
+	exe, err := exec.LookPath("git")
+	if err != nil {
+		return nil
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	return []string{filepath.Join(filepath.Dir(filepath.Dir(exe)), "etc")}
 }
 
 // maxAttributesSize bounds the configuration and attributes files
@@ -157,6 +173,9 @@ func configMayConvert(data []byte) bool {
 		if s.IsName("include") || s.IsName("includeIf") {
 			return true
 		}
+		if s.IsName("attr") && s.HasOption("tree") {
+			return true // attributes read from another tree (git 2.40+)
+		}
 		if !s.IsName("core") {
 			continue
 		}
@@ -187,7 +206,18 @@ var convertingAttributes = map[string]bool{"text": true, "eol": true, "crlf": tr
 // definition (which could stand for any of them). "binary" and "-text" are
 // git's ways of saying no conversion; other attributes (diff, merge,
 // linguist-…) do not touch the bytes.
+//
+// Every field of a line is looked at, the pattern's too, split at blanks
+// and quotes: git unquotes a "quoted pattern" or, when it cannot, splits
+// at the first blank, and either reading must be covered; a pattern that
+// happens to be named like an attribute only costs a shortcut. A file with
+// a NUL byte (git stops reading a line there) counts as converting; a UTF-8
+// byte order mark is skipped, as git skips it.
 func attributesMayConvert(data []byte) bool {
+	if bytes.IndexByte(data, 0) >= 0 {
+		return true
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	for line := range strings.SplitSeq(string(data), "\n") {
 		line = strings.TrimLeft(line, " \t\r")
 		if line == "" || line[0] == '#' {
@@ -196,11 +226,8 @@ func attributesMayConvert(data []byte) bool {
 		if strings.HasPrefix(line, "[attr]") {
 			return true
 		}
-		rest, ok := afterPattern(line)
-		if !ok {
-			return true
-		}
-		for _, tok := range strings.Fields(rest) {
+		fields := strings.FieldsFunc(line, func(r rune) bool { return r == '"' || unicode.IsSpace(r) })
+		for _, tok := range fields {
 			name, _, _ := strings.Cut(strings.TrimLeft(tok, "-!"), "=")
 			if convertingAttributes[name] && tok != "-"+name {
 				return true
@@ -208,25 +235,4 @@ func attributesMayConvert(data []byte) bool {
 		}
 	}
 	return false
-}
-
-// afterPattern is a gitattributes line without its pattern: the first
-// field, or a C-quoted pattern ("a b" with backslash escapes).
-func afterPattern(line string) (string, bool) {
-	if line[0] != '"' {
-		i := strings.IndexAny(line, " \t\r")
-		if i < 0 {
-			return "", true
-		}
-		return line[i:], true
-	}
-	for i := 1; i < len(line); i++ {
-		switch line[i] {
-		case '\\':
-			i++
-		case '"':
-			return line[i+1:], true
-		}
-	}
-	return "", false
 }

@@ -407,9 +407,14 @@ func TestAttributesMayConvert(t *testing.T) {
 		"*.bin filter=lfs":                   true,
 		"*.txt working-tree-encoding=UTF-16": true,
 		"[attr]mine -text":                   true,
-		"\"unterminated -text":               true,
+		"\"unterminated -text":               false, // git cannot unquote it: pattern "\"unterminated", attribute -text
+		"* ident\x00":                        true,
+		"* -text\n* text\x00":                true,
+		"\xef\xbb\xbf\"*\"ident":             true,
+		"\xef\xbb\xbf* -text":                false,
+		"\"* ident x=\\q\"":                  true,
 		"* -text\n*.md text":                 true,
-		"\"a\\\" text\" -text":               false,
+		"\"a\\\" text\" -text":               true, // a pattern named like an attribute: yes, to be safe
 		"\"a\\\" b\" text":                   true,
 	} {
 		if got := attributesMayConvert([]byte(text)); got != want {
@@ -434,6 +439,7 @@ func TestConfigMayConvert(t *testing.T) {
 		"[include]\npath = x":                 true,
 		"[includeIf \"gitdir:~/\"]\npath = x": true,
 		"[core":                               true,
+		"[attr]\ntree = HEAD":                 true,
 	} {
 		if got := configMayConvert([]byte(text)); got != want {
 			t.Errorf("%q: %v, want %v", text, got, want)
