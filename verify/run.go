@@ -316,21 +316,15 @@ func (res *Results) inChunks(v *Verifier, req Request) error {
 	if size <= 0 {
 		size = 2048
 	}
-	total := len(res.Sources)
-	res.Items = make([]Result, 0, total)
-	progress := v.Progress
-	for first := 0; first < total; first += size {
-		chunk := res.Sources[first:min(first+size, total)]
-		reads := make([]func() ([]byte, error), len(chunk))
+	res.Items = make([]Result, 0, len(res.Sources))
+	var reads []func() ([]byte, error)
+	return v.runChunks(res.Sources, size, func(chunk []Source) {
+		reads = reads[:0]
 		for i := range chunk {
-			reads[i] = chunk[i].Read
+			reads = append(reads, chunk[i].Read)
 			chunk[i].Read = readOnce(chunk[i].Bytes)
 		}
-		if progress != nil {
-			done := first
-			v.Progress = func(n, _ int) { progress(done+n, total) }
-		}
-		items := v.Run(chunk)
+	}, func(first int, chunk []Source, items []Result) error {
 		res.Items = append(res.Items, items...)
 		if err := req.Each(res.Sources, first, len(chunk), items); err != nil {
 			return err
@@ -340,24 +334,16 @@ func (res *Results) inChunks(v *Verifier, req Request) error {
 				chunk[i].Read = reads[i]
 			}
 		}
-	}
-	v.Progress = progress
-	return nil
+		return nil
+	})
 }
 
 // countPassed verifies the sources a chunk at a time, keeping the results
 // that failed or carry warnings and counting the others; each chunk's
 // sources are let go once verified (Request.CountPassed).
 func (res *Results) countPassed(v *Verifier) {
-	total := len(res.Sources)
-	progress := v.Progress
-	for first := 0; first < total; first += countChunk {
-		chunk := res.Sources[first:min(first+countChunk, total)]
-		if progress != nil {
-			done := first
-			v.Progress = func(n, _ int) { progress(done+n, total) }
-		}
-		for _, r := range v.Run(chunk) {
+	v.runChunks(res.Sources, countChunk, nil, func(_ int, chunk []Source, items []Result) error {
+		for _, r := range items {
 			if r.Verdict.Failed() || len(r.Warnings) > 0 {
 				res.Items = append(res.Items, r)
 			} else {
@@ -365,8 +351,8 @@ func (res *Results) countPassed(v *Verifier) {
 			}
 		}
 		clear(chunk) // their paths and ids go with them
-	}
-	v.Progress = progress
+		return nil
+	})
 	res.Sources = nil
 }
 

@@ -85,6 +85,30 @@ func (v *Verifier) Run(sources []Source) []Result {
 	return results
 }
 
+// runChunks verifies sources size at a time, in order: before each chunk
+// is verified, prepare (when set) may change its sources; after, done gets
+// its results. Progress counts over all the sources. An error from done
+// ends the run.
+func (v *Verifier) runChunks(sources []Source, size int, prepare func(chunk []Source), done func(first int, chunk []Source, results []Result) error) error {
+	total := len(sources)
+	progress := v.Progress
+	defer func() { v.Progress = progress }()
+	for first := 0; first < total; first += size {
+		chunk := sources[first:min(first+size, total)]
+		if prepare != nil {
+			prepare(chunk)
+		}
+		if progress != nil {
+			at := first
+			v.Progress = func(n, _ int) { progress(at+n, total) }
+		}
+		if err := done(first, chunk, v.Run(chunk)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (v *Verifier) one(s Source) Result {
 	in := Input{Kind: s.Kind, ID: s.ID, Space: s.Space, Path: s.Path, Embedded: s.Embedded}
 	if in.Embedded || v.Cache == nil {
