@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -12,6 +13,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/ryekit/rye/config"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/report"
 	"github.com/ryekit/rye/space"
@@ -229,5 +231,51 @@ func TestChainsReadTheRunsBytes(t *testing.T) {
 	}
 	if got := renderFindings(chunked.Findings); got != want {
 		t.Errorf("chunks of one file:\n%s\nall at once:\n%s", got, want)
+	}
+}
+
+// TestSettingsTreeOnlyTightens: the tree under check (a change under
+// review writes it) can add analyzers and make severities stricter, never
+// disable an analyzer the trusted settings run or soften a severity.
+func TestSettingsTreeOnlyTightens(t *testing.T) {
+	names := func(as []*analysis.Analyzer) map[string]bool {
+		m := map[string]bool{}
+		for _, a := range as {
+			m[a.Name] = true
+		}
+		return m
+	}
+	base := config.Lint{Disable: []string{"secrets"}, Severity: map[string]string{"schema": "warning", "chain": "error"}}
+	tree := &config.Lint{
+		Enable:  []string{"secrets"},   // adds one the trusted settings left out: taken
+		Disable: []string{"signature"}, // turns one off: ignored
+		Severity: map[string]string{
+			"chain":     "off",     // softer than the trusted error: ignored
+			"schema":    "error",   // stricter than the trusted warning: taken
+			"metadata":  "warning", // no trusted override, not error: ignored
+			"directive": "error",   // no trusted override, error: taken
+			"ids":       "off",     // no trusted override: ignored
+		},
+	}
+	as, sev, err := Settings(base, tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := names(as)
+	if !got["secrets"] || !got["signature"] {
+		t.Errorf("analyzers %v: the tree must add secrets and cannot remove signature", got)
+	}
+	want := map[string]string{"schema": "error", "chain": "error", "directive": "error"}
+	if !maps.Equal(sev, want) {
+		t.Errorf("severities %v, want %v", sev, want)
+	}
+	// Without a tree to distrust, the trusted settings are all there is.
+	as, sev, _ = Settings(base, nil)
+	if names(as)["secrets"] || !maps.Equal(sev, base.Severity) {
+		t.Errorf("base alone: %v %v", names(as), sev)
+	}
+	// A tree naming an unknown analyzer is an error, not ignored.
+	if _, _, err := Settings(base, &config.Lint{Severity: map[string]string{"nope": "error"}}); err == nil {
+		t.Error("an unknown analyzer in the tree's settings was accepted")
 	}
 }

@@ -257,18 +257,15 @@ func keepChanged(env *Env, ref string, kinds []item.Kind) ([]string, error) {
 	return notes, nil
 }
 
-// writeFixed writes fixed files atomically, each with its mode kept.
+// writeFixed writes fixed files atomically, each with its mode kept
+// (atomicfile.WriteFile keeps an existing file's permission bits).
 func writeFixed(fixed []Fixed) error {
 	for _, fx := range fixed {
 		file := filepath.Join(fx.File.Space.AI(), filepath.FromSlash(fx.File.Rel))
 		if err := space.CheckNoSymlinks(fx.File.Space.AI(), fx.File.Rel); err != nil {
 			return &WriteError{Path: fx.File.Name, Err: err}
 		}
-		mode := os.FileMode(0o644)
-		if info, err := os.Lstat(file); err == nil {
-			mode = info.Mode().Perm()
-		}
-		if err := atomicfile.WriteFile(file, fx.New, mode); err != nil {
+		if err := atomicfile.WriteFile(file, fx.New, 0o644); err != nil {
 			return &WriteError{Path: fx.File.Name, Err: err}
 		}
 	}

@@ -99,8 +99,13 @@ usage or configuration errors.`,
 // useOutputs reads the output flags of the verb being run, so that even
 // the errors that follow are rendered in the formats asked for.
 func (a *app) useOutputs(cmd *cobra.Command) error {
-	a.tool = cmd.CommandPath()
 	a.out.prefixSet = cmd.Flags().Changed("path-prefix")
+	return a.listOutputs(cmd)
+}
+
+// listOutputs reads the outputs a.out names (--json included).
+func (a *app) listOutputs(cmd *cobra.Command) error {
+	a.tool = cmd.CommandPath()
 	outs, err := a.out.list(a.json)
 	if err != nil {
 		return err
@@ -110,26 +115,20 @@ func (a *app) useOutputs(cmd *cobra.Command) error {
 }
 
 // listsItems reports whether an output of the verb lists every item
-// (JSON), not only the problems.
+// (JSON, --json included), not only the problems.
 func (a *app) listsItems() bool {
 	for _, o := range a.outs {
 		if o.format == "json" {
 			return true
 		}
 	}
-	return a.json
+	return false
 }
 
 // useFormat is useOutputs for a verb with --format only (bundle verify).
 func (a *app) useFormat(cmd *cobra.Command, format string) error {
-	a.tool = cmd.CommandPath()
 	a.out = outputOptions{format: format}
-	outs, err := a.out.list(a.json)
-	if err != nil {
-		return err
-	}
-	a.outs = outs
-	return nil
+	return a.listOutputs(cmd)
 }
 
 // verifySummary is the summary object of the JSON output.
