@@ -377,14 +377,9 @@ func ImportKey(name string, data []byte) (*TrustedKey, error) {
 	}
 	// rye's own (2.5) or the v1 era's (6.2.3): a PEM key, checked against the
 	// declared fingerprint; the file's name is not the user's concern here.
-	var f struct {
-		Fingerprint string `toml:"fingerprint"`
-		Owner       string `toml:"owner"`
-		Attestation string `toml:"attestation"`
-		PublicKey   struct {
-			PEM string `toml:"pem"`
-		} `toml:"public_key"`
-	}
+	// Its scopes and expiry come along: a key imported without them would
+	// be trusted for more than the file says.
+	var f trustFile
 	if err := toml.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("invalid trusted-key file: %s", strings.TrimPrefix(err.Error(), "toml: "))
 	}
@@ -392,9 +387,5 @@ func ImportKey(name string, data []byte) (*TrustedKey, error) {
 	if err != nil {
 		return nil, fmt.Errorf("[public_key] pem: %v", err)
 	}
-	k = newKey(pub, f.Owner, f.Attestation)
-	if f.Fingerprint != "" && f.Fingerprint != k.Fingerprint {
-		return nil, fmt.Errorf("its fingerprint field says %s but the key's fingerprint is %s", f.Fingerprint, k.Fingerprint)
-	}
-	return k, nil
+	return f.key(pub)
 }

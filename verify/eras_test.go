@@ -1,9 +1,12 @@
 package verify
 
 import (
+	"bytes"
+	"crypto/ed25519"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -166,5 +169,18 @@ func TestImportKeyForms(t *testing.T) {
 	}
 	if _, err := ImportKey("x", []byte("not a key\n")); err == nil || !strings.Contains(err.Error(), "PUBLISHER_TRUST.toml") {
 		t.Errorf("garbage: %v", err)
+	}
+	// rye's own file keeps its scopes and expiry: a key imported without
+	// them would be trusted for more than the file says.
+	priv := ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize))
+	exp := time.Date(2030, 1, 2, 0, 0, 0, 0, time.UTC)
+	scoped := &TrustedKey{Owner: "alice", Public: priv.Public().(ed25519.PublicKey), Scopes: []string{"tool:alice/*"}, Expires: &exp}
+	k, err := ImportKey("k.toml", FormatTrustedKey(scoped))
+	if err != nil || !slices.Equal(k.Scopes, scoped.Scopes) || k.Expires == nil || !k.Expires.Equal(exp) || k.Owner != "alice" {
+		t.Errorf("rye's own file: %+v %v", k, err)
+	}
+	bad := bytes.Replace(FormatTrustedKey(scoped), []byte("tool:alice/*"), []byte("nonsense"), 1)
+	if _, err := ImportKey("k.toml", bad); err == nil {
+		t.Error("a bad scope was imported")
 	}
 }

@@ -84,10 +84,16 @@ func ParseTrustedKey(name string, data []byte) (*TrustedKey, error) {
 	if base := strings.TrimSuffix(path.Base(name), ".toml"); base != fp {
 		return nil, fmt.Errorf("the file is named %s but its key's fingerprint is %s: rename it to %s.toml or remove it", base, fp, fp)
 	}
-	if tf.Fingerprint != "" && tf.Fingerprint != fp {
-		return nil, fmt.Errorf("its fingerprint field says %s but the key's fingerprint is %s", tf.Fingerprint, fp)
-	}
+	return tf.key(pub)
+}
+
+// key is the trusted key a file describes, given its public key: the
+// declared fingerprint checked, the scopes and the expiry read.
+func (tf *trustFile) key(pub ed25519.PublicKey) (*TrustedKey, error) {
 	k := newKey(pub, tf.Owner, tf.Attestation)
+	if tf.Fingerprint != "" && tf.Fingerprint != k.Fingerprint {
+		return nil, fmt.Errorf("its fingerprint field says %s but the key's fingerprint is %s", tf.Fingerprint, k.Fingerprint)
+	}
 	for _, s := range tf.Scopes {
 		if err := checkScope(s); err != nil {
 			return nil, err
