@@ -67,7 +67,7 @@ func (r *Repo) mayConvert(idx *gitIndex, cands Candidates) bool {
 		configs = append(configs, filepath.Join(prefix, "gitconfig"))
 		attrs = append(attrs, filepath.Join(prefix, "gitattributes"))
 	}
-	for _, f := range configs {
+	for _, f := range distinct(configs) {
 		data, err := readIfThere(f)
 		if err != nil || data != nil && configMayConvert(data) {
 			return true
@@ -87,10 +87,21 @@ func (r *Repo) mayConvert(idx *gitIndex, cands Candidates) bool {
 		}
 		attrs = append(attrs, filepath.Join(r.Root, filepath.FromSlash(e.Name)))
 	}
-	dirs := map[string]bool{}
+	// Each candidate's folder, resolved once (Root is: a project reached
+	// through a link would walk on above the work tree), and those above
+	// it up to the work tree's top.
+	seen, dirs := map[string]bool{}, map[string]bool{}
 	for i := range cands.Rels {
 		file := cands.file(i)
-		for d := filepath.Dir(file); file != "" && !dirs[d]; d = filepath.Dir(d) {
+		if file == "" || seen[filepath.Dir(file)] {
+			continue
+		}
+		seen[filepath.Dir(file)] = true
+		real, err := realPath(filepath.Dir(file))
+		if err != nil {
+			return true
+		}
+		for d := real; !dirs[d]; d = filepath.Dir(d) {
 			dirs[d] = true
 			attrs = append(attrs, filepath.Join(d, ".gitattributes"))
 			if d == r.Root || d == filepath.Dir(d) {
@@ -98,7 +109,7 @@ func (r *Repo) mayConvert(idx *gitIndex, cands Candidates) bool {
 			}
 		}
 	}
-	for _, f := range attrs {
+	for _, f := range distinct(attrs) {
 		data, err := readIfThere(f)
 		if err != nil || data != nil && attributesMayConvert(data) {
 			return true
@@ -119,6 +130,21 @@ func gitEtc() []string {
 		exe = real
 	}
 	return []string{filepath.Join(filepath.Dir(filepath.Dir(exe)), "etc")}
+}
+
+// distinct is paths without repeats, in their first order (the user's
+// XDG folder is also ~/.config; a tracked .gitattributes is also in a
+// candidate's folder).
+func distinct(paths []string) []string {
+	seen := make(map[string]bool, len(paths))
+	out := paths[:0:0]
+	for _, p := range paths {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // maxAttributesSize bounds the configuration and attributes files

@@ -168,6 +168,9 @@ func (r *Repo) file(h plumbing.Hash, mode filemode.FileMode, limit int64) (File,
 	return f, err
 }
 
+// ErrTooLarge is a blob over the limit a read was given.
+var ErrTooLarge = errors.New("larger than")
+
 // Blob reads the bytes of a file of a Tree or Index (by its Blob id), at
 // most limit of them: a larger blob is an error.
 func (r *Repo) Blob(f File, limit int64) ([]byte, error) {
@@ -176,7 +179,7 @@ func (r *Repo) Blob(f File, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	if g.TooLarge {
-		return nil, fmt.Errorf("blob %s is larger than %d bytes", f.Blob, limit)
+		return nil, fmt.Errorf("blob %s is %w %d bytes", f.Blob, ErrTooLarge, limit)
 	}
 	return g.Data, nil
 }
@@ -293,13 +296,10 @@ func (w *treeWalk) walk(tree *object.Tree, dir string) error {
 // add and conflicts, are left out; so are submodules, as Tree leaves
 // them).
 func (idx *gitIndex) files(full, rel string, out map[string]File) {
-	entries := idx.Entries
+	entries := idx.below(full)
 	dir := ""
 	if full != "" {
 		dir = full + "/"
-		lo := sort.Search(len(entries), func(i int) bool { return entries[i].Name >= dir })
-		hi := lo + sort.Search(len(entries)-lo, func(i int) bool { return !strings.HasPrefix(entries[lo+i].Name, dir) })
-		entries = entries[lo:hi]
 	}
 	for _, e := range entries {
 		if e.Stage != 0 || e.IntentToAdd || e.Mode == modeGitlink {

@@ -329,8 +329,7 @@ func (c *Cache) encodeTo(dst []byte) []byte {
 	for _, v := range vs {
 		blobSize += len(v.rec)
 	}
-	const statRecord = 32 + 5*8 + 32
-	b := slices.Grow(dst, 8+len(vs)*(32+8)+len(ss)*statRecord+blobSize+sha256.Size)
+	b := slices.Grow(dst, 8+len(vs)*verdictSize+len(ss)*statSize+blobSize+sha256.Size)
 	blob := make([]byte, 0, blobSize)
 	b = binary.BigEndian.AppendUint32(b, uint32(len(vs)))
 	b = binary.BigEndian.AppendUint32(b, uint32(len(ss)))

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -83,7 +84,7 @@ func StagedSources(repo *gitrepo.Repo, aiPrefix string, sp *space.Space, kinds [
 		default:
 			src.Read = func() ([]byte, error) {
 				data, err := repo.Blob(f, space.MaxItemSize)
-				if err != nil && strings.Contains(err.Error(), "is larger than") {
+				if errors.Is(err, gitrepo.ErrTooLarge) {
 					return nil, fmt.Errorf("staged file %w", space.ErrTooLarge)
 				}
 				return data, err
