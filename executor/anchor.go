@@ -113,6 +113,29 @@ func anchorCwd(a *chain.Anchor, ctx map[string]string, rd *runDir, project strin
 	return "", fmt.Errorf("%s: anchor cwd %q (from %q) is neither a folder that rye wrote for this run nor the project root", a.Owner.ID(), v, a.Cwd)
 }
 
+// dropEmptyLoadPathEntries removes the empty entries of the load-path
+// variables of env, but for one the caller's own (non-empty) value has: an empty entry
+// is the working directory to Python, Node and the loaders, so
+// "{tool_dir}:${PYTHONPATH}" with PYTHONPATH unset would load modules from
+// the project's unverified files.
+func dropEmptyLoadPathEntries(env []string, caller *Env) []string {
+	sep := string(os.PathListSeparator)
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		name, value, _ := strings.Cut(kv, "=")
+		own, _ := caller.Get(name)
+		if chain.IsLoadPathVar(name) && !(own != "" && slices.Contains(strings.Split(own, sep), "")) {
+			parts := slices.DeleteFunc(strings.Split(value, sep), func(e string) bool { return e == "" })
+			if len(parts) == 0 {
+				continue // nothing left: the variable is not set at all
+			}
+			kv = name + "=" + strings.Join(parts, sep)
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
 // checkLoadPaths refuses a run whose environment (env, complete: the
 // caller's, the chain's env_config, the anchor's env_paths and the
 // primitive's config.env) puts on a load path (chain.LoadPathVars) an
@@ -128,11 +151,13 @@ func checkLoadPaths(env []string, caller *Env, rd *runDir, nodeModules string) e
 		if !chain.IsLoadPathVar(name) {
 			continue
 		}
-		own, _ := caller.Get(name)
-		mine := strings.Split(own, sep)
+		var mine []string // an empty value has no entries
+		if own, _ := caller.Get(name); own != "" {
+			mine = strings.Split(own, sep)
+		}
 		for _, e := range strings.Split(value, sep) {
 			switch {
-			case e == "", slices.Contains(mine, e), rd.inside(e), nodeModules != "" && strings.EqualFold(name, "NODE_PATH") && e == nodeModules:
+			case slices.Contains(mine, e), rd.inside(e), nodeModules != "" && strings.EqualFold(name, "NODE_PATH") && e == nodeModules:
 			default:
 				return fmt.Errorf("%s holds %q, which is neither a folder that rye verified and wrote for this run nor from your own environment: a chain may put on a load path only what rye verified (%s), never the project's unverified files; nothing was run", name, e, strings.Join(chain.LoadPathVars, ", "))
 			}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -297,6 +298,35 @@ func TestLoadPathsOfTheFinalEnvironment(t *testing.T) {
 	}
 	if err := checkLoadPaths([]string{"NODE_PATH=/project/node_modules"}, caller, rd, "/project/node_modules"); err != nil {
 		t.Errorf("the node_modules the user allowed: %v", err)
+	}
+	// An empty entry is the working directory (the project) to Python and
+	// the loaders: refused by the check, and dropped from what a chain
+	// builds unless the caller's own value has one.
+	sep := string(os.PathListSeparator)
+	tail := "PYTHONPATH=/cache/rye/run/rye-run-1/ai/t" + sep
+	if err := checkLoadPaths([]string{tail}, caller, rd, ""); err == nil {
+		t.Error("an empty load-path entry passed the check")
+	}
+	if err := checkLoadPaths([]string{tail}, NewEnv(nil), rd, ""); err == nil {
+		t.Error("an empty load-path entry passed the check when the caller has none")
+	}
+	for _, c := range []struct {
+		caller []string
+		env    string
+		want   []string
+	}{
+		{nil, tail, []string{"PYTHONPATH=/cache/rye/run/rye-run-1/ai/t"}},
+		{nil, "NODE_PATH=" + sep + sep, nil},
+		{nil, "OTHER=a" + sep, []string{"OTHER=a" + sep}},
+		{[]string{"PYTHONPATH=/mine" + sep}, tail + "/mine" + sep, []string{tail + "/mine" + sep}},
+	} {
+		got := dropEmptyLoadPathEntries([]string{c.env}, NewEnv(c.caller))
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%v %q: %q, want %q", c.caller, c.env, got, c.want)
+		}
+		if err := checkLoadPaths(got, NewEnv(c.caller), rd, ""); err != nil && c.env != "OTHER=a"+sep {
+			t.Errorf("%q after dropping: %v", got, err)
+		}
 	}
 	owner := chainOf(t, "description: x\n").Elements[0]
 	a := &chain.Anchor{Owner: owner, EnvPaths: []chain.EnvPath{{Var: "PYTHONPATH", Prepend: []string{"{anchor_path}"}}}}

@@ -179,8 +179,10 @@ func (x *Executor) run(ctx context.Context, p *Plan, o RunOptions) (any, error) 
 	switch root := p.Chain.Root().ID(); root {
 	case "rye/core/primitives/subprocess":
 		nodeModules, _ := vars["node_modules"].(string)
-		check := func(final []string) error {
-			return checkLoadPaths(final, NewEnv(WithoutSecrets(x.Environ)), rd, nodeModules)
+		check := func(final []string) ([]string, error) {
+			caller := NewEnv(WithoutSecrets(x.Environ))
+			final = dropEmptyLoadPathEntries(final, caller)
+			return final, checkLoadPaths(final, caller, rd, nodeModules)
 		}
 		return x.runSubprocess(ctx, p, cfg, env, check, o)
 	case "rye/core/primitives/http_client":
@@ -192,7 +194,7 @@ func (x *Executor) run(ctx context.Context, p *Plan, o RunOptions) (any, error) 
 
 // runSubprocess runs the subprocess primitive; check sees its complete
 // environment first (checkLoadPaths).
-func (x *Executor) runSubprocess(ctx context.Context, p *Plan, cfg map[string]any, env *Env, check func([]string) error, o RunOptions) (any, error) {
+func (x *Executor) runSubprocess(ctx context.Context, p *Plan, cfg map[string]any, env *Env, check func([]string) ([]string, error), o RunOptions) (any, error) {
 	if prefix, ok := cfg["param_env"].(string); ok && prefix != "" {
 		for _, kv := range prim.ParamEnv(prefix, p.Params) {
 			k, v, _ := strings.Cut(kv, "=")
@@ -203,7 +205,7 @@ func (x *Executor) runSubprocess(ctx context.Context, p *Plan, cfg map[string]an
 	if err != nil {
 		return nil, err
 	}
-	if err := check(sc.Env); err != nil {
+	if sc.Env, err = check(sc.Env); err != nil {
 		return nil, err
 	}
 	if o.Timeout > 0 {
