@@ -140,7 +140,6 @@ func checkBlocks(c *Chain) []Problem {
 		}
 		_, p := parseLib(el)
 		ps = append(ps, p...)
-		ps = append(ps, checkLoadPaths(el)...)
 	}
 	return ps
 }

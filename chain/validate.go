@@ -76,6 +76,9 @@ func Validate(c *Chain, o Options) []Problem {
 		}
 	}
 	ps = append(ps, checkBlocks(c)...)
+	for _, el := range c.Elements {
+		ps = append(ps, checkLoadPaths(el)...)
+	}
 	if !o.SkipIO {
 		ps = append(ps, checkPlaceholders(c, merged)...)
 	}
