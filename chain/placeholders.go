@@ -47,6 +47,20 @@ func isIdent(c byte, first bool) bool {
 }
 
 // walkStrings calls fn for every string in a config tree.
+// UsesPlaceholder reports whether an element of the chain writes {name}
+// in its config.
+func UsesPlaceholder(c *Chain, name string) bool {
+	used := false
+	for _, el := range c.Elements {
+		walkStrings(el.Meta.Get("config"), func(s *syntax.Node) {
+			for _, p := range Placeholders(s.Str) {
+				used = used || p.Name == name
+			}
+		})
+	}
+	return used
+}
+
 func walkStrings(n *syntax.Node, fn func(*syntax.Node)) {
 	if n == nil {
 		return

@@ -151,8 +151,14 @@ func (x *Executor) run(ctx context.Context, p *Plan, o RunOptions) (any, error) 
 	if err != nil {
 		return nil, err
 	}
-	if vars["node_modules"], err = projectNodeModules(eo); err != nil {
-		return nil, err
+	// Looked for (and its git status read) only for a chain that names
+	// it: a tracked node_modules must not stop a shell tool.
+	if chain.UsesPlaceholder(p.Chain, "node_modules") {
+		if vars["node_modules"], err = projectNodeModules(eo); err != nil {
+			return nil, err
+		}
+	} else {
+		vars["node_modules"] = ""
 	}
 	// An applied anchor (spec 6.6) edits path lists after the chain's
 	// environment, before templates (which may read them through ${VAR}),
