@@ -286,10 +286,10 @@ func projectInterpreter(dir string, o EnvOptions) error {
 	if !o.ProjectInterpreters {
 		return nil
 	}
-	rel, err := filepath.Rel(o.ProjectPath, dir)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+	if !space.Within(o.ProjectPath, dir) {
 		return fmt.Errorf("%s is outside the project", dir)
 	}
+	rel, _ := filepath.Rel(o.ProjectPath, dir)
 	if _, err := os.Lstat(dir); err != nil {
 		return nil // nothing there: the fallback runs
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ryekit/rye/chain"
+	"github.com/ryekit/rye/space"
 )
 
 // runDir is the private directory of one execution. The verified bytes of
@@ -142,6 +143,5 @@ func (d *runDir) materialise(tool *chain.Element, rf *runFiles) (*materialised, 
 
 // inside reports whether p (absolute) is the run directory or below it.
 func (d *runDir) inside(p string) bool {
-	rel, err := filepath.Rel(d.root, filepath.Clean(p))
-	return err == nil && filepath.IsAbs(p) && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	return filepath.IsAbs(p) && space.Within(d.root, filepath.Clean(p))
 }

@@ -255,17 +255,13 @@ func (s *server) unpinned(path string) (string, error) {
 			return "", fmt.Errorf("project_path %s: %v: this server runs the project's tools as you and trusts the keys in its %s/trusted_keys, so it serves only folders of your own; if you trust this project, start a server for it: rye mcp -C %s", path, err, space.AIDir, path)
 		}
 	}
-	if len(s.roots) > 0 && !slices.ContainsFunc(s.roots, func(r string) bool { return within(r, root) }) {
+	if len(s.roots) > 0 && !slices.ContainsFunc(s.roots, func(r string) bool { return space.Within(r, root) }) {
 		return "", fmt.Errorf("project_path %s is not inside the folders this server serves (rye mcp --root %s): start the server with --root for its folder, or pinned to it with -C", path, strings.Join(s.o.Roots, " --root "))
 	}
 	return root, nil
 }
 
 // within reports whether path is base or inside it.
-func within(base, path string) bool {
-	rel, err := filepath.Rel(base, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-}
 
 // respond turns a response into the tool's result: one text content with
 // the response's JSON (written without HTML escaping: directives are full

@@ -23,7 +23,7 @@ func (ss *Spaces) WithProject(root string) (*Spaces, error) {
 	out.Project = NewDiskSpace(Project, abs, "")
 	out.Project.Shown = relativeTo(ss.WorkDir, abs)
 	for _, sys := range ss.System {
-		if !sys.Embedded() && within(abs, sys.Root) {
+		if !sys.Embedded() && Within(abs, sys.Root) {
 			return nil, fmt.Errorf("RYE_SYSTEM_PATH entry %s is inside the project %s: a change to the project could write it; point RYE_SYSTEM_PATH outside the project", sys.Root, abs)
 		}
 	}

@@ -86,7 +86,7 @@ func Discover(o Options) (*Spaces, error) {
 		}
 		// A system root's keys are trusted even under --trust-ref: it must
 		// not be a folder the project (a change under review) can write.
-		if ss.Project != nil && within(ss.Project.Root, abs) {
+		if ss.Project != nil && Within(ss.Project.Root, abs) {
 			return nil, fmt.Errorf("RYE_SYSTEM_PATH entry %s is inside the project %s: a change to the project could write it; point RYE_SYSTEM_PATH outside the project", root, ss.Project.Root)
 		}
 		ss.System = append(ss.System, NewDiskSpace(System, abs, "system:"+abs))
@@ -134,8 +134,9 @@ func FindProjectRoot(dir, userRoot string) (string, error) {
 	}
 }
 
-// within reports whether path is base or inside it.
-func within(base, path string) bool {
+// Within reports whether path is base or inside it (lexically: the
+// callers resolve links first where that matters).
+func Within(base, path string) bool {
 	rel, err := filepath.Rel(base, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
