@@ -147,7 +147,8 @@ func (x *Executor) run(ctx context.Context, p *Plan, o RunOptions) (any, error) 
 		}
 	}
 	eo := EnvOptions{ProjectPath: x.ProjectPath, LookPath: x.LookPath, Exists: x.Exists, ProjectInterpreters: x.ProjectInterpreters, Tracked: x.Tracked, WorkTree: x.WorkTree}
-	env, err := ResolveEnv(p.Chain, NewEnv(WithoutSecrets(x.Environ)), eo)
+	callerEnv := WithoutSecrets(x.Environ) // whoever built x: no secret reaches a tool
+	env, err := ResolveEnv(p.Chain, NewEnv(callerEnv), eo)
 	if err != nil {
 		return nil, err
 	}
@@ -186,7 +187,7 @@ func (x *Executor) run(ctx context.Context, p *Plan, o RunOptions) (any, error) 
 	case "rye/core/primitives/subprocess":
 		nodeModules, _ := vars["node_modules"].(string)
 		check := func(final []string) ([]string, error) {
-			caller := NewEnv(WithoutSecrets(x.Environ))
+			caller := NewEnv(callerEnv)
 			final = dropEmptyLoadPathEntries(final, caller)
 			return final, checkLoadPaths(final, caller, rd, nodeModules)
 		}
