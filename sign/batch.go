@@ -142,13 +142,14 @@ func (b *Batch) one(t Target, staged *atomicfile.Batch) Result {
 		return r
 	}
 	ext := filepath.Ext(t.File)
-	if !b.Force && SignedBy(b.Key, b.Format, t.Kind, t.ID, ext, src) {
+	found := Find(src, ext) // once: what Sign and SignedBy would each look for
+	if !b.Force && signedBy(b.Key, b.Format, t.Kind, t.ID, src, found) {
 		r.Outcome = OutcomeUnchanged
 		return r
 	}
 	// Another format's line is the first thing to say: validating an item
 	// rye will not sign anyway would only hide it.
-	if err := replaceable(b.Key, t.Kind, t.ID, ext, src, Find(src, ext)); err != nil {
+	if err := replaceable(b.Key, t.Kind, t.ID, ext, src, found); err != nil {
 		r.Err = err
 		return r
 	}
@@ -158,7 +159,11 @@ func (b *Batch) one(t Target, staged *atomicfile.Batch) Result {
 			return r
 		}
 	}
-	out, err := Sign(b.Key, b.Format, t.Kind, t.ID, ext, src, b.Time)
+	if duplicated(found, src, ext) {
+		r.Err = ErrDuplicate
+		return r
+	}
+	out, err := signFound(b.Key, b.Format, t.Kind, t.ID, ext, src, found, b.Time)
 	if err != nil {
 		r.Err = err
 		return r

@@ -67,12 +67,23 @@ var ErrDuplicate = errors.New("two signature lines at the top of the file: remov
 // replaced, and no other byte changes (spec 2.1).
 func Sign(key *Key, f Format, kind item.Kind, id item.ID, ext string, src []byte, t time.Time) ([]byte, error) {
 	found := Find(src, ext)
-	if found.Status == Duplicate || (found.End > found.Start && followedBySignature(src, found.End, ext)) {
+	if duplicated(found, src, ext) {
 		return nil, ErrDuplicate
 	}
 	if err := replaceable(key, kind, id, ext, src, found); err != nil {
 		return nil, err
 	}
+	return signFound(key, f, kind, id, ext, src, found, t)
+}
+
+// duplicated reports a file with more than one signature line.
+func duplicated(found Found, src []byte, ext string) bool {
+	return found.Status == Duplicate || (found.End > found.Start && followedBySignature(src, found.End, ext))
+}
+
+// signFound is Sign once src's line is found (found: Find's answer) and
+// known to be one rye may replace.
+func signFound(key *Key, f Format, kind item.Kind, id item.ID, ext string, src []byte, found Found, t time.Time) ([]byte, error) {
 	if f == V1 && bytes.HasPrefix(src, []byte(item.BOM)) {
 		return nil, errors.New("a v1 signature line cannot follow a byte-order mark (the Python reference would read no signature): remove the mark, or sign with v2")
 	}
@@ -171,7 +182,11 @@ func afterUnterminatedShebang(content []byte, at int) bool {
 // f by key for (kind, id): the hash matches the content and the signature
 // verifies. Such a file is left alone by the signer (idempotent signing).
 func SignedBy(key *Key, f Format, kind item.Kind, id item.ID, ext string, src []byte) bool {
-	found := Find(src, ext)
+	return signedBy(key, f, kind, id, src, Find(src, ext))
+}
+
+// signedBy is SignedBy once src's line is found.
+func signedBy(key *Key, f Format, kind item.Kind, id item.ID, src []byte, found Found) bool {
 	if found.Status != Signed || found.Line.Format != f || found.Line.Fingerprint != key.Fingerprint {
 		return false
 	}
