@@ -119,13 +119,13 @@ func (p Projects) Parts() ([]Part, error) {
 
 // part is the request for one project's spaces and patterns.
 func (p Projects) part(ss *space.Spaces, patterns []string) (Part, error) {
-	s, err := LoadSettings(ss, p.Settings)
+	s, g, err := loadSettings(ss, p.Settings)
 	if err != nil {
 		return Part{}, err
 	}
 	r := p.Request
 	r.Spaces, r.Patterns = ss, patterns
-	r.Trust.Ref = s.TrustRef
+	r.Trust.Ref, r.Trust.Repo = s.TrustRef, g
 	r.Policy.RequireV2 = r.Policy.RequireV2 || s.MinSignatureVersion() == 2
 	return Part{Request: r, Settings: s}, nil
 }

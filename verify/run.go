@@ -58,6 +58,9 @@ type TrustOptions struct {
 	User bool
 	// Staged reads the project's trusted keys from the git index.
 	Staged bool
+	// Repo is the project's repository when the caller has opened it
+	// already (for the settings), so that a run reads the index once.
+	Repo *Git
 }
 
 // Git is the repository that holds the project, for the requests that
@@ -81,18 +84,23 @@ func LoadTrust(ss *space.Spaces, o TrustOptions, openRepo bool) (*TrustStore, *G
 		if ss.Project == nil {
 			return nil, nil, ErrNoProject
 		}
-		repo, aiPrefix, err := OpenRepo(ss.Project.Root)
-		if err != nil {
-			field := FieldChangedSince
-			switch {
-			case o.Ref != "":
-				field = FieldTrustRef
-			case o.Staged:
-				field = FieldStaged
+		g = o.Repo
+		if g == nil {
+			repo, aiPrefix, err := OpenRepo(ss.Project.Root)
+			if err != nil {
+				field := FieldChangedSince
+				switch {
+				case o.Ref != "":
+					field = FieldTrustRef
+				case o.Staged:
+					field = FieldStaged
+				}
+				return nil, nil, requestError(field, err)
 			}
-			return nil, nil, requestError(field, err)
+			g = &Git{Repo: repo, AIPrefix: aiPrefix}
 		}
-		g = &Git{Repo: repo, AIPrefix: aiPrefix}
+		repo, aiPrefix := g.Repo, g.AIPrefix
+		var err error
 		switch {
 		case o.Ref != "":
 			if project, err = TrustAtRef(repo, o.Ref, path.Dir(aiPrefix)); err != nil {

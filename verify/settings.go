@@ -27,6 +27,13 @@ type SettingsOptions struct {
 // project's file at that ref: the only project settings that can loosen a
 // check are those a change under review could not write.
 func LoadSettings(ss *space.Spaces, o SettingsOptions) (*config.Settings, error) {
+	s, _, err := loadSettings(ss, o)
+	return s, err
+}
+
+// loadSettings is LoadSettings, with the project's repository when it
+// opened it (the trust store is read from the same one).
+func loadSettings(ss *space.Spaces, o SettingsOptions) (*config.Settings, *Git, error) {
 	var userRoot, projectRoot string
 	if ss.User != nil {
 		userRoot = ss.User.Root
@@ -36,17 +43,17 @@ func LoadSettings(ss *space.Spaces, o SettingsOptions) (*config.Settings, error)
 	}
 	s, err := config.Load(userRoot, projectRoot)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	s.TrustRef = o.TrustRef
 	if s.TrustRef == "" && o.Gate {
 		s.TrustRef = s.UserTrustRef()
 	}
 	if s.TrustRef == "" && !o.Staged {
-		return s, nil
+		return s, nil, nil
 	}
 	if ss.Project == nil {
-		return nil, ErrNoProject
+		return nil, nil, ErrNoProject
 	}
 	repo, aiPrefix, err := OpenRepo(ss.Project.Root)
 	if err != nil {
@@ -54,29 +61,30 @@ func LoadSettings(ss *space.Spaces, o SettingsOptions) (*config.Settings, error)
 		if s.TrustRef == "" {
 			field = FieldStaged
 		}
-		return nil, requestError(field, err)
+		return nil, nil, requestError(field, err)
 	}
+	g := &Git{Repo: repo, AIPrefix: aiPrefix}
 	prefix := path.Dir(aiPrefix)
 	if s.TrustRef != "" {
 		files, err := repo.Tree(s.TrustRef, path.Join(prefix, path.Dir(config.Path)), config.MaxSize)
 		if err != nil {
-			return nil, requestError(FieldTrustRef, err)
+			return nil, nil, requestError(FieldTrustRef, err)
 		}
 		if s.Trusted, err = configIn(files, s.TrustRef+":", FieldTrustRef); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if o.Staged {
 		files, err := repo.Index(path.Join(prefix, path.Dir(config.Path)), config.MaxSize)
 		if err != nil {
-			return nil, requestError(FieldStaged, err)
+			return nil, nil, requestError(FieldStaged, err)
 		}
 		// The index holds what the commit will: its file, or none.
 		if s.Project, err = configIn(files, "index:", FieldStaged); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return s, nil
+	return s, g, nil
 }
 
 // configIn parses the configuration file among files read from git (keyed
