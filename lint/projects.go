@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/ryekit/rye/config"
@@ -219,11 +218,7 @@ func keepChanged(env *Env, ref string, kinds []item.Kind) ([]string, error) {
 			f := f
 			srcs[i] = verify.Source{Rel: f.Rel, Read: f.bytes}
 		}
-		exists := func(rel string) bool {
-			_, err := os.Lstat(filepath.Join(sp.AI(), filepath.FromSlash(rel)))
-			return err == nil
-		}
-		changed, deleted, err := verify.ChangedSince(repo, ref, aiPrefix, srcs, kinds, exists, false)
+		changed, deleted, err := verify.ChangedSince(repo, ref, aiPrefix, srcs, kinds, sp, false)
 		if err != nil {
 			return nil, nil, verify.RequestErrorOf(verify.FieldChangedSince, err)
 		}
@@ -251,7 +246,7 @@ func keepChanged(env *Env, ref string, kinds []item.Kind) ([]string, error) {
 	env.Files, env.Others = files, others
 	var notes []string
 	for _, d := range deleted {
-		notes = append(notes, fmt.Sprintf("deleted since %s: %s %s (%s)", ref, d.Kind, d.ID, sp.DisplayPath(d.Rel)))
+		notes = append(notes, d.Note(ref, sp))
 	}
 	notes = append(notes, fmt.Sprintf("%s of %s changed since %s", report.Plural(len(files), "file"), report.Count(all), ref))
 	return notes, nil

@@ -204,14 +204,13 @@ func TestCacheAndChangedSinceAgreeWithFullRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		exists := func(rel string) bool { _, err := os.Lstat(filepath.Join(root, ".ai", rel)); return err == nil }
 		// With and without the git index's stat data (which the edits
 		// above, made after the commit, leave stale for the files they
 		// touch): the same items changed.
 		var changed []Source
 		var deleted []Deleted
 		for _, stat := range []bool{false, true} {
-			changed, deleted, err = ChangedSince(g, "HEAD", ".ai", sources, item.Kinds, exists, stat)
+			changed, deleted, err = ChangedSince(g, "HEAD", ".ai", sources, item.Kinds, sp, stat)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,9 +3,7 @@ package verify
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -519,16 +517,12 @@ func (res *Results) compare(i int, g *Git, ref string, was gitrepo.File, what st
 // may use caches), a file the git index vouches for by its stat data is not
 // read; without (--no-cache, CI), every file is read and hashed.
 func (res *Results) changedSince(g *Git, ref string, sp *space.Space, srcs []Source, kinds []item.Kind, stat bool) ([]Source, error) {
-	exists := func(rel string) bool {
-		_, err := os.Lstat(filepath.Join(sp.AI(), filepath.FromSlash(rel)))
-		return err == nil
-	}
-	changed, deleted, err := ChangedSince(g.Repo, ref, g.AIPrefix, srcs, kinds, exists, stat)
+	changed, deleted, err := ChangedSince(g.Repo, ref, g.AIPrefix, srcs, kinds, sp, stat)
 	if err != nil {
 		return nil, requestError(FieldChangedSince, err)
 	}
 	for _, d := range deleted {
-		res.Notes = append(res.Notes, fmt.Sprintf("deleted since %s: %s %s (%s)", ref, d.Kind, d.ID, sp.DisplayPath(d.Rel)))
+		res.Notes = append(res.Notes, d.Note(ref, sp))
 	}
 	res.Notes = append(res.Notes, fmt.Sprintf("%s of %s changed since %s", report.Plural(len(changed), "item"), report.Count(len(srcs)), ref))
 	return changed, nil

@@ -3,6 +3,8 @@ package verify
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -130,12 +132,20 @@ type Deleted struct {
 	Rel  string
 }
 
+// Note is the line that tells the reader of a run about it.
+func (d Deleted) Note(ref string, sp *space.Space) string {
+	return fmt.Sprintf("deleted since %s: %s %s (%s)", ref, d.Kind, d.ID, sp.DisplayPath(d.Rel))
+}
+
 // ChangedSince keeps the sources whose bytes differ from the files of
 // commit ref (gitrepo.ChangedSince: by blob id, with no status walk) and
-// lists the items of ref that are gone (exists says whether a path
-// relative to .ai/ is still there). Each kept source's bytes are read here,
-// once, and handed on.
-func ChangedSince(repo *gitrepo.Repo, ref, aiPrefix string, sources []Source, kinds []item.Kind, exists func(rel string) bool, stat bool) ([]Source, []Deleted, error) {
+// lists the items of ref that are gone from the project space sp. Each
+// kept source's bytes are read here, once, and handed on.
+func ChangedSince(repo *gitrepo.Repo, ref, aiPrefix string, sources []Source, kinds []item.Kind, sp *space.Space, stat bool) ([]Source, []Deleted, error) {
+	exists := func(rel string) bool {
+		_, err := os.Lstat(filepath.Join(sp.AI(), filepath.FromSlash(rel)))
+		return err == nil
+	}
 	cands := gitrepo.Candidates{Rels: make([]string, len(sources)), Read: func(i int) ([]byte, error) { return sources[i].Bytes() }}
 	for i, s := range sources {
 		cands.Rels[i] = s.Rel
