@@ -46,6 +46,9 @@ type Repo struct {
 	Root string
 }
 
+// ErrNoRepository is a folder that no git repository holds.
+var ErrNoRepository = errors.New("not in a git repository")
+
 // Open finds the repository that contains dir. Symbolic links in dir's
 // path are resolved first: a project reached through a link is still in
 // its repository (go-git would look above the link's own folder).
@@ -55,8 +58,11 @@ func Open(dir string) (*Repo, error) {
 		return nil, err
 	}
 	r, err := git.PlainOpenWithOptions(abs, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if errors.Is(err, git.ErrRepositoryNotExists) {
+		return nil, fmt.Errorf("%s is %w", dir, ErrNoRepository)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("%s is not in a git repository: %v", dir, err)
+		return nil, fmt.Errorf("cannot open the git repository of %s: %v", dir, err)
 	}
 	wt, err := r.Worktree()
 	if err != nil {

@@ -3,6 +3,7 @@ package verify
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -90,5 +91,40 @@ func TestOversizedGitFilesAreReportedNotFatal(t *testing.T) {
 	}
 	if _, err := srcs[0].Read(); !errors.Is(err, space.ErrTooLarge) {
 		t.Errorf("staged read: %v", err)
+	}
+}
+
+// TestTracker: a tracked file, folder or symbolic link is tracked (a link
+// to a folder elsewhere is asked about as itself); an untracked one is not;
+// outside a repository nothing is.
+func TestTracker(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	root, elsewhere := t.TempDir(), t.TempDir()
+	run := func(args ...string) {
+		t.Helper()
+		c := exec.Command("git", append([]string{"-C", root, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	run("init", "-q")
+	os.WriteFile(filepath.Join(root, ".env"), []byte("A=b\n"), 0o644)
+	os.MkdirAll(filepath.Join(root, "vendor", "pkg"), 0o755)
+	os.WriteFile(filepath.Join(root, "vendor", "pkg", "x.js"), nil, 0o644)
+	os.Symlink(elsewhere, filepath.Join(root, "node_modules"))
+	run("add", ".env", "vendor", "node_modules")
+	run("commit", "-q", "-m", "x")
+	os.MkdirAll(filepath.Join(root, ".venv", "bin"), 0o755)
+	tracked := Tracker(root)
+	for p, want := range map[string]bool{".env": true, "vendor": true, "node_modules": true, ".venv": false, "nothing": false} {
+		got, err := tracked(filepath.Join(root, p))
+		if err != nil || got != want {
+			t.Errorf("%s: tracked %v (%v), want %v", p, got, err, want)
+		}
+	}
+	if got, err := Tracker(elsewhere)(filepath.Join(elsewhere, ".env")); got || err != nil {
+		t.Errorf("outside a repository: %v %v", got, err)
 	}
 }

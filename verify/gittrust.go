@@ -1,9 +1,12 @@
 package verify
 
 import (
+	"errors"
 	"fmt"
 	"path"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing/fstest"
 
 	"github.com/ryekit/rye/gitrepo"
@@ -84,22 +87,28 @@ func gitTrustSource(label, shown string, files map[string]gitrepo.File, era bool
 // Tracker answers whether git tracks a path (or anything below it) in the
 // repository that holds dir: the executor refuses a project interpreter
 // that a change could have committed. Outside a repository nothing is
-// tracked. The repository is opened on the first question only.
+// tracked; a repository rye cannot open is an error, never "not tracked".
+// A path that is a symbolic link is asked about as itself (a tracked link
+// to a folder elsewhere is tracked). The repository is opened on the first
+// question only.
 func Tracker(dir string) func(path string) (bool, error) {
-	var repo *gitrepo.Repo
-	var opened bool
+	open := sync.OnceValues(func() (*gitrepo.Repo, error) {
+		repo, err := gitrepo.Open(dir)
+		if errors.Is(err, gitrepo.ErrNoRepository) {
+			return nil, nil
+		}
+		return repo, err
+	})
 	return func(p string) (bool, error) {
-		if !opened {
-			opened = true
-			repo, _ = gitrepo.Open(dir) // not a repository: nothing is tracked
+		repo, err := open()
+		if repo == nil || err != nil {
+			return false, err
 		}
-		if repo == nil {
-			return false, nil
-		}
-		rel, err := repo.Prefix(p)
+		parent, err := repo.Prefix(filepath.Dir(p))
 		if err != nil {
 			return false, nil // outside the work tree: git cannot track it
 		}
+		rel := path.Join(parent, filepath.Base(p))
 		tracked, err := repo.Tracks(rel)
 		return tracked[rel], err
 	}
