@@ -187,6 +187,7 @@ var protectedVars = map[string]bool{
 	"HOME": true, "ZDOTDIR": true, "XDG_CONFIG_HOME": true, "XDG_DATA_HOME": true, "PYTHONPYCACHEPREFIX": true,
 	"NODE_TLS_REJECT_UNAUTHORIZED": true, "SSL_CERT_FILE": true, "SSL_CERT_DIR": true, "REQUESTS_CA_BUNDLE": true,
 	"CURL_CA_BUNDLE": true, "HTTP_PROXY": true, "HTTPS_PROXY": true, "ALL_PROXY": true, "NO_PROXY": true,
+	"NODE_EXTRA_CA_CERTS": true, "PYTHONBREAKPOINT": true, "PYTHONWARNINGS": true,
 }
 
 // protectedVar reports whether the project's .env may not set name.

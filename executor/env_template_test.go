@@ -363,7 +363,7 @@ func TestProjectFilesCannotChooseWhatRuns(t *testing.T) {
 	}
 
 	dotenv := chainOf(t, "env_config:\n  dotenv: true\n  interpreter: {type: system_binary, binary: nope, var: MY_INTERP, fallback: python3}\n")
-	for _, line := range []string{"PATH=/tmp/evil", "MY_INTERP=/tmp/evil", "LD_PRELOAD=/tmp/evil.so", "NODE_OPTIONS=--require /tmp/x", "BASH_ENV=/tmp/x", "PYTHONPATH=/tmp/x", "RYE_PYTHON=/tmp/evil", "dyld_insert_libraries=/x"} {
+	for _, line := range []string{"PATH=/tmp/evil", "MY_INTERP=/tmp/evil", "LD_PRELOAD=/tmp/evil.so", "NODE_OPTIONS=--require /tmp/x", "BASH_ENV=/tmp/x", "PYTHONPATH=/tmp/x", "RYE_PYTHON=/tmp/evil", "dyld_insert_libraries=/x", "NODE_EXTRA_CA_CERTS=/tmp/ca.pem", "PYTHONBREAKPOINT=evil.run", "PYTHONWARNINGS=ignore::evil.W"} {
 		os.WriteFile(filepath.Join(project, ".env"), []byte("OK=1\n"+line+"\n"), 0o644)
 		name, _, _ := strings.Cut(line, "=")
 		_, err := ResolveEnv(dotenv, NewEnv(nil), EnvOptions{ProjectPath: project})
