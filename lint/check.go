@@ -2,6 +2,7 @@ package lint
 
 import (
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/report"
 	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
 )
@@ -109,4 +110,17 @@ func filesOf(sources []verify.Source) (files, byIndex []*File) {
 		byIndex[i] = f
 	}
 	return files, byIndex
+}
+
+// Report is the check's one report: the verification's items, notes and
+// findings with the lint run's findings (notes: the settings' notes).
+func (c *CheckResult) Report(notes []string, project *space.Space, listVerified bool) *report.Report {
+	vrep := c.Verify.Report(notes, project, listVerified)
+	rep := c.Lint.Report("rye check")
+	rep.Items, rep.Passed, rep.Notes, rep.Groups = vrep.Items, vrep.Passed, vrep.Notes, vrep.Groups
+	for _, f := range vrep.Findings {
+		rep.Add(f)
+		rep.AddRule(vrep.Rules[f.Rule])
+	}
+	return rep
 }

@@ -23,9 +23,13 @@ func TestCheckInChunks(t *testing.T) {
 		sp := space.NewDiskSpace(space.Project, dir, "")
 		sp.Shown = "."
 		ss := &space.Spaces{Project: sp, System: []*space.Space{space.EmbeddedSpace()}}
+		ts, _, err := verify.LoadTrust(ss, verify.TrustOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
 		check := func() string {
 			t.Helper()
-			res, err := Check(CheckRequest{Verify: verify.Request{Spaces: ss, Policy: verify.Policy{Now: time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)}}})
+			res, err := Check(CheckRequest{Verify: verify.Request{Spaces: ss, Trust: ts, Policy: verify.Policy{Now: time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)}}})
 			if err != nil {
 				t.Fatalf("%s: %v", dir, err)
 			}

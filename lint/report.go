@@ -5,6 +5,9 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/ryekit/rye/report"
+	"github.com/ryekit/rye/verify"
 )
 
 // Severities of diagnostics. A diagnostic's Category is
@@ -44,4 +47,19 @@ func DocURL(analyzer string) string {
 // replaceFix is a fix that replaces [pos, end) with text.
 func replaceFix(msg string, pos, end token.Pos, text string) analysis.SuggestedFix {
 	return analysis.SuggestedFix{Message: msg, TextEdits: []analysis.TextEdit{{Pos: pos, End: end, NewText: []byte(text)}}}
+}
+
+// Report turns a lint result into a report of tool ("rye lint", "rye
+// check").
+func (res *Result) Report(tool string) *report.Report {
+	rep := &report.Report{Tool: tool, Findings: res.Findings}
+	for i, f := range res.Findings {
+		rep.AddRule(RuleFor(f.Rule))
+		// The signature analyzer's legacy-format warning ("signature/v1",
+		// worded as verify words it) is grouped as verify groups it.
+		if format, ok := strings.CutPrefix(f.Rule, "signature/"); ok && f.Severity == report.Warning && strings.HasPrefix(f.Message, format+" signature:") {
+			verify.LegacyGroup(rep, &rep.Findings[i], format)
+		}
+	}
+	return rep
 }

@@ -8,6 +8,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ryekit/rye/project"
 	"github.com/ryekit/rye/search"
 )
 
@@ -30,7 +31,7 @@ func BenchmarkSearchCall(b *testing.B) {
 	f, project := benchProject(b)
 	st, ct := sdk.NewInMemoryTransports()
 	ctx := context.Background()
-	go NewServer(Options{Open: f.open}).Run(ctx, st)
+	go NewServer(Options{Getenv: f.getenv}).Run(ctx, st)
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, ct, nil)
 	if err != nil {
 		b.Fatal(err)
@@ -46,10 +47,10 @@ func BenchmarkSearchCall(b *testing.B) {
 }
 
 func BenchmarkSearchRequest(b *testing.B) {
-	f, project := benchProject(b)
+	f, root := benchProject(b)
 	cache := b.TempDir()
 	for b.Loop() {
-		p, err := f.open(project)
+		p, err := project.Open(root, project.Options{Root: root, Getenv: f.getenv})
 		if err != nil {
 			b.Fatal(err)
 		}

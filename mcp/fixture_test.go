@@ -68,37 +68,20 @@ func (f *fixture) write(root, rel, content string, key *sign.Key) string {
 	return p
 }
 
-// open loads a project as rye mcp does, through the same functions
-// (space.Discover, verify.LoadSettings, verify.LoadTrust), with the
-// fixture's user space.
-func (f *fixture) open(dir string) (*Project, error) {
-	getenv := func(k string) string {
-		if k == "USER_SPACE" {
-			return f.user
-		}
-		return ""
+// getenv is the fixture's environment: its user space, nothing else.
+func (f *fixture) getenv(k string) string {
+	if k == "USER_SPACE" {
+		return f.user
 	}
-	ss, err := space.Discover(space.Options{WorkDir: dir, ProjectDir: dir, Getenv: getenv})
-	if err != nil {
-		return nil, err
-	}
-	s, err := verify.LoadSettings(ss, verify.SettingsOptions{})
-	if err != nil {
-		return nil, err
-	}
-	ts, _, err := verify.LoadTrust(ss, verify.TrustOptions{}, false)
-	if err != nil {
-		return nil, err
-	}
-	return &Project{Spaces: ss, Settings: s, Trust: ts, Policy: verify.Policy{Now: time.Now().UTC(), RequireV2: s.MinSignatureVersion() == 2}}, nil
+	return ""
 }
 
-// connect starts a server with o (Open defaults to the fixture's) on an
-// in-memory transport and returns a client session on it.
+// connect starts a server with o (Getenv defaults to the fixture's) on
+// an in-memory transport and returns a client session on it.
 func (f *fixture) connect(o Options) *sdk.ClientSession {
 	f.t.Helper()
-	if o.Open == nil {
-		o.Open = f.open
+	if o.Getenv == nil {
+		o.Getenv = f.getenv
 	}
 	st, ct := sdk.NewInMemoryTransports()
 	ctx, cancel := context.WithCancel(context.Background())

@@ -13,9 +13,9 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/ryekit/rye/config"
 	"github.com/ryekit/rye/executor"
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/project"
 	"github.com/ryekit/rye/sign"
 	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
@@ -23,12 +23,14 @@ import (
 
 // Options configure the server.
 type Options struct {
-	// Open loads the project of one call: its spaces (the project space
-	// rooted at projectPath, which the server has checked), the settings
-	// it may rely on, and the trust store and policy its verdicts are
-	// given under. rye mcp passes the loader its own verbs use, so that the
-	// server trusts exactly what rye execute and rye load trust.
-	Open func(projectPath string) (*Project, error)
+	// Getenv reads the environment each project is opened with (the user
+	// space: USER_SPACE, HOME; RYE_SYSTEM_PATH); nil is os.Getenv.
+	Getenv func(string) string
+	// Open opens the project of one call; nil is project.Open, the opener
+	// of every rye verb, so that the server trusts exactly what rye
+	// execute and rye load trust. Tests wrap it to act between the check
+	// of a folder and its opening.
+	Open func(dir string, o project.Options) (*project.Project, error)
 	// Pin, when set, is the root of the one project the server serves:
 	// every call naming another project_path is refused, and the project
 	// is loaded from the pin itself, resolved when the server starts,
@@ -56,14 +58,6 @@ type Options struct {
 	// settings and trusted-key files that were ignored, no user cache
 	// folder. nil discards it. It must not be the protocol's stream.
 	Log io.Writer
-}
-
-// Project is what one call needs of the project it names.
-type Project struct {
-	Spaces   *space.Spaces
-	Settings *config.Settings
-	Trust    *verify.TrustStore
-	Policy   verify.Policy
 }
 
 // Response is what every tool returns, as JSON text and as structured
@@ -174,7 +168,7 @@ func (s *server) logf(format string, args ...any) {
 // resolved once, here, to the real folder whose owner was checked. The
 // agent's path itself is never opened again after the check, so a
 // symbolic link swapped between the check and the load changes nothing.
-func (s *server) project(path string) (*Project, error) {
+func (s *server) project(path string) (*project.Project, error) {
 	if !filepath.IsAbs(path) {
 		return nil, fmt.Errorf("project_path %q is not an absolute path: give the absolute path of the project root (the folder that holds .ai/)", path)
 	}
@@ -194,14 +188,22 @@ func (s *server) project(path string) (*Project, error) {
 	} else if root, err = s.unpinned(path); err != nil {
 		return nil, err
 	}
-	p, err := s.o.Open(root)
+	// The folder checked is held open, and opened as that very folder.
+	held, err := os.Open(root)
+	if err != nil {
+		return nil, fmt.Errorf("project_path %s: %v", path, err)
+	}
+	defer held.Close()
+	open := s.o.Open
+	if open == nil {
+		open = project.Open
+	}
+	p, err := open(root, project.Options{Root: root, Held: held, Getenv: s.o.Getenv})
 	if err != nil {
 		return nil, err
 	}
-	if p.Settings != nil {
-		for _, n := range p.Settings.Notes() {
-			s.logf("warning: %s", n)
-		}
+	for _, n := range p.Settings.Notes() {
+		s.logf("warning: %s", n)
 	}
 	for _, pr := range p.Trust.Problems {
 		s.logf("warning: %s: %s", pr.Path, pr.Reason)
@@ -260,8 +262,6 @@ func (s *server) unpinned(path string) (string, error) {
 	}
 	return root, nil
 }
-
-// within reports whether path is base or inside it.
 
 // respond turns a response into the tool's result: one text content with
 // the response's JSON (written without HTML escaping: directives are full

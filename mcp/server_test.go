@@ -14,6 +14,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ryekit/rye/project"
 	"github.com/ryekit/rye/sign"
 	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
@@ -660,12 +661,12 @@ func TestPinIsNeverReResolved(t *testing.T) {
 	link := filepath.Join(t.TempDir(), "link")
 	os.Symlink(f.project, link)
 	var opened []string
-	open := func(dir string) (*Project, error) {
+	open := func(dir string, o project.Options) (*project.Project, error) {
 		opened = append(opened, dir)
 		// The race: the link now names another project.
 		os.Remove(link)
 		os.Symlink(evil, link)
-		return f.open(dir)
+		return project.Open(dir, o)
 	}
 	cs := f.connect(Options{Pin: f.project, Open: open})
 	got := call(t, cs, "load", map[string]any{"item_type": "knowledge", "item_id": "p/style", "project_path": link})

@@ -17,6 +17,7 @@ import (
 	"github.com/ryekit/rye/internal/cachedir"
 	"github.com/ryekit/rye/internal/jsonvalue"
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/project"
 	"github.com/ryekit/rye/search"
 	"github.com/ryekit/rye/sign"
 	"github.com/ryekit/rye/space"
@@ -98,10 +99,8 @@ func (s *server) search(ctx context.Context, _ *sdk.CallToolRequest, a searchArg
 		return fail(err)
 	}
 	req := search.Request{Spaces: p.Spaces, Scope: a.Scope, Query: a.Query, Tier: a.Space, Limit: a.Limit, Extractors: extractors, Trust: p.Trust, Policy: p.Policy}
-	if dir, err := cachedir.Dir(); err == nil {
-		if secret, err := cachedir.Secret(); err == nil {
-			req.CacheDir, req.Secret = dir, secret // no secret, no cache: it only saves time
-		}
+	if dir, secret, err := cachedir.Keyed(); err == nil {
+		req.CacheDir, req.Secret = dir, secret // no secret, no cache: it only saves time
 	}
 	res, err := search.Run(req)
 	if err != nil {
@@ -329,26 +328,16 @@ func (s *server) sign(ctx context.Context, _ *sdk.CallToolRequest, a signArgs) (
 	if source == "" {
 		source = "project"
 	}
-	sp, err := s.writable(p.Spaces, source, "sign")
+	if _, err := s.writable(p.Spaces, source, "sign"); err != nil {
+		return fail(err)
+	}
+	req, err := p.SignRequest(project.Signing{Space: source})
 	if err != nil {
 		return fail(err)
 	}
-	format := sign.V2
-	if f := p.Settings.SignFormat(); f != "" {
-		if format, err = sign.ParseFormat(f); err != nil {
-			return fail(fmt.Errorf("sign.format in the configuration: %v", err))
-		}
-	}
-	when, err := sign.SigningTime(os.Getenv)
-	if err != nil {
-		return fail(err)
-	}
-	rules, err := p.Spaces.Extractors()
-	if err != nil {
-		return fail(err)
-	}
-	out, err := sign.Run(sign.Request{Space: sp, Kinds: []item.Kind{k}, Patterns: []string{a.ItemID}, WorkDir: p.Spaces.Project.Root,
-		Key: func() (*sign.Key, error) { return s.o.Key, nil }, Format: format, Time: when, Rules: rules})
+	req.Kinds, req.Patterns = []item.Kind{k}, []string{a.ItemID}
+	req.Key = func() (*sign.Key, error) { return s.o.Key, nil }
+	out, err := sign.Run(req)
 	if err != nil {
 		return fail(err)
 	}
@@ -363,7 +352,7 @@ func (s *server) sign(ctx context.Context, _ *sdk.CallToolRequest, a signArgs) (
 		results = append(results, sr)
 	}
 	resp := &Response{Status: "success", Type: string(k), ItemID: a.ItemID, Metadata: since(started),
-		Data: &signData{Fingerprint: s.o.Key.Fingerprint, Format: format.String(), Results: results}}
+		Data: &signData{Fingerprint: s.o.Key.Fingerprint, Format: req.Format.String(), Results: results}}
 	if len(failed) > 0 {
 		resp.Status = "error"
 		resp.Error = fmt.Sprintf("%d of %d not signed: %s", len(failed), len(results), strings.Join(failed, "; "))

@@ -145,7 +145,7 @@ func TestMalformedInputKeepsTheServerServing(t *testing.T) {
 	noisy := shellTool("for i in $(seq 1 200); do echo \"stdout line $i {\\\"jsonrpc\\\": \\\"2.0\\\"}\"; echo \"stderr line $i\" >&2; done\n", "")
 	f.write(f.project, "tools/p/noisy.sh", noisy, f.key)
 	f.write(f.project, "tools/p/huge.sh", shellTool("head -c 3000000 /dev/zero | tr '\\0' '\\1'\nhead -c 3000000 /dev/zero | tr '\\0' '<' >&2\n", ""), f.key)
-	c := startRaw(t, Options{Open: f.open})
+	c := startRaw(t, Options{Getenv: f.getenv})
 	c.initialize()
 
 	for _, tc := range []struct {
@@ -207,7 +207,7 @@ func TestMalformedInputKeepsTheServerServing(t *testing.T) {
 // A line longer than MaxMessage is refused, and the next one is served.
 func TestTooLongLine(t *testing.T) {
 	f := newFixture(t)
-	c := startRaw(t, Options{Open: f.open})
+	c := startRaw(t, Options{Getenv: f.getenv})
 	c.initialize()
 	go func() {
 		io.WriteString(c.w, `{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"x":"`+strings.Repeat("x", MaxMessage)+`"}}`+"\n")
@@ -257,7 +257,7 @@ func TestClosedStreamKillsRunningTools(t *testing.T) {
 	needBash(t)
 	f := newFixture(t)
 	f.write(f.project, "tools/p/spawn.sh", shellTool("sleep 300 &\necho $! > child.pid\necho $$ > tool.pid\nwait\n", ""), f.key)
-	c := startRaw(t, Options{Open: f.open})
+	c := startRaw(t, Options{Getenv: f.getenv})
 	c.initialize()
 	c.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"execute","arguments":{"item_type":"tool","item_id":"p/spawn","project_path":"` + f.project + `"}}}`)
 	pids := waitForPids(t, filepath.Join(f.project, "child.pid"), filepath.Join(f.project, "tool.pid"))
@@ -273,7 +273,7 @@ func TestStoppedServerKillsRunningTools(t *testing.T) {
 	needBash(t)
 	f := newFixture(t)
 	f.write(f.project, "tools/p/spawn.sh", shellTool("sleep 300 &\necho $! > child.pid\necho $$ > tool.pid\nwait\n", ""), f.key)
-	c := startRaw(t, Options{Open: f.open})
+	c := startRaw(t, Options{Getenv: f.getenv})
 	c.initialize()
 	c.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"execute","arguments":{"item_type":"tool","item_id":"p/spawn","project_path":"` + f.project + `"}}}`)
 	pids := waitForPids(t, filepath.Join(f.project, "child.pid"), filepath.Join(f.project, "tool.pid"))

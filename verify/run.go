@@ -68,51 +68,44 @@ type Git struct {
 	AIPrefix string
 }
 
-// LoadTrust assembles the trust store (TrustTiers) for o. It opens the
-// project's repository when o reads git, or when openRepo asks for it
-// (changed-since needs the repository but not its trust). Problems with
-// trusted-key files are left in the store for the caller to report.
-func LoadTrust(ss *space.Spaces, o TrustOptions, openRepo bool) (*TrustStore, *Git, error) {
+// LoadTrust assembles the trust store (TrustTiers) for o, opening the
+// project's repository when o reads git (o.Repo when the caller has it).
+// Problems with trusted-key files are left in the store for the caller to
+// report. package project calls it when it opens a project.
+func LoadTrust(ss *space.Spaces, o TrustOptions) (*TrustStore, *Git, error) {
 	if o.User && o.Ref == "" {
 		return nil, nil, requestError(FieldTrustUser, errors.New("only makes sense with a trust ref"))
 	}
-	var g *Git
+	g := o.Repo
 	var project []TrustSource
-	if o.Ref != "" || o.Staged || openRepo {
-		if ss.Project == nil {
-			return nil, nil, ErrNoProject
+	if o.Ref != "" || o.Staged {
+		field := FieldStaged
+		if o.Ref != "" {
+			field = FieldTrustRef
 		}
-		g = o.Repo
 		if g == nil {
-			repo, aiPrefix, err := OpenRepo(ss.Project.Root)
-			if err != nil {
-				field := FieldChangedSince
-				switch {
-				case o.Ref != "":
-					field = FieldTrustRef
-				case o.Staged:
-					field = FieldStaged
-				}
-				return nil, nil, requestError(field, err)
+			var err error
+			if g, err = openGit(ss, field); err != nil {
+				return nil, nil, err
 			}
-			g = &Git{Repo: repo, AIPrefix: aiPrefix}
 		}
-		repo, aiPrefix := g.Repo, g.AIPrefix
 		var err error
-		switch {
-		case o.Ref != "":
-			if project, err = TrustAtRef(repo, o.Ref, path.Dir(aiPrefix)); err != nil {
-				return nil, nil, requestError(FieldTrustRef, err)
-			}
-		case o.Staged:
-			if project, err = TrustInIndex(repo, path.Dir(aiPrefix)); err != nil {
-				return nil, nil, requestError(FieldStaged, err)
-			}
+		if o.Ref != "" {
+			project, err = TrustAtRef(g.Repo, o.Ref, path.Dir(g.AIPrefix))
+		} else {
+			project, err = TrustInIndex(g.Repo, path.Dir(g.AIPrefix))
+		}
+		if err != nil {
+			return nil, nil, requestError(field, err)
 		}
 	}
 	ts, err := LoadTrustStore(TrustTiers(ss, project, o.Ref == "" || o.User))
-	if err != nil || o.Ref == "" {
-		return ts, g, err
+	if err != nil {
+		return nil, nil, err
+	}
+	if o.Ref == "" {
+		ts.staged = o.Staged
+		return ts, g, nil
 	}
 	// What the tree under check (the index, for staged) would add to the
 	// project's keys is reported, never trusted.
@@ -128,13 +121,27 @@ func LoadTrust(ss *space.Spaces, o TrustOptions, openRepo bool) (*TrustStore, *G
 	return ts, g, nil
 }
 
+// openGit opens the repository of the project of ss; an error is one of
+// the request's field.
+func openGit(ss *space.Spaces, field string) (*Git, error) {
+	if ss.Project == nil {
+		return nil, ErrNoProject
+	}
+	repo, aiPrefix, err := OpenRepo(ss.Project.Root)
+	if err != nil {
+		return nil, requestError(field, err)
+	}
+	return &Git{Repo: repo, AIPrefix: aiPrefix}, nil
+}
+
 // ErrNoProject is a request that needs the project space (git, --staged)
 // where there is none.
 var ErrNoProject = errors.New("no project")
 
 // Request is one run of the verify pipeline: which items, against which
 // trust, under which policy. The CLI's rye verify and rye check, lint's
-// check and the MCP server all run it.
+// check and the MCP server all run it, with the trust store and the
+// repository of the project they opened (package project).
 type Request struct {
 	Spaces *space.Spaces
 	// Tier is "project" (the default), "user", "system" or "all".
@@ -142,9 +149,16 @@ type Request struct {
 	Kinds    []item.Kind // nil: every kind
 	Patterns []string    // ids, globs or file paths; none: every item
 	WorkDir  string      // path patterns are relative to it
-	Trust    TrustOptions
+	// Trust is the store the items are verified against (LoadTrust): the
+	// project's keys of the working tree, of the index (Staged), or of a
+	// git commit (its Ref), which makes this a run under a trust ref.
+	Trust *TrustStore
+	// Git is the project's repository when the caller has opened it; Run
+	// opens it itself when it needs it (staged, changed since, a trust
+	// ref, tracked run files).
+	Git *Git
 	// Staged verifies the content of the git index (a pre-commit hook),
-	// with the index's trusted keys unless Trust.Ref is set.
+	// with a trust store read from the index or a trust ref.
 	Staged bool
 	// ChangedSince verifies only the project items whose bytes differ from
 	// this git commit's, and lists those it deleted.
@@ -223,11 +237,26 @@ func Run(req Request) (*Results, error) {
 	if err != nil {
 		return nil, requestError(FieldTier, err)
 	}
-	trust := req.Trust
-	trust.Staged = trust.Staged || (req.Staged && trust.Ref == "")
-	ts, g, err := LoadTrust(req.Spaces, trust, req.Staged || req.ChangedSince != "")
-	if err != nil {
-		return nil, err
+	if req.Trust == nil {
+		return nil, errors.New("verify.Run: no trust store (LoadTrust, or package project, makes one)")
+	}
+	ts, ref := req.Trust, req.Trust.Ref()
+	if req.Staged && ref == "" && !ts.staged {
+		// The tree's keys must not judge what is about to be committed.
+		return nil, requestError(FieldStaged, errors.New("the trust store was read from the working tree: a staged run trusts the index's keys or a trust ref's"))
+	}
+	g := req.Git
+	if g == nil && (req.Staged || req.ChangedSince != "" || ref != "") {
+		field := FieldChangedSince
+		switch {
+		case ref != "":
+			field = FieldTrustRef
+		case req.Staged:
+			field = FieldStaged
+		}
+		if g, err = openGit(req.Spaces, field); err != nil {
+			return nil, err
+		}
 	}
 	res := &Results{Trust: ts}
 	if req.Staged {
@@ -237,7 +266,7 @@ func Run(req Request) (*Results, error) {
 			return nil, requestError(FieldPatterns, err)
 		}
 		var head map[string]gitrepo.File
-		if req.Trust.Ref == "" { // under a trust ref, the whole index is judged by the ref's keys
+		if ref == "" { // under a trust ref, the whole index is judged by the ref's keys
 			if head, err = stagedBase(g, req.Cache != ""); err != nil {
 				return nil, requestError(FieldStaged, err)
 			}
@@ -273,12 +302,12 @@ func Run(req Request) (*Results, error) {
 	// check, the rollback comparison under a trust ref): then it gets the
 	// very bytes that were verified. Otherwise each is dropped as soon as
 	// its item is verified, so memory does not grow with the tree.
-	if req.KeepBytes || req.Trust.Ref != "" {
+	if req.KeepBytes || ref != "" {
 		for i := range res.Sources {
 			res.Sources[i].Read = readOnce(res.Sources[i].Bytes)
 		}
 	}
-	v := &Verifier{Trust: ts, Policy: req.Policy, Progress: req.Progress, ReadEvery: req.KeepBytes || req.Trust.Ref != "" || req.Each != nil}
+	v := &Verifier{Trust: ts, Policy: req.Policy, Progress: req.Progress, ReadEvery: req.KeepBytes || ref != "" || req.Each != nil}
 	if req.Cache != "" && len(req.CacheSecret) >= 32 {
 		v.Cache = OpenCache(req.Cache, req.CacheSecret)
 	}
@@ -287,7 +316,7 @@ func Run(req Request) (*Results, error) {
 		if err := res.inChunks(v, req); err != nil {
 			return nil, err
 		}
-	case req.CountPassed && !req.KeepBytes && req.Trust.Ref == "":
+	case req.CountPassed && !req.KeepBytes && ref == "":
 		res.countPassed(v)
 	default:
 		res.Items = v.Run(res.Sources)
@@ -307,8 +336,8 @@ func Run(req Request) (*Results, error) {
 			}
 		}
 	}
-	if req.Trust.Ref != "" {
-		if err := res.rollbacks(g, req.Trust.Ref); err != nil {
+	if ref != "" {
+		if err := res.rollbacks(g, ref); err != nil {
 			return nil, requestError(FieldTrustRef, err)
 		}
 	}
@@ -335,7 +364,7 @@ func (res *Results) inChunks(v *Verifier, req Request) error {
 		if err := req.Each(res.Sources, first, len(chunk), items); err != nil {
 			return err
 		}
-		if !req.KeepBytes && req.Trust.Ref == "" {
+		if !req.KeepBytes && req.Trust.Ref() == "" {
 			for i := range chunk {
 				chunk[i].Read = reads[i]
 			}

@@ -33,7 +33,7 @@ func TestRun(t *testing.T) {
 	sp := signedProject(t, root, 20)
 	ss := spacesOf(t, root)
 	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
-	res, err := Run(Request{Spaces: ss, Policy: Policy{Now: now}, KeepBytes: true})
+	res, err := Run(Request{Spaces: ss, Trust: treeTrust(t, ss), Policy: Policy{Now: now}, KeepBytes: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestRun(t *testing.T) {
 		t.Error("a second read of a source read the file again")
 	}
 	os.WriteFile(file, before, 0o644)
-	res, err = Run(Request{Spaces: ss, Policy: Policy{Now: now}})
+	res, err = Run(Request{Spaces: ss, Trust: treeTrust(t, ss), Policy: Policy{Now: now}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestRun(t *testing.T) {
 	os.WriteFile(file, before, 0o644)
 
 	// One kind, one pattern.
-	res, err = Run(Request{Spaces: ss, Kinds: []item.Kind{res.Items[1].Kind}, Patterns: []string{string(res.Items[1].ID)}, Policy: Policy{Now: now}})
+	res, err = Run(Request{Spaces: ss, Trust: treeTrust(t, ss), Kinds: []item.Kind{res.Items[1].Kind}, Patterns: []string{string(res.Items[1].ID)}, Policy: Policy{Now: now}})
 	if err != nil || len(res.Items) != 1 {
 		t.Fatalf("pattern: %v, %d items", err, len(res.Items))
 	}
@@ -75,12 +75,11 @@ func TestRun(t *testing.T) {
 		req   Request
 		field string
 	}{
-		"unknown tier":              {Request{Spaces: ss, Tier: "galaxy"}, FieldTier},
-		"pattern matching nothing":  {Request{Spaces: ss, Patterns: []string{"no/such/item"}}, FieldPatterns},
-		"trust user without ref":    {Request{Spaces: ss, Trust: TrustOptions{User: true}}, FieldTrustUser},
-		"staged and changed":        {Request{Spaces: ss, Staged: true, ChangedSince: "HEAD"}, FieldChangedSince},
-		"ref outside git":           {Request{Spaces: ss, Trust: TrustOptions{Ref: "main"}}, FieldTrustRef},
-		"changed since outside git": {Request{Spaces: ss, ChangedSince: "main"}, FieldChangedSince},
+		"unknown tier":                {Request{Spaces: ss, Trust: treeTrust(t, ss), Tier: "galaxy"}, FieldTier},
+		"pattern matching nothing":    {Request{Spaces: ss, Trust: treeTrust(t, ss), Patterns: []string{"no/such/item"}}, FieldPatterns},
+		"staged and changed":          {Request{Spaces: ss, Trust: treeTrust(t, ss), Staged: true, ChangedSince: "HEAD"}, FieldChangedSince},
+		"staged with the tree's keys": {Request{Spaces: ss, Trust: treeTrust(t, ss), Staged: true}, FieldStaged},
+		"changed since outside git":   {Request{Spaces: ss, Trust: treeTrust(t, ss), ChangedSince: "main"}, FieldChangedSince},
 	} {
 		_, err := Run(c.req)
 		var re *RequestError
@@ -89,14 +88,40 @@ func TestRun(t *testing.T) {
 		}
 	}
 
-	// A request that reads git needs a project.
+	// Trust that reads git needs a project, and a repository; the user's
+	// keys are left out only under a ref.
 	noProject, err := space.Discover(space.Options{WorkDir: t.TempDir(), Getenv: func(string) string { return "" }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Run(Request{Spaces: noProject, Staged: true}); !errors.Is(err, ErrNoProject) {
+	if _, _, err := LoadTrust(noProject, TrustOptions{Staged: true}); !errors.Is(err, ErrNoProject) {
 		t.Errorf("staged without a project: %v", err)
 	}
+	for name, c := range map[string]struct {
+		o     TrustOptions
+		field string
+	}{
+		"trust user without ref": {TrustOptions{User: true}, FieldTrustUser},
+		"ref outside git":        {TrustOptions{Ref: "main"}, FieldTrustRef},
+		"staged outside git":     {TrustOptions{Staged: true}, FieldStaged},
+	} {
+		_, _, err := LoadTrust(ss, c.o)
+		var re *RequestError
+		if !errors.As(err, &re) || re.Field != c.field {
+			t.Errorf("%s: %v, want a RequestError on %q", name, err, c.field)
+		}
+	}
+}
+
+// treeTrust is the trust store of the working tree, as a run without git
+// reads it.
+func treeTrust(t testing.TB, ss *space.Spaces) *TrustStore {
+	t.Helper()
+	ts, _, err := LoadTrust(ss, TrustOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ts
 }
 
 // A bundle manifest is checked by the same ladder as items: no location
@@ -150,13 +175,13 @@ func TestEachHandsOnTheVerifiedBytes(t *testing.T) {
 	sp := signedProject(t, root, 7)
 	ss := spacesOf(t, root)
 	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
-	whole, err := Run(Request{Spaces: ss, Policy: Policy{Now: now}})
+	whole, err := Run(Request{Spaces: ss, Trust: treeTrust(t, ss), Policy: Policy{Now: now}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var chunks []int
 	var let []Source
-	res, err := Run(Request{Spaces: ss, Policy: Policy{Now: now}, EachSize: 3, Each: func(srcs []Source, first, n int, results []Result) error {
+	res, err := Run(Request{Spaces: ss, Trust: treeTrust(t, ss), Policy: Policy{Now: now}, EachSize: 3, Each: func(srcs []Source, first, n int, results []Result) error {
 		chunks = append(chunks, n)
 		for i := first; i < first+n; i++ {
 			if results[i-first].Verdict != Verified {
@@ -189,7 +214,7 @@ func TestEachHandsOnTheVerifiedBytes(t *testing.T) {
 		t.Errorf("chunks %v; results equal: %v", chunks, reflect.DeepEqual(res.Items, whole.Items))
 	}
 	stop := errors.New("stop")
-	if _, err := Run(Request{Spaces: ss, Policy: Policy{Now: now}, EachSize: 3, Each: func([]Source, int, int, []Result) error { return stop }}); !errors.Is(err, stop) {
+	if _, err := Run(Request{Spaces: ss, Trust: treeTrust(t, ss), Policy: Policy{Now: now}, EachSize: 3, Each: func([]Source, int, int, []Result) error { return stop }}); !errors.Is(err, stop) {
 		t.Errorf("an error from Each: %v", err)
 	}
 }
@@ -204,7 +229,7 @@ func TestCountPassed(t *testing.T) {
 	sp := signedProject(t, root, 60)
 	ss := spacesOf(t, root)
 	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
-	full, err := Run(Request{Spaces: ss, Policy: Policy{Now: now}})
+	full, err := Run(Request{Spaces: ss, Trust: treeTrust(t, ss), Policy: Policy{Now: now}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +239,7 @@ func TestCountPassed(t *testing.T) {
 		data, _ := os.ReadFile(file)
 		os.WriteFile(file, append(data, "\n# changed\n"...), 0o644)
 	}
-	full, _ = Run(Request{Spaces: ss, Policy: Policy{Now: now}})
+	full, _ = Run(Request{Spaces: ss, Trust: treeTrust(t, ss), Policy: Policy{Now: now}})
 	var problems []Result
 	for _, r := range full.Items {
 		if r.Verdict.Failed() || len(r.Warnings) > 0 {
@@ -227,7 +252,7 @@ func TestCountPassed(t *testing.T) {
 	for _, chunk := range []int{1, 7, countChunk} {
 		countChunk = chunk
 		var progress []int
-		res, err := Run(Request{Spaces: ss, Policy: Policy{Now: now}, CountPassed: true, Progress: func(done, _ int) { progress = append(progress, done) }})
+		res, err := Run(Request{Spaces: ss, Trust: treeTrust(t, ss), Policy: Policy{Now: now}, CountPassed: true, Progress: func(done, _ int) { progress = append(progress, done) }})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -239,7 +264,7 @@ func TestCountPassed(t *testing.T) {
 			t.Errorf("chunks of %d: progress %v", chunk, progress)
 		}
 	}
-	res, err := Run(Request{Spaces: ss, Policy: Policy{Now: now}, CountPassed: true, KeepBytes: true})
+	res, err := Run(Request{Spaces: ss, Trust: treeTrust(t, ss), Policy: Policy{Now: now}, CountPassed: true, KeepBytes: true})
 	if err != nil || len(res.Items) != len(full.Items) || res.Passed != 0 {
 		t.Errorf("KeepBytes: %d results, %d passed, %v", len(res.Items), res.Passed, err)
 	}

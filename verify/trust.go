@@ -242,6 +242,9 @@ type TrustStore struct {
 	added   map[string]*TrustedKey
 	changed []*TrustedKey
 	ref     string
+	// staged is a store whose project keys were read from the git index:
+	// the one a staged run without a trust ref may use.
+	staged bool
 }
 
 // Changed lists the keys whose trusted-key entry the tree under check

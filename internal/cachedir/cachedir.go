@@ -40,6 +40,19 @@ func Secret() ([]byte, error) {
 	return secretAt(filepath.Join(dir, "rye", "cache.key"))
 }
 
+// Keyed is the cache folder with the secret its decisive entries are
+// authenticated with: without either, a caller runs without its cache
+// (it only saves time).
+func Keyed() (dir string, secret []byte, err error) {
+	if dir, err = Dir(); err != nil {
+		return "", nil, err
+	}
+	if secret, err = Secret(); err != nil {
+		return "", nil, err
+	}
+	return dir, secret, nil
+}
+
 func secretAt(p string) ([]byte, error) {
 	for range 2 {
 		data, err := readSecret(p)

@@ -20,7 +20,8 @@ const module = "github.com/ryekit/rye/"
 var allowed = map[string][]string{
 	"cmd/rye":       {"cmd/rye/cli"},
 	"cmd/rye/cli":   {"*"},
-	"mcp":           {"executor", "verify", "search", "sign", "space", "item"},
+	"mcp":           {"project", "executor", "verify", "search", "sign", "space", "item"},
+	"project":       {"verify", "gitrepo", "sign", "space", "item"},
 	"lint":          {"chain", "verify", "space", "item", "item/syntax"},
 	"release":       {"verify", "sign", "space", "item"},
 	"executor":      {"chain", "params", "executor/prim", "verify", "sign", "space", "item", "item/syntax"},

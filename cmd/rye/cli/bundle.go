@@ -13,6 +13,7 @@ import (
 
 	"github.com/ryekit/rye/internal/atomicfile"
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/project"
 	"github.com/ryekit/rye/release"
 	"github.com/ryekit/rye/report"
 	"github.com/ryekit/rye/sign"
@@ -57,15 +58,15 @@ items.`,
 			if output == "" {
 				return usageError("-o FILE: say where to write the bundle")
 			}
-			p, err := a.project()
+			p, err := a.open(project.Options{})
 			if err != nil {
 				return err
 			}
-			v, err := a.verification(&verifyOptions{}, false)
+			sp, err := a.space(p)
 			if err != nil {
 				return err
 			}
-			a.warnTrust(v)
+			a.warnTrust(p)
 			key, err := a.signingKey()
 			if err != nil {
 				return err
@@ -76,8 +77,8 @@ items.`,
 				return usageError("%v", err)
 			}
 			ver, _, _ := Version()
-			c, err := release.Create(release.CreateOptions{Space: p, ID: id, Version: version, Include: include, Cwd: a.workDir(),
-				Trust: v.trust, Policy: v.policy, Key: key, RyeVersion: ver, Time: when})
+			c, err := release.Create(release.CreateOptions{Space: sp, ID: id, Version: version, Include: include, Cwd: a.workDir(),
+				Trust: p.Trust, Policy: p.Policy, Key: key, RyeVersion: ver, Time: when})
 			var nv *release.NotVerifiedError
 			switch {
 			case errors.As(err, &nv):
@@ -118,12 +119,12 @@ func (a *app) checkBundle(file string, bt *bundleTrust) (*release.Result, []byte
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	v, err := a.verification(&verifyOptions{trustRef: bt.trustRef}, true)
+	p, err := a.open(project.Options{TrustRef: bt.trustRef, Gate: true})
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	a.warnTrust(v)
-	ts := v.trust
+	a.warnTrust(p)
+	ts := p.Trust
 	archive, err := release.ReadArchive(data, release.DefaultLimits)
 	if err != nil {
 		return release.Refused(err), data, nil, nil
@@ -143,7 +144,7 @@ func (a *app) checkBundle(file string, bt *bundleTrust) (*release.Result, []byte
 			return nil, nil, nil, err
 		}
 	}
-	return release.CheckArchive(archive, ts, v.policy), data, shipped, nil
+	return release.CheckArchive(archive, ts, p.Policy), data, shipped, nil
 }
 
 // readBundleFile reads a bundle, refusing one over the size limit before
@@ -161,24 +162,8 @@ func readBundleFile(file string) ([]byte, error) {
 	return data, nil
 }
 
-// bundleReport turns a checked bundle into a report: one verdict per item
-// and the bundle's own verdict.
-func bundleReport(file string, r *release.Result, verbose bool) (*report.Report, string) {
-	rep := &report.Report{Tool: "rye bundle verify"}
-	rep.Version, _, _ = Version()
-	// Items are shown inside the bundle file (FILE!/.ai/...): they are not
-	// files of the working tree.
-	items := append([]verify.Result(nil), r.Items...)
-	for i := range items {
-		items[i].Path = file + "!/" + items[i].Path
-	}
-	addVerdicts(rep, items, verbose)
-	rule := "bundle/" + r.Verdict
-	if r.Failed() {
-		rep.AddRule(report.Rule{ID: rule, Short: bundleRules[r.Verdict], Help: bundleRules[r.Verdict], URL: docsBase + "bundles.md#" + r.Verdict})
-		rep.Add(report.Finding{Rule: rule, Severity: report.Error, Path: file, Line: 1, Col: 1, Message: r.Verdict + ": " + r.Reason, Kind: "bundle", ID: string(r.ID)})
-	}
-	rep.Items = append(rep.Items, report.Item{Failed: r.Failed(), Value: map[string]any{"kind": "bundle", "id": r.ID, "path": file, "verdict": r.Verdict, "reason": r.Reason}})
+// bundleLine is the summary line of a checked bundle.
+func bundleLine(r *release.Result) string {
 	what := "bundle"
 	if r.ID != "" {
 		what += " " + string(r.ID)
@@ -192,21 +177,8 @@ func bundleReport(file string, r *release.Result, verbose bool) (*report.Report,
 			failed++
 		}
 	}
-	line := fmt.Sprintf("%s: %s; %s: %s", what, r.Verdict, report.Plural(len(r.Items), "item"),
+	return fmt.Sprintf("%s: %s; %s: %s", what, r.Verdict, report.Plural(len(r.Items), "item"),
 		report.Join(report.Count(len(r.Items)-failed)+" verified", report.Count(failed)+" failed"))
-	return rep, line
-}
-
-var bundleRules = map[string]string{
-	release.Unsafe:          "The archive has an entry a bundle never contains, or that could write outside its destination.",
-	release.NoManifest:      "The archive has no manifest, or more than one.",
-	release.ManifestInvalid: "The manifest does not parse, or disagrees with its place.",
-	release.ManifestFailed:  "The manifest's signature does not verify against the trust store.",
-	release.MissingFile:     "The manifest lists a file the archive does not hold.",
-	release.ExtraFile:       "The archive holds a file the manifest does not list.",
-	release.HashMismatch:    "A file's bytes differ from the hash the manifest records.",
-	release.EntryMismatch:   "A file's kind, id or signature differ from its manifest entry.",
-	release.ItemFailed:      "An item of the bundle does not verify on its own.",
 }
 
 func (a *app) bundleVerifyCommand() *cobra.Command {
@@ -231,8 +203,7 @@ signature. It prints one verdict per item and the bundle's verdict.`,
 			if err != nil {
 				return err
 			}
-			rep, line := bundleReport(args[0], r, a.verbose)
-			return a.renderReport(rep, line, map[string]any{"bundle": r.ID, "verdict": r.Verdict, "items": len(r.Items)})
+			return a.renderReport(r.Report(args[0], a.verbose), bundleLine(r), map[string]any{"bundle": r.ID, "verdict": r.Verdict, "items": len(r.Items)})
 		},
 	}
 	cmd.Flags().StringVar(&bt.trustRef, "trust-ref", "", "trust the project keys of git commit `REF`, not the working tree")
@@ -244,7 +215,7 @@ signature. It prints one verdict per item and the bundle's verdict.`,
 
 func (a *app) bundleInstallCommand() *cobra.Command {
 	bt := &bundleTrust{}
-	var user, project, force bool
+	var user, toProject, force bool
 	cmd := &cobra.Command{
 		Use:   "install FILE [--project | --user] [--trust FP] [--force]",
 		Short: "Verify a bundle, then install it into the project (or user) space",
@@ -260,13 +231,17 @@ recorded in .ai/bundles/<id>/installed.yaml: rye bundle list shows it, and
 installing a newer version replaces it cleanly.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if user && project {
+			if user && toProject {
 				return usageError("--user and --project do not go together")
 			}
 			if len(bt.trust) > 1 {
 				return usageError("--trust names one key")
 			}
-			dest, err := a.writableSpace("--user", map[bool]string{true: "user", false: "project"}[user])
+			p, err := a.open(project.Options{SpacesOnly: true})
+			if err != nil {
+				return err
+			}
+			dest, err := a.writable(p, "--user", map[bool]string{true: "user", false: "project"}[user])
 			if err != nil {
 				return err
 			}
@@ -275,9 +250,8 @@ installing a newer version replaces it cleanly.`,
 				return err
 			}
 			if r.Failed() {
-				rep, line := bundleReport(args[0], r, a.verbose)
 				a.outs = []output{{format: "text"}}
-				a.renderReport(rep, line, nil) // the findings; the exit code is ours
+				a.renderReport(r.Report(args[0], a.verbose), bundleLine(r), nil) // the findings; the exit code is ours
 				return findings("nothing installed")
 			}
 			sum := sha256.Sum256(data)
@@ -302,7 +276,7 @@ installing a newer version replaces it cleanly.`,
 		},
 	}
 	cmd.Flags().BoolVar(&user, "user", false, "install into the user space")
-	cmd.Flags().BoolVar(&project, "project", false, "install into the project (the default)")
+	cmd.Flags().BoolVar(&toProject, "project", false, "install into the project (the default)")
 	cmd.Flags().BoolVar(&force, "force", false, "replace files that another bundle or you wrote")
 	cmd.Flags().StringVar(&bt.trustRef, "trust-ref", "", "trust the project keys of git commit `REF`, not the working tree")
 	cmd.Flags().StringArrayVar(&bt.trust, "trust", nil, "trust the bundle's shipped key `FP` (its recomputed fingerprint must match) and add it to the destination's trusted keys")
@@ -315,7 +289,7 @@ func (a *app) bundleListCommand() *cobra.Command {
 		Short: "List the bundles installed in the project and user spaces",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ss, err := a.getSpaces()
+			ss, err := a.spaces()
 			if err != nil {
 				return err
 			}

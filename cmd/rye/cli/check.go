@@ -49,32 +49,30 @@ type checkSummary struct {
 }
 
 func (a *app) runCheck(vo *verifyOptions, lo *lintOptions, args []string) error {
-	p, err := a.verifyProjects(vo, args)
+	parts, req, err := a.verifyParts(vo, args)
 	if err != nil {
 		return err
 	}
-	checks, err := lint.CheckProjects(lint.CheckProjectsRequest{Verify: p, Enable: lo.enable, Disable: lo.disable, Progress: a.progress("linting: analyzers")})
-	if err != nil {
-		return a.requestError(err)
-	}
-	reps := make([]*report.Report, len(checks))
-	for i, c := range checks {
+	reps := make([]*report.Report, len(parts))
+	for i, p := range parts {
+		opts, err := lint.OptionsFor(p.Settings, lo.enable, lo.disable)
+		if err != nil {
+			return a.requestError(err)
+		}
+		opts.Progress = a.progress("linting: analyzers")
+		c, err := lint.Check(lint.CheckRequest{Verify: request(req, p), Options: opts})
+		if err != nil {
+			return a.requestError(err)
+		}
 		if c.Verify.CacheErr != nil && a.verbose {
 			a.info("verdict cache not saved: %v", c.Verify.CacheErr)
 		}
-		vrep := a.verifyReport(c.Verify, c.Settings, c.Request.Spaces.Project)
-		rep := lintReport(c.Lint, "rye check")
-		rep.Items, rep.Passed, rep.Notes, rep.Groups = vrep.Items, vrep.Passed, vrep.Notes, vrep.Groups
-		for _, f := range vrep.Findings {
-			rep.Add(f)
-			rep.AddRule(vrep.Rules[f.Rule])
-		}
-		inProject(rep, c.Request.Spaces.Project)
-		projectNotes(rep, c.Request.Spaces.Project, len(checks))
-		reps[i] = rep
+		reps[i] = c.Report(p.Settings.Notes(), p.Spaces.Project, a.verbose)
+		inProject(reps[i], p.Spaces.Project)
+		projectNotes(reps[i], p.Spaces.Project, len(parts))
 	}
 	rep := report.Merge("rye check", reps...)
-	sum := checkSummary{verifySummary: verifyCounts(rep, len(checks)), Errors: rep.Count(report.Error), Warnings: rep.Count(report.Warning)}
+	sum := checkSummary{verifySummary: verifyCounts(rep, len(parts)), Errors: rep.Count(report.Error), Warnings: rep.Count(report.Warning)}
 	line := fmt.Sprintf("%s%s: %s; %s", projectsPrefix(sum.Projects), report.Plural(sum.Items, "item"),
 		report.Join(report.Count(sum.Verified)+" verified", report.Count(sum.Failed)+" failed"),
 		report.Join(report.Plural(sum.Errors, "error"), report.Plural(sum.Warnings, "warning")))

@@ -9,13 +9,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/ryekit/rye/space"
+	"github.com/ryekit/rye/project"
 )
 
 // Exit codes (spec 4.3): the same in every output format.
@@ -74,7 +73,8 @@ type app struct {
 	noColor    bool
 	keyFile    string // --key, of the verbs that sign or show your key
 
-	spaces *space.Spaces
+	// spacesOnly is the run's project opened for its spaces alone (spaces).
+	spacesOnly *project.Project
 
 	// out and outs are the output flags of verify, check and lint and
 	// the outputs they name, once the verb has read them; rendered is set
@@ -210,36 +210,6 @@ func (a *app) workDir() string {
 		return "."
 	}
 	return wd
-}
-
-// getSpaces discovers the spaces once per run.
-func (a *app) getSpaces() (*space.Spaces, error) {
-	if a.spaces != nil {
-		return a.spaces, nil
-	}
-	projectDir := a.projectDir
-	if projectDir != "" && len(a.dirs) == 1 && !filepath.IsAbs(projectDir) {
-		projectDir = filepath.Join(a.workDir(), projectDir)
-	}
-	ss, err := space.Discover(space.Options{WorkDir: a.workDir(), ProjectDir: projectDir, Getenv: os.Getenv})
-	if err != nil {
-		return nil, asUsage(err)
-	}
-	a.spaces = ss
-	return ss, nil
-}
-
-// project returns the project space, or a usage error that says how to
-// make one.
-func (a *app) project() (*space.Space, error) {
-	ss, err := a.getSpaces()
-	if err != nil {
-		return nil, err
-	}
-	if ss.Project == nil {
-		return nil, usageError("no project: no .ai/ folder in %s or any folder above it (run 'rye init' to create one, or use -C DIR)", a.workDir())
-	}
-	return ss.Project, nil
 }
 
 // info prints a human message on stderr unless -q.

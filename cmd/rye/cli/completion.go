@@ -137,7 +137,7 @@ func (a *app) completeKindAndID(cmd *cobra.Command, args []string, toComplete st
 // itemIDs lists the ids of the given kinds that start with prefix, in the
 // spaces filter picks, without duplicates, in order.
 func (a *app) itemIDs(cmd *cobra.Command, filter idFilter, kinds []item.Kind, prefix string) []string {
-	ss, err := a.getSpaces()
+	ss, err := a.spaces()
 	if err != nil {
 		return nil
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/item/syntax"
 	"github.com/ryekit/rye/params"
+	"github.com/ryekit/rye/project"
 	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
 )
@@ -229,19 +230,15 @@ func (a *app) toolHelp(x *executor.Executor, loc *space.Located) error {
 	return nil
 }
 
-// executor assembles the Executor over the discovered spaces, the trust
-// store of the working tree and the configured policy (executor.New).
+// executor assembles the Executor over the project's spaces, its trust
+// store of the working tree and its policy (executor.New).
 func (a *app) executor() (*executor.Executor, error) {
-	ss, err := a.getSpaces()
+	p, err := a.open(project.Options{})
 	if err != nil {
 		return nil, err
 	}
-	v, err := a.verification(&verifyOptions{}, false)
-	if err != nil {
-		return nil, err
-	}
-	a.warnTrust(v)
-	x, noCache, err := executor.New(ss, v.trust, v.policy, v.settings, a.workDir())
+	a.warnTrust(p)
+	x, noCache, err := executor.New(p.Spaces, p.Trust, p.Policy, p.Settings, a.workDir())
 	if err != nil {
 		return nil, usageError("%v", err)
 	}
@@ -387,8 +384,7 @@ changes, moves to another space or is shadowed, until the lock is refreshed.`,
 				return err
 			}
 			if x.Spaces.Project == nil {
-				_, err := a.project()
-				return err
+				return a.requestError(&project.NoProjectError{Dir: a.workDir()})
 			}
 			p, err := x.Prepare(id, executor.PrepareOptions{ForLock: true})
 			if err != nil {
@@ -420,7 +416,7 @@ func (a *app) completeToolParams(cmd *cobra.Command, args []string, toComplete s
 	if !strings.HasPrefix(toComplete, "-") {
 		return nil, cobra.ShellCompDirectiveDefault
 	}
-	ss, err := a.getSpaces()
+	ss, err := a.spaces()
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}

@@ -39,15 +39,6 @@ func (a *app) keyFlag(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&a.keyFile, "key", "", "your signing key `FILE` (default: RYE_SIGNING_KEY, else <user space>/.ai/keys/private_key.pem); an OpenSSH .pub file signs through ssh-agent")
 }
 
-// userRoot is the user space's root: USER_SPACE, else HOME.
-func (a *app) userRoot() string {
-	ss, err := a.getSpaces()
-	if err != nil || ss.User == nil {
-		return ""
-	}
-	return ss.User.Root
-}
-
 // keyPaths is where your key is: --key, else RYE_SIGNING_KEY, else the
 // user space's keys folder.
 func (a *app) keyPaths() (sign.KeyPaths, error) {

@@ -4,13 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ryekit/rye/lint"
+	"github.com/ryekit/rye/project"
 	"github.com/ryekit/rye/report"
-	"github.com/ryekit/rye/verify"
 )
 
 // lintOptions are the flags of rye lint (and the lint part of rye check).
@@ -85,49 +84,51 @@ func (a *app) runLint(o *lintOptions, args []string) error {
 	if o.diff && a.out.format != "text" || o.diff && len(a.outs) > 1 {
 		return usageError("--diff prints a diff on stdout: it takes no --format or --output")
 	}
-	ss, err := a.getSpaces()
-	if err != nil {
-		return err
-	}
-	roots, err := a.projectRoots(o.allProjects)
-	if err != nil {
-		return err
-	}
 	kinds, patterns := splitKind(args)
-	req := lint.LintRequest{
-		Projects: verify.Projects{Roots: roots, Request: verify.Request{
-			Spaces: ss, Kinds: kinds, Patterns: patterns, WorkDir: a.workDir(), ChangedSince: o.changedSince,
-			Policy: verify.Policy{Now: time.Now().UTC()},
-		}},
-		Enable: o.enable, Disable: o.disable, NoVerify: o.noVerify,
-		Progress: a.progress("linting: analyzers"),
+	parts, err := a.openRun(o.allProjects, project.Run{Kinds: kinds, Patterns: patterns})
+	if err != nil {
+		return err
 	}
+	fix := lint.NoFix
 	switch {
 	case o.fix:
-		req.Fix = lint.WriteFixes
+		fix = lint.WriteFixes
 	case o.diff:
-		req.Fix = lint.DiffFixes
-	}
-	runs, err := lint.LintProjects(req)
-	if err != nil {
-		var we *lint.WriteError
-		if errors.As(err, &we) {
-			return findings("%v", err)
-		}
-		return a.requestError(err)
-	}
-	if o.diff {
-		return a.printDiffs(runs)
+		fix = lint.DiffFixes
 	}
 	var reps []*report.Report
+	var fixed []lint.Fixed
 	files := 0
 	var resign []string
-	for _, r := range runs {
-		for _, n := range r.Settings.Notes() {
+	for _, p := range parts {
+		opts, err := lint.OptionsFor(p.Settings, o.enable, o.disable)
+		if err != nil {
+			return a.requestError(err)
+		}
+		opts.Progress = a.progress("linting: analyzers")
+		req := lint.ProjectRequest{Spaces: p.Spaces, Kinds: kinds, Patterns: p.Patterns, WorkDir: a.workDir(), ChangedSince: o.changedSince,
+			Policy: p.Policy, Options: opts, Fix: fix}
+		if !o.noVerify {
+			req.Trust = p.Trust
+		}
+		r, err := lint.Project(req)
+		var we *lint.WriteError
+		switch {
+		case errors.As(err, &we):
+			return findings("%v", err)
+		case err != nil:
+			return a.requestError(err)
+		}
+		fixed = append(fixed, r.Fixed...)
+		if o.diff {
+			a.cannotFix(r.Findings)
+			continue
+		}
+		for _, n := range p.Settings.Notes() {
 			fmt.Fprintf(a.stderr, "rye: warning: %s\n", n)
 		}
-		if r.Trust != nil {
-			a.warnTrustProblems(r.Trust)
+		if req.Trust != nil {
+			a.warnTrustProblems(req.Trust)
 		}
 		for _, fx := range r.Fixed {
 			a.info("fixed %s: %s", fx.File.Name, strings.Join(fx.Applied, "; "))
@@ -135,57 +136,44 @@ func (a *app) runLint(o *lintOptions, args []string) error {
 				resign = append(resign, fx.File.Name)
 			}
 		}
-		rep := lintReport(r.Result, "rye lint")
+		rep := r.Report("rye lint")
 		rep.Notes = r.Notes
-		inProject(rep, r.Request.Spaces.Project)
-		projectNotes(rep, r.Request.Spaces.Project, len(runs))
+		inProject(rep, p.Spaces.Project)
+		projectNotes(rep, p.Spaces.Project, len(parts))
 		reps = append(reps, rep)
 		files += r.Files
+	}
+	if o.diff {
+		return a.printDiffs(fixed)
 	}
 	if len(resign) > 0 {
 		a.info("these items changed and need signing again: rye sign %s", strings.Join(resign, " "))
 	}
-	return a.writeLintReport(report.Merge("rye lint", reps...), files, len(runs))
+	return a.writeLintReport(report.Merge("rye lint", reps...), files, len(parts))
+}
+
+// cannotFix says on stderr what --diff cannot fix: stdout is the patch.
+func (a *app) cannotFix(fs []report.Finding) {
+	for _, f := range fs {
+		if strings.HasSuffix(f.Rule, "/fix-rejected") || strings.HasSuffix(f.Rule, "/fix-conflict") {
+			a.info("%s:%d:%d: %s [%s]", f.Path, f.Line, f.Col, f.Message, f.Rule)
+		}
+	}
 }
 
 // printDiffs prints the fixes as one diff that git apply takes from
 // anywhere in the repository: paths from its top level (or --path-prefix).
-func (a *app) printDiffs(runs []lint.ProjectLint) error {
+func (a *app) printDiffs(fixed []lint.Fixed) error {
 	m := a.pathMapper()
-	n := 0
-	for _, r := range runs {
-		for _, fx := range r.Fixed {
-			fmt.Fprint(a.stdout, lint.Diff(m.mapPath(fx.File.Name), fx.File.Src, fx.New))
-			n++
-		}
-		// What cannot be fixed is said on stderr: stdout is the patch.
-		for _, f := range r.Findings {
-			if strings.HasSuffix(f.Rule, "/fix-rejected") || strings.HasSuffix(f.Rule, "/fix-conflict") {
-				a.info("%s:%d:%d: %s [%s]", f.Path, f.Line, f.Col, f.Message, f.Rule)
-			}
-		}
+	for _, fx := range fixed {
+		fmt.Fprint(a.stdout, lint.Diff(m.mapPath(fx.File.Name), fx.File.Src, fx.New))
 	}
 	a.rendered = true
-	if n == 0 {
+	if len(fixed) == 0 {
 		a.info("no fixes to apply")
 		return nil
 	}
 	return errReported // there is something to fix
-}
-
-// lintReport turns a lint result into a report.
-func lintReport(res *lint.Result, tool string) *report.Report {
-	rep := &report.Report{Tool: tool, Findings: res.Findings}
-	rep.Version, _, _ = Version()
-	for i, f := range res.Findings {
-		rep.AddRule(lint.RuleFor(f.Rule))
-		// The signature analyzer's legacy-format warning ("signature/v1",
-		// worded as verify words it) is grouped as verify groups it.
-		if format, ok := strings.CutPrefix(f.Rule, "signature/"); ok && f.Severity == report.Warning && strings.HasPrefix(f.Message, format+" signature:") {
-			groupLegacy(rep, &rep.Findings[i], format)
-		}
-	}
-	return rep
 }
 
 // lintSummary is the summary object of lint's JSON output.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/item/syntax"
+	"github.com/ryekit/rye/project"
 	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
 )
@@ -77,24 +78,20 @@ func (a *app) loadRequest(kindArg, idArg, destination string, force bool) (verif
 	if err != nil {
 		return verify.LoadRequest{}, usageError("%v", err)
 	}
+	p, err := a.open(project.Options{})
+	if err != nil {
+		return verify.LoadRequest{}, err
+	}
 	var to *space.Space
 	if destination != "" {
-		if to, err = a.writableSpace("--destination", destination); err != nil {
+		if to, err = a.writable(p, "--destination", destination); err != nil {
 			return verify.LoadRequest{}, err
 		}
 	}
-	ss, err := a.getSpaces()
-	if err != nil {
-		return verify.LoadRequest{}, err
-	}
-	v, err := a.verification(&verifyOptions{}, false)
-	if err != nil {
-		return verify.LoadRequest{}, err
-	}
-	a.warnTrust(v)
+	a.warnTrust(p)
 	// A copy has to be signed in its new space whatever it was: the
 	// command line copies items that do not verify.
-	return verify.LoadRequest{Spaces: ss, Trust: v.trust, Policy: v.policy, Kind: k, ID: id, To: to, Overwrite: force, CopyUnverified: true}, nil
+	return verify.LoadRequest{Spaces: p.Spaces, Trust: p.Trust, Policy: p.Policy, Kind: k, ID: id, To: to, Overwrite: force, CopyUnverified: true}, nil
 }
 
 // loadError maps a failed load: an unknown item and a refused copy are

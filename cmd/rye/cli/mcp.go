@@ -1,17 +1,16 @@
 package cli
 
 import (
-	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ryekit/rye/mcp"
+	"github.com/ryekit/rye/project"
 	"github.com/ryekit/rye/sign"
 )
 
@@ -54,17 +53,21 @@ stdout carries the protocol only; warnings go to stderr.`,
 			// drops it from every run as well (executor.SecretVars).
 			passphrase := os.Getenv("RYE_KEY_PASSWORD")
 			os.Unsetenv("RYE_KEY_PASSWORD")
-			o := mcp.Options{Open: a.openProject, Timeout: timeout, Log: a.stderr, AllowUserSpace: allowUserSpace}
+			o := mcp.Options{Timeout: timeout, Log: a.stderr, AllowUserSpace: allowUserSpace}
 			o.Version, _, _ = Version()
 			if len(a.dirs) > 0 || a.projectDir != "" {
 				if len(roots) > 0 {
 					return usageError("--root: the server is pinned to one project (-C or --project); give one or the other")
 				}
-				p, err := a.project()
+				p, err := a.open(project.Options{SpacesOnly: true})
 				if err != nil {
 					return err
 				}
-				o.Pin = p.Root
+				sp, err := a.space(p)
+				if err != nil {
+					return err
+				}
+				o.Pin = sp.Root
 			}
 			for _, r := range roots {
 				abs, err := filepath.Abs(r)
@@ -96,23 +99,6 @@ stdout carries the protocol only; warnings go to stderr.`,
 	cmd.Flags().StringArrayVar(&roots, "root", nil, "serve only projects in `DIR` or below (repeatable; without -C)")
 	cmd.Flags().DurationVar(&timeout, "timeout", 0, "kill each tool run after `DURATION`, replacing its configured timeout (as rye execute --timeout)")
 	return cmd
-}
-
-// openProject loads the project of one MCP call the way every verb loads
-// its own: the spaces with dir as the project root, and the settings,
-// trust store and policy of rye execute and rye load (verification).
-// Nothing it does prints: its streams are closed off.
-func (a *app) openProject(dir string) (*mcp.Project, error) {
-	p := &app{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, dirs: []string{dir}, projectDir: dir}
-	ss, err := p.getSpaces()
-	if err != nil {
-		return nil, err
-	}
-	v, err := p.verification(&verifyOptions{}, false)
-	if err != nil {
-		return nil, err
-	}
-	return &mcp.Project{Spaces: ss, Settings: v.settings, Trust: v.trust, Policy: v.policy}, nil
 }
 
 // mcpKey loads the signing key for rye mcp --allow-sign from where rye

@@ -122,6 +122,7 @@ func machine(outs []output) bool {
 // them relative to the working directory.
 func (a *app) renderReport(rep *report.Report, line string, summary any) error {
 	a.rendered = true
+	rep.Version, _, _ = Version()
 	rep = a.hinted(rep)
 	if a.verbose {
 		rep.Groups = nil // -v: every finding on its own line

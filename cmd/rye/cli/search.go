@@ -42,7 +42,7 @@ file; --no-cache rebuilds it in memory.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			query := strings.Join(args[1:], " ")
-			ss, err := a.getSpaces()
+			ss, err := a.spaces()
 			if err != nil {
 				return err
 			}
@@ -52,10 +52,8 @@ file; --no-cache rebuilds it in memory.`,
 			}
 			req := search.Request{Spaces: ss, Scope: args[0], Query: query, Limit: limit, Extractors: extractors}
 			if !noCache {
-				if dir, err := cachedir.Dir(); err == nil {
-					if secret, err := cachedir.Secret(); err == nil {
-						req.CacheDir, req.Secret = dir, secret // no secret, no cache: it only saves time
-					}
+				if dir, secret, err := cachedir.Keyed(); err == nil {
+					req.CacheDir, req.Secret = dir, secret // no secret, no cache: it only saves time
 				}
 			}
 			res, err := search.Run(req)

@@ -2,20 +2,13 @@ package cli
 
 import (
 	"fmt"
-	"os"
-	"path"
-	"path/filepath"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/ryekit/rye/config"
-	"github.com/ryekit/rye/gitrepo"
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/project"
 	"github.com/ryekit/rye/report"
 	"github.com/ryekit/rye/sign"
-	"github.com/ryekit/rye/space"
-	"github.com/ryekit/rye/verify"
 )
 
 func (a *app) signCommand() *cobra.Command {
@@ -45,18 +38,14 @@ main "**" signs what a branch changed and leaves the rest alone.`,
 			if len(patterns) == 0 {
 				return usageError("no PATTERN: name the items to sign (an id, a glob such as \"my-project/**\", or a file path)")
 			}
-			when, err := signingTime()
-			if err != nil {
-				return err
-			}
-			groups, err := a.signGroups(spaceFlag, kinds, patterns)
+			parts, err := a.signParts(spaceFlag, kinds, patterns)
 			if err != nil {
 				return err
 			}
 			// Each project's items are signed in its format, checked by its
 			// extractor rules: file paths in several projects (pre-commit,
 			// from the repository's root) sign each in its own project,
-			// through one sign.Run each; the key is loaded once.
+			// through one sign.Run each, at one time; the key is loaded once.
 			var key *sign.Key
 			loadKey := func() (*sign.Key, error) {
 				if key == nil {
@@ -69,29 +58,24 @@ main "**" signs what a branch changed and leaves the rest alone.`,
 				return key, nil
 			}
 			var results []sign.Result
-			var format sign.Format
+			var first sign.Request
 			skipped, selected := 0, 0
-			for i, g := range groups {
-				f, err := signFormat(formatFlag, g.settings.SignFormat())
+			for i, p := range parts {
+				req, err := p.SignRequest(project.Signing{Space: spaceFlag, Format: formatFlag})
 				if err != nil {
-					return err
+					return a.requestError(err)
 				}
 				if i == 0 {
-					format = f
+					first = req
 				}
-				rules, err := g.spaces.Extractors()
-				if err != nil {
-					return asUsage(err)
-				}
-				req := sign.Request{Space: g.space, Kinds: kinds, Patterns: g.patterns, WorkDir: a.workDir(), Key: loadKey,
-					Format: f, Time: when, Force: force, DryRun: dryRun, Rules: rules, Progress: a.progress("signing")}
+				req.Kinds, req.Patterns, req.Time, req.Key = kinds, p.Patterns, first.Time, loadKey
+				req.Force, req.DryRun, req.Progress = force, dryRun, a.progress("signing")
 				if changedSince != "" {
-					sp := g.space
-					req.Changed = func(items []space.Found) ([]space.Found, error) { return changedItems(sp, items, changedSince) }
+					req.Changed = project.ChangedSince(req.Space, changedSince)
 				}
 				out, err := sign.Run(req)
 				if err != nil {
-					return asUsage(err)
+					return a.requestError(err)
 				}
 				if a.verbose {
 					for _, s := range out.Skipped {
@@ -102,6 +86,7 @@ main "**" signs what a branch changed and leaves the rest alone.`,
 				selected += out.Selected
 				results = append(results, out.Results...)
 			}
+			format := first.Format
 			switch {
 			case selected == 0:
 				a.info("nothing to sign: no item among the %d paths given", skipped)
@@ -129,108 +114,21 @@ main "**" signs what a branch changed and leaves the rest alone.`,
 	return cmd
 }
 
-// changedItems keeps the items whose bytes differ from those of git
-// commit ref: new and edited ones, and any that cannot be read, so that the
-// signer still refuses a link with its reason. The comparison is
-// gitrepo.ChangedSince's, as for rye verify --changed-since.
-func changedItems(sp *space.Space, items []space.Found, ref string) ([]space.Found, error) {
-	repo, prefix, err := gitrepo.OpenAt(sp.Root)
-	if err != nil {
-		return nil, usageError("--changed-since: %v", err)
-	}
-	cands := gitrepo.Candidates{
-		Rels: make([]string, len(items)),
-		Read: func(i int) ([]byte, error) { return items[i].Space.ReadFile(items[i].Rel) },
-		File: func(i int) string { return filepath.Join(items[i].Space.AI(), filepath.FromSlash(items[i].Rel)) },
-	}
-	for i, f := range items {
-		cands.Rels[i] = f.Rel
-	}
-	changed, _, err := repo.ChangedSince(ref, path.Join(prefix, space.AIDir), cands, true)
-	if err != nil {
-		return nil, usageError("--changed-since: %v", err)
-	}
-	out := make([]space.Found, len(changed))
-	for i, c := range changed {
-		out[i] = items[c.Index]
-	}
-	return out, nil
-}
-
-func signFormat(flag, configured string) (sign.Format, error) {
-	if flag == "" {
-		flag = configured
-	}
-	if flag == "" {
-		return sign.V2, nil
-	}
-	f, err := sign.ParseFormat(flag)
-	return f, asUsage(err)
-}
-
-// signingTime is SOURCE_DATE_EPOCH when set (reproducible builds), else now.
-func signingTime() (time.Time, error) {
-	t, err := sign.SigningTime(os.Getenv)
-	if err != nil {
-		return time.Time{}, usageError("%v", err)
-	}
-	return t, nil
-}
-
-// writableSpace is the project or the user space, for verbs that write.
-func (a *app) writableSpace(flag, name string) (*space.Space, error) {
-	switch name {
-	case "", "project":
-		return a.project()
-	case "user":
-		ss, err := a.getSpaces()
-		if err != nil {
-			return nil, err
-		}
-		if ss.User == nil {
-			return nil, usageError("no user space: set USER_SPACE or HOME")
-		}
-		return ss.User, nil
-	}
-	return nil, usageError("%s %q: use project or user (the system space is read-only)", flag, name)
-}
-
-// signGroup is one project's share of a signing run (or the user space's).
-type signGroup struct {
-	spaces   *space.Spaces
-	space    *space.Space
-	patterns []string
-	settings *config.Settings
-}
-
-// signGroups splits the patterns among the projects that hold them (file
-// paths, as pre-commit passes them from a repository's root, name their
-// own project: verify.Projects), or gives them all to the user space.
-func (a *app) signGroups(spaceFlag string, kinds []item.Kind, patterns []string) ([]signGroup, error) {
-	ss, err := a.getSpaces()
-	if err != nil {
-		return nil, err
-	}
+// signParts are the projects a signing run acts in: those that hold the
+// patterns (file paths, as pre-commit passes them from a repository's
+// root, name their own project), or the user space with --space user.
+func (a *app) signParts(spaceFlag string, kinds []item.Kind, patterns []string) ([]project.Part, error) {
 	if spaceFlag != "" && spaceFlag != "project" {
-		sp, err := a.writableSpace("--space", spaceFlag)
+		p, err := a.open(project.Options{})
 		if err != nil {
 			return nil, err
 		}
-		s, err := a.settings(verify.SettingsOptions{})
-		if err != nil {
+		if _, err := a.writable(p, "--space", spaceFlag); err != nil {
 			return nil, err
 		}
-		return []signGroup{{spaces: ss, space: sp, patterns: patterns, settings: s}}, nil
+		return []project.Part{{Project: p, Patterns: patterns}}, nil
 	}
-	parts, err := verify.Projects{Request: verify.Request{Spaces: ss, Kinds: kinds, Patterns: patterns, WorkDir: a.workDir()}}.Parts()
-	if err != nil {
-		return nil, a.requestError(err)
-	}
-	out := make([]signGroup, len(parts))
-	for i, p := range parts {
-		out[i] = signGroup{spaces: p.Request.Spaces, space: p.Request.Spaces.Project, patterns: p.Request.Patterns, settings: p.Settings}
-	}
-	return out, nil
+	return a.openRun(false, project.Run{Kinds: kinds, Patterns: patterns})
 }
 
 // reportSigning prints one line per signed, would-be-signed and failed item

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ryekit/rye/gitrepo"
 	"github.com/ryekit/rye/internal/atomicfile"
+	"github.com/ryekit/rye/project"
 	"github.com/ryekit/rye/sign"
 	"github.com/ryekit/rye/verify"
 )
@@ -59,7 +60,11 @@ func (a *app) trustDir(user bool) (string, error) {
 	if user {
 		name = "user"
 	}
-	sp, err := a.writableSpace("--user", name)
+	p, err := a.open(project.Options{SpacesOnly: true})
+	if err != nil {
+		return "", err
+	}
+	sp, err := a.writable(p, "--user", name)
 	if err != nil {
 		return "", err
 	}
@@ -100,7 +105,7 @@ func (a *app) addTrust(k *verify.TrustedKey, o *trustOptions) error {
 	if err := atomicfile.WriteFile(target, data, 0o644); err != nil {
 		return asUsage(err)
 	}
-	a.info("trusted %s%s: %s", k.Fingerprint, ownerText(k.Owner), target)
+	a.info("trusted %s%s: %s", k.Fingerprint, verify.OwnerText(k.Owner), target)
 	if a.json {
 		return writeJSON(a.stdout, map[string]string{"fingerprint": k.Fingerprint, "path": target})
 	}
@@ -108,11 +113,15 @@ func (a *app) addTrust(k *verify.TrustedKey, o *trustOptions) error {
 	return nil
 }
 
-func ownerText(owner string) string {
-	if owner == "" {
-		return ""
+// allTrust is every tier's trusted keys, as they are on disk (trust list
+// and export show them, whatever a run would trust).
+func (a *app) allTrust() (*verify.TrustStore, error) {
+	ss, err := a.spaces()
+	if err != nil {
+		return nil, err
 	}
-	return " (" + owner + ")"
+	ts, err := verify.LoadTrustStore(verify.TrustTiers(ss, nil, true))
+	return ts, asUsage(err)
 }
 
 func (a *app) trustAddCommand() *cobra.Command {
@@ -206,13 +215,9 @@ func (a *app) trustListCommand() *cobra.Command {
 		Short: "List the trusted keys of every tier, and the files that were ignored",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ss, err := a.getSpaces()
+			ts, err := a.allTrust()
 			if err != nil {
 				return err
-			}
-			ts, err := verify.LoadTrustStore(verify.TrustTiers(ss, nil, true))
-			if err != nil {
-				return asUsage(err)
 			}
 			if a.json {
 				type keyJSON struct {
@@ -312,13 +317,9 @@ written unless --namespace names them (git signs in namespace git).`,
 			if format != "allowed-signers" {
 				return usageError("--format %q: the one format is allowed-signers", format)
 			}
-			ss, err := a.getSpaces()
+			ts, err := a.allTrust()
 			if err != nil {
 				return err
-			}
-			ts, err := verify.LoadTrustStore(verify.TrustTiers(ss, nil, true))
-			if err != nil {
-				return asUsage(err)
 			}
 			a.warnTrustProblems(ts)
 			data, err := verify.FormatAllowedSigners(ts.Keys(), namespaces)

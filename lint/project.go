@@ -12,48 +12,10 @@ import (
 	"github.com/ryekit/rye/verify"
 )
 
-// CheckProjectsRequest is rye check over one project or several: the
-// verify run (verify.Projects) and, for each project, the analyzers its
-// own settings choose with the command line's Enable and Disable over them.
-type CheckProjectsRequest struct {
-	Verify          verify.Projects
-	Enable, Disable []string
-	// Progress is Options.Progress of each project's lint run.
-	Progress func(done, total int)
-}
-
-// ProjectCheck is one project's finished check.
-type ProjectCheck struct {
-	verify.Part
-	*CheckResult
-}
-
-// CheckProjects runs Check for each project of req, in order.
-func CheckProjects(req CheckProjectsRequest) ([]ProjectCheck, error) {
-	parts, err := req.Verify.Parts()
-	if err != nil {
-		return nil, err
-	}
-	out := make([]ProjectCheck, 0, len(parts))
-	for _, part := range parts {
-		opts, err := optionsFor(part.Settings, req.Enable, req.Disable)
-		if err != nil {
-			return nil, err
-		}
-		opts.Progress = req.Progress
-		res, err := Check(CheckRequest{Verify: part.Request, Options: opts})
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, ProjectCheck{Part: part, CheckResult: res})
-	}
-	return out, nil
-}
-
-// optionsFor is the lint options of one project's settings (Settings: a
-// tree under check can only make them stricter), with the command line's
-// analyzers, which are the runner's own.
-func optionsFor(s *config.Settings, enable, disable []string) (Options, error) {
+// OptionsFor is the lint options of one project's settings (Settings: a
+// tree under check can only make them stricter), with the caller's
+// analyzers (the command line's, which are the runner's own) over them.
+func OptionsFor(s *config.Settings, enable, disable []string) (Options, error) {
 	base, tighten := s.Lint()
 	base.Enable = append(append([]string(nil), base.Enable...), enable...)
 	base.Disable = append(append([]string(nil), base.Disable...), disable...)
@@ -69,38 +31,38 @@ type FixMode int
 
 const (
 	NoFix      FixMode = iota
-	DiffFixes          // compute them (ProjectLint.Fixed), write nothing
+	DiffFixes          // compute them (ProjectResult.Fixed), write nothing
 	WriteFixes         // write them atomically, then lint what was written
 )
 
-// LintRequest is rye lint over one project or several.
-type LintRequest struct {
-	// Projects selects the projects and their items (Request: kinds,
-	// patterns, the working directory, ChangedSince) and the policy the
-	// signature analyzer verifies with, against each project's working
-	// tree trust store.
-	Projects        verify.Projects
-	Enable, Disable []string
-	// NoVerify leaves signatures to rye verify (the rye-lint and rye-verify
-	// pre-commit hooks run side by side): the signature analyzer then only
-	// reports misplaced signature lines.
-	NoVerify bool
-	Fix      FixMode
-	// Progress is Options.Progress of each lint run.
-	Progress func(done, total int)
+// ProjectRequest is rye lint over one project.
+type ProjectRequest struct {
+	Spaces   *space.Spaces
+	Kinds    []item.Kind // nil: every kind
+	Patterns []string    // ids, globs or file paths; none: every file
+	WorkDir  string      // path patterns are relative to it
+	// ChangedSince lints only the files whose bytes differ from this git
+	// commit's.
+	ChangedSince string
+	// Trust and Policy are what the signature analyzer verifies with; a
+	// nil Trust leaves signatures to rye verify (the rye-lint and
+	// rye-verify pre-commit hooks run side by side): the analyzer then
+	// only reports misplaced signature lines.
+	Trust  *verify.TrustStore
+	Policy verify.Policy
+	// Options are the analyzers and severities (OptionsFor) and the
+	// progress callback; Fixes is set from Fix.
+	Options Options
+	Fix     FixMode
 }
 
-// ProjectLint is one project's finished lint run.
-type ProjectLint struct {
-	verify.Part
+// ProjectResult is one project's finished lint run.
+type ProjectResult struct {
 	*Result
 	// Files is how many files were linted.
 	Files int
 	// Fixed are the fixes computed (DiffFixes) or written (WriteFixes).
 	Fixed []Fixed
-	// Trust is the store items were verified against (nil with NoVerify);
-	// its Problems are the trusted-key files that were ignored.
-	Trust *verify.TrustStore
 	// Notes are lines for the reader: what changed since a commit.
 	Notes []string
 }
@@ -114,53 +76,30 @@ type WriteError struct {
 func (e *WriteError) Error() string { return "writing " + e.Path + ": " + e.Err.Error() }
 func (e *WriteError) Unwrap() error { return e.Err }
 
-// LintProjects lints each project of req in turn: its selected files (those
-// that changed since a commit with ChangedSince), its trust store and
-// policy for the signature analyzer, its settings' analyzers; and applies
-// the fixes as req.Fix says. Fixes that were not applied come back as
-// findings (ApplyFixes).
-func LintProjects(req LintRequest) ([]ProjectLint, error) {
-	parts, err := req.Projects.Parts()
-	if err != nil {
-		return nil, err
-	}
-	out := make([]ProjectLint, 0, len(parts))
-	for _, part := range parts {
-		pl, err := lintPart(req, part)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, pl)
-	}
-	return out, nil
-}
-
-func lintPart(req LintRequest, part verify.Part) (ProjectLint, error) {
-	pl := ProjectLint{Part: part}
-	opts, err := optionsFor(part.Settings, req.Enable, req.Disable)
-	if err != nil {
-		return pl, err
-	}
-	opts.Progress = req.Progress
+// Project lints the selected files of one project (those that changed
+// since a commit with ChangedSince), verifying signatures with its trust
+// store and policy, and applies the fixes as req.Fix says. Fixes that were
+// not applied come back as findings (ApplyFixes).
+func Project(req ProjectRequest) (*ProjectResult, error) {
+	pl := &ProjectResult{}
+	opts := req.Options
 	opts.Fixes = req.Fix != NoFix
-	r := part.Request
-	if !req.NoVerify {
-		if pl.Trust, _, err = verify.LoadTrust(r.Spaces, verify.TrustOptions{}, false); err != nil {
-			return pl, err
-		}
+	kinds := req.Kinds
+	if kinds == nil {
+		kinds = item.Kinds
 	}
 	load := func() (*Env, error) {
-		env, err := Load(r.Spaces, r.Spaces.Project, kindsOf(r), r.Patterns, r.WorkDir)
+		env, err := Load(req.Spaces, req.Spaces.Project, kinds, req.Patterns, req.WorkDir)
 		if err != nil {
 			return nil, verify.RequestErrorOf(verify.FieldPatterns, err)
 		}
-		if r.ChangedSince != "" {
-			if pl.Notes, err = keepChanged(env, r.ChangedSince, kindsOf(r)); err != nil {
+		if req.ChangedSince != "" {
+			if pl.Notes, err = keepChanged(env, req.ChangedSince, kinds); err != nil {
 				return nil, err
 			}
 		}
-		if pl.Trust != nil {
-			ts, policy := pl.Trust, r.Policy
+		if req.Trust != nil {
+			ts, policy := req.Trust, req.Policy
 			env.Verify = func(f *File, md *item.Metadata) verify.Result {
 				return verify.Check(verify.Input{Kind: f.Kind, ID: f.ID, Space: f.Space.Label, Path: f.Name, Embedded: f.Space.Embedded(), Data: f.Src, ReadErr: f.ReadErr, Meta: md}, ts, policy)
 			}
@@ -169,11 +108,11 @@ func lintPart(req LintRequest, part verify.Part) (ProjectLint, error) {
 	}
 	env, err := load()
 	if err != nil {
-		return pl, err
+		return nil, err
 	}
 	res, err := Lint(env, opts)
 	if err != nil {
-		return pl, err
+		return nil, err
 	}
 	if req.Fix != NoFix {
 		fixed, skipped := ApplyFixes(res)
@@ -194,13 +133,6 @@ func lintPart(req LintRequest, part verify.Part) (ProjectLint, error) {
 	}
 	pl.Result, pl.Files = res, len(env.Files)
 	return pl, nil
-}
-
-func kindsOf(r verify.Request) []item.Kind {
-	if r.Kinds == nil {
-		return item.Kinds
-	}
-	return r.Kinds
 }
 
 // keepChanged keeps the files of env whose bytes differ from those of git

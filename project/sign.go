@@ -1,0 +1,86 @@
+package project
+
+import (
+	"path"
+	"path/filepath"
+
+	"github.com/ryekit/rye/gitrepo"
+	"github.com/ryekit/rye/sign"
+	"github.com/ryekit/rye/space"
+	"github.com/ryekit/rye/verify"
+)
+
+// Fields of a signing setup, as a verify.RequestError names them.
+const (
+	FieldFormat = "format"
+	FieldSpace  = "space"
+)
+
+// Signing says how a caller signs in a project: the space the items are
+// in and the format it asks for ("" for both: the project, and the
+// settings' sign.format, else v2).
+type Signing struct {
+	Space  string
+	Format string
+}
+
+// SignRequest fills in what signing in this project depends on, for
+// sign.Run: the space items are selected in (project or user), the
+// working directory path patterns are relative to, the format, the time
+// (SOURCE_DATE_EPOCH when set, else now) and the extractor rules items are
+// checked by before they are signed. rye sign and the MCP server's sign
+// tool both start from it; the caller adds what to sign and the key.
+func (p *Project) SignRequest(s Signing) (sign.Request, error) {
+	sp, err := p.Writable(s.Space)
+	if err != nil {
+		return sign.Request{}, verify.RequestErrorOf(FieldSpace, err)
+	}
+	name := s.Format
+	if name == "" && p.Settings != nil {
+		name = p.Settings.SignFormat()
+	}
+	format := sign.V2
+	if name != "" {
+		if format, err = sign.ParseFormat(name); err != nil {
+			return sign.Request{}, verify.RequestErrorOf(FieldFormat, err)
+		}
+	}
+	when, err := sign.SigningTime(p.Getenv)
+	if err != nil {
+		return sign.Request{}, err
+	}
+	rules, err := p.Spaces.Extractors()
+	if err != nil {
+		return sign.Request{}, err
+	}
+	return sign.Request{Space: sp, WorkDir: p.WorkDir, Format: format, Time: when, Rules: rules}, nil
+}
+
+// ChangedSince narrows a signing run in space sp to the items whose bytes
+// differ from git commit ref (rye sign --changed-since), for
+// sign.Request.Changed.
+func ChangedSince(sp *space.Space, ref string) func([]space.Found) ([]space.Found, error) {
+	return func(items []space.Found) ([]space.Found, error) {
+		repo, prefix, err := gitrepo.OpenAt(sp.Root)
+		if err != nil {
+			return nil, verify.RequestErrorOf(verify.FieldChangedSince, err)
+		}
+		cands := gitrepo.Candidates{
+			Rels: make([]string, len(items)),
+			Read: func(i int) ([]byte, error) { return items[i].Space.ReadFile(items[i].Rel) },
+			File: func(i int) string { return filepath.Join(items[i].Space.AI(), filepath.FromSlash(items[i].Rel)) },
+		}
+		for i, f := range items {
+			cands.Rels[i] = f.Rel
+		}
+		changed, _, err := repo.ChangedSince(ref, path.Join(prefix, space.AIDir), cands, true)
+		if err != nil {
+			return nil, verify.RequestErrorOf(verify.FieldChangedSince, err)
+		}
+		out := make([]space.Found, len(changed))
+		for i, c := range changed {
+			out[i] = items[c.Index]
+		}
+		return out, nil
+	}
+}

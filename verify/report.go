@@ -1,0 +1,99 @@
+package verify
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/ryekit/rye/report"
+	"github.com/ryekit/rye/space"
+)
+
+// DocURL is a section of docs/verify.md: every verdict and finding of
+// verification links to its fix there.
+func DocURL(anchor string) string {
+	return "https://github.com/ryekit/rye/blob/main/docs/verify.md#" + anchor
+}
+
+// Report is the finding model of one project's verification: a report
+// item per result, a finding per failure and per warning, the trusted-key
+// files that were ignored, the keys the change adds or edits under a
+// trust ref, and the tracked files the executor would refuse. notes go
+// first (the settings' notes); project is the project verified (nil for
+// the user or system tier); listVerified adds a note per verified item
+// (-v).
+func (res *Results) Report(notes []string, project *space.Space, listVerified bool) *report.Report {
+	rep := &report.Report{Tool: "rye verify", Notes: append(append([]string(nil), notes...), res.Notes...)}
+	AddVerdicts(rep, res.Items, listVerified)
+	rep.Passed = res.Passed
+	for _, p := range res.Trust.Problems {
+		rep.Add(report.Finding{Rule: "verify/trust-store", Severity: report.Warning, Path: p.Path, Message: p.Reason})
+	}
+	for _, f := range res.RunFiles {
+		rule := "verify/tracked-run-file"
+		rep.AddRule(report.Rule{ID: rule, Short: "Git tracks a file outside .ai/ that rye execute would use without verifying it.", Help: "Interpreters, packages and .env files are not items: nothing signs them. See the URL.", URL: "https://github.com/ryekit/rye/blob/main/docs/execute.md#what-a-project-can-and-cannot-choose"})
+		rep.Add(report.Finding{Rule: rule, Severity: report.Error, Path: project.ShownRootPath(f.Path), Line: 1, Col: 1,
+			Message: fmt.Sprintf("%s is tracked by git: %s unverified, so rye execute refuses it; remove it from git (git rm -r --cached %s) and list it in .gitignore", f.Path, f.Why, f.Path)})
+	}
+	for _, k := range res.Trust.Changed() {
+		rule := "verify/key-changed"
+		rep.AddRule(report.Rule{ID: rule, Short: "The change edits a trusted key's entry; the trusted ref's entry governs.", Help: "A key's scopes, expiry and owner come from the trusted ref until the change is merged. See the URL.", URL: DocURL("keys-added-by-a-change")})
+		rep.Add(report.Finding{Rule: rule, Severity: report.Warning, Path: k.Path, Line: 1, Col: 1,
+			Message: fmt.Sprintf("this change edits the entry of trusted key %s%s (owner, scopes or expiry); %s's entry governs until the change is merged", k.Fingerprint, OwnerText(k.Owner), res.Trust.Ref())})
+	}
+	for _, k := range res.Trust.Added() {
+		rule := "verify/key-added"
+		rep.AddRule(report.Rule{ID: rule, Short: "The change adds a trusted key that the trusted ref does not have.", Help: "A key added by the change under review is not trusted until it is merged. See the URL.", URL: DocURL("keys-added-by-a-change")})
+		rep.Add(report.Finding{Rule: rule, Severity: report.Warning, Path: k.Path, Line: 1, Col: 1,
+			Message: fmt.Sprintf("this change adds key %s%s, which %s does not trust: items it signed fail until the key is reviewed and merged into %s", k.Fingerprint, OwnerText(k.Owner), res.Trust.Ref(), res.Trust.Ref())})
+	}
+	return rep
+}
+
+// OwnerText is a key's owner in a message: " (owner)", or nothing.
+func OwnerText(owner string) string {
+	if owner == "" {
+		return ""
+	}
+	return " (" + owner + ")"
+}
+
+// LegacyGroup puts a legacy-format warning (verify's, or lint's signature
+// analyzer's) into its format's group: the same warning on many items is
+// one line in text.
+func LegacyGroup(rep *report.Report, f *report.Finding, format string) {
+	f.Group = "legacy-" + format
+	rep.AddGroup(report.Group{Key: f.Group, Summary: "%s verified with " + format + " signatures, which leave parts of each item unsigned (" + DocURL("what-v1-does-not-catch") + "; -v or --format json lists them); re-sign them with your key: rye sign --format v2 \"**\""})
+}
+
+// AddVerdicts turns results into report items and findings; listVerified
+// adds a note per verified item.
+func AddVerdicts(rep *report.Report, results []Result, listVerified bool) {
+	rep.Items = slices.Grow(rep.Items, len(results))
+	for i := range results {
+		r := &results[i] // a pointer in the item: a copy would be 180 bytes more per item
+		rep.Items = append(rep.Items, report.Item{Failed: r.Verdict.Failed(), Value: r})
+		if r.Verdict.Failed() {
+			rule := "verify/" + string(r.Verdict)
+			rep.AddRule(report.Rule{ID: rule, Short: r.Verdict.Description(), Help: r.Verdict.Description() + " See the URL for the fix.", URL: DocURL(string(r.Verdict))})
+			rep.Add(report.Finding{Rule: rule, Severity: report.Error, Path: r.Path, Line: max(r.Line, 1), Col: 1, Message: string(r.Verdict) + ": " + r.Reason, Kind: string(r.Kind), ID: string(r.ID)})
+		}
+		for _, w := range r.Warnings {
+			rule := "verify/warning"
+			rep.AddRule(report.Rule{ID: rule, Short: "Verified, with something to act on: a key that expires soon, or a legacy signature format.", URL: DocURL("warnings")})
+			f := report.Finding{Rule: rule, Severity: report.Warning, Path: r.Path, Line: max(r.Line, 1), Col: 1, Message: w, Kind: string(r.Kind), ID: string(r.ID)}
+			if r.IsLegacyWarning(w) {
+				LegacyGroup(rep, &f, r.Format)
+			}
+			rep.Add(f)
+		}
+		if listVerified && !r.Verdict.Failed() {
+			note := "verified"
+			if r.Embedded {
+				note = "verified (embedded)"
+			} else if r.Fingerprint != "" {
+				note += fmt.Sprintf(" (%s, key %s%s)", r.Format, r.Fingerprint, OwnerText(r.Owner))
+			}
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %s %s: %s", r.Path, r.Kind, r.ID, note))
+		}
+	}
+}
