@@ -209,7 +209,7 @@ signature. It prints one verdict per item and the bundle's verdict.`,
 	cmd.Flags().StringVar(&bt.trustRef, "trust-ref", "", "trust the project keys of git commit `REF`, not the working tree")
 	cmd.Flags().StringArrayVar(&bt.trust, "trust", nil, "trust the bundle's shipped key `FP` (its recomputed fingerprint must match)")
 	cmd.Flags().StringVar(&format, "format", "text", "output `FORMAT`: text, json, sarif or github")
-	cmd.RegisterFlagCompletionFunc("format", fixedValues(formats...))
+	cmd.RegisterFlagCompletionFunc("format", fixedValues(report.Formats...))
 	return cmd
 }
 
@@ -250,7 +250,7 @@ installing a newer version replaces it cleanly.`,
 				return err
 			}
 			if r.Failed() {
-				a.outs = []output{{format: "text"}}
+				a.outs = []report.Output{{Format: "text"}}
 				a.renderReport(r.Report(args[0], a.verbose), bundleLine(r), nil) // the findings; the exit code is ours
 				return findings("nothing installed")
 			}

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/ryekit/rye/project"
+	"github.com/ryekit/rye/report"
 )
 
 // Exit codes (spec 4.3): the same in every output format.
@@ -80,7 +81,7 @@ type app struct {
 	// the outputs they name, once the verb has read them; rendered is set
 	// when a report has been written (a later error is not rendered again).
 	out      outputOptions
-	outs     []output
+	outs     []report.Output
 	tool     string
 	rendered bool
 	cmdName  string // how messages name rye (hint)

@@ -122,7 +122,7 @@ func homeRelative(p string) string {
 	if err != nil || home == "" {
 		return p
 	}
-	if rel, err := filepath.Rel(home, p); err == nil && !outside(rel) && rel != "." {
+	if rel, err := filepath.Rel(home, p); err == nil && !report.Outside(rel) && rel != "." {
 		return "~/" + filepath.ToSlash(rel)
 	}
 	return p

@@ -166,7 +166,7 @@ func (a *app) cannotFix(fs []report.Finding) {
 func (a *app) printDiffs(fixed []lint.Fixed) error {
 	m := a.pathMapper()
 	for _, fx := range fixed {
-		fmt.Fprint(a.stdout, lint.Diff(m.mapPath(fx.File.Name), fx.File.Src, fx.New))
+		fmt.Fprint(a.stdout, lint.Diff(m.Map(fx.File.Name), fx.File.Src, fx.New))
 	}
 	a.rendered = true
 	if len(fixed) == 0 {

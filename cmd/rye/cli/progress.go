@@ -19,7 +19,7 @@ var progressDelay = time.Second
 // (--json, or --format or --output other than text: its reader is a
 // program).
 func (a *app) progress(verb string) func(done, total int) {
-	if a.quiet || a.json || !isTerminal(a.stderr) || machine(a.outs) {
+	if a.quiet || a.json || !isTerminal(a.stderr) || report.Machine(a.outs) {
 		return nil
 	}
 	return newProgressLine(a.stderr, verb, time.Now).update

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ryekit/rye/report"
 )
 
 // The line shows after a second, at most ten times a second, and erases
@@ -47,7 +49,7 @@ func TestProgressIsQuiet(t *testing.T) {
 	if a.progress("verifying") != nil {
 		t.Error("progress on a buffer")
 	}
-	a.outs = []output{{format: "sarif"}}
+	a.outs = []report.Output{{Format: "sarif"}}
 	a.quiet = true
 	if a.progress("verifying") != nil {
 		t.Error("progress under -q")

@@ -114,7 +114,7 @@ func (a *app) listOutputs(cmd *cobra.Command) error {
 // (JSON, --json included), not only the problems.
 func (a *app) listsItems() bool {
 	for _, o := range a.outs {
-		if o.format == "json" {
+		if o.Format == "json" {
 			return true
 		}
 	}

@@ -1,0 +1,150 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+
+	"github.com/ryekit/rye/internal/atomicfile"
+)
+
+// Formats are the output formats of a report.
+var Formats = []string{"text", "json", "sarif", "github"}
+
+// Output is one destination of a report: a format, and a file ("" for
+// standard output).
+type Output struct {
+	Format, File string
+}
+
+// Machine reports whether any output is in a machine format (progress
+// and prompts stay quiet then: their reader is a program).
+func Machine(outs []Output) bool {
+	for _, o := range outs {
+		if o.Format != "text" {
+			return true
+		}
+	}
+	return false
+}
+
+// Outputs are where one run writes its report: one format on standard
+// output and any number of files (golangci-lint's --output.FORMAT.path),
+// so that one run gives GitHub annotations and a SARIF file.
+type Outputs struct {
+	List   []Output
+	Stdout io.Writer
+	// Color colours text on standard output.
+	Color bool
+	// Quiet leaves warnings out of text and GitHub output (-q); machine
+	// formats keep everything.
+	Quiet bool
+	// Paths name files in machine formats (text keeps the paths the
+	// findings have: relative to the working directory).
+	Paths Paths
+	// StepSummary is the file of GitHub's job summary
+	// (GITHUB_STEP_SUMMARY), written once per run by the GitHub output on
+	// standard output, else the first GitHub file.
+	StepSummary string
+}
+
+// FileError is an output file that could not be written.
+type FileError struct {
+	Output Output
+	Err    error
+}
+
+func (e *FileError) Error() string {
+	return fmt.Sprintf("%s=%s: %v", e.Output.Format, e.Output.File, e.Err)
+}
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// Write writes rep to every output (line is the one-line summary of text
+// and GitHub output, summary the JSON summary object). Files are replaced
+// atomically.
+func (o Outputs) Write(rep *Report, line string, summary any) error {
+	var machineRep *Report
+	for _, out := range o.List {
+		r := rep
+		if out.Format != "text" {
+			if machineRep == nil {
+				machineRep = rep.Relocated(o.Paths.Map, o.Paths.Root())
+			}
+			r = machineRep
+		}
+		if o.Quiet && (out.Format == "text" || out.Format == "github") {
+			r = r.WithoutWarnings()
+		}
+		if err := o.write(out, r, line, summary); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteFailure writes a run that could not report findings (a usage or
+// configuration error: rep has its Failure) to the machine-format outputs,
+// so that CI shows why it failed: a GitHub error annotation, a SARIF run
+// whose invocation failed, a JSON document with "error". Text needs
+// nothing: the error is on standard error. It returns what it could not
+// write.
+func (o Outputs) WriteFailure(rep *Report) []error {
+	rep.Root = o.Paths.Root()
+	var errs []error
+	for _, out := range o.List {
+		if out.Format == "text" {
+			continue
+		}
+		if err := o.write(out, rep, "", nil); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
+}
+
+// stepSummary is the output that writes the job summary.
+func (o Outputs) stepSummary() Output {
+	for _, out := range o.List {
+		if out.Format == "github" && out.File == "" {
+			return out
+		}
+	}
+	for _, out := range o.List {
+		if out.Format == "github" {
+			return out
+		}
+	}
+	return Output{}
+}
+
+// write writes one output: standard output, or a file replaced atomically.
+func (o Outputs) write(out Output, r *Report, line string, summary any) error {
+	w := o.Stdout
+	var buf bytes.Buffer
+	if out.File != "" {
+		w = &buf
+	}
+	var err error
+	switch out.Format {
+	case "text":
+		err = WriteText(w, r, line, out.File == "" && o.Color)
+	case "json":
+		err = WriteJSON(w, r, summary)
+	case "sarif":
+		err = WriteSARIF(w, r)
+	case "github":
+		step := ""
+		if out == o.stepSummary() {
+			step = o.StepSummary
+		}
+		err = WriteGitHub(w, r, line, step)
+	}
+	if err != nil || out.File == "" {
+		return err
+	}
+	if err := atomicfile.WriteFile(out.File, buf.Bytes(), 0o644); err != nil {
+		return &FileError{Output: out, Err: err}
+	}
+	return nil
+}
