@@ -205,30 +205,71 @@ func bundleID(manifestPath string) (item.ID, error) {
 	return item.ParseID(strings.TrimSuffix(strings.TrimPrefix(manifestPath, ".ai/bundles/"), "/manifest.yaml"))
 }
 
+// ShippedKeyError is a shipped key the caller named (--trust FP) that
+// cannot be trusted.
+type ShippedKeyError struct {
+	Fingerprint string
+	Err         error
+}
+
+func (e *ShippedKeyError) Error() string { return e.Fingerprint + ": " + e.Err.Error() }
+func (e *ShippedKeyError) Unwrap() error { return e.Err }
+
+// CheckTrusting checks a bundle file's bytes as Check does, with the keys
+// named by trust (fingerprints) among those the bundle ships added to ts
+// (rye bundle verify and install --trust FP): each is taken from the
+// bundle only when its fingerprint, recomputed from the key, is FP
+// (ShippedKey). It returns the shipped keys it trusted, by fingerprint.
+func CheckTrusting(data []byte, ts *verify.TrustStore, p verify.Policy, trust []string) (*Result, map[string][]byte, error) {
+	archive, err := ReadArchive(data, DefaultLimits)
+	if err != nil {
+		return Refused(err), nil, nil
+	}
+	shipped := map[string][]byte{}
+	if len(trust) > 0 {
+		var sources []verify.TrustSource
+		for _, fp := range trust {
+			src, keyData, err := ShippedKey(archive, fp)
+			if err != nil {
+				return nil, nil, err
+			}
+			sources = append(sources, src)
+			shipped[fp] = keyData
+		}
+		if ts, err = ts.With(sources); err != nil {
+			return nil, nil, err
+		}
+	}
+	return CheckArchive(archive, ts, p), shipped, nil
+}
+
 // ShippedKey returns the trust tier made of the bundle's shipped copy of
 // key fp, for rye bundle install --trust fp: the file must be in the
 // archive at its place, parse, and hold the key whose fingerprint,
 // recomputed from the key itself, is fp (ParseTrustedKey refuses a file
-// named after another key).
+// named after another key). Its errors are *ShippedKeyError.
 func ShippedKey(a *Archive, fp string) (verify.TrustSource, []byte, error) {
+	fail := func(format string, args ...any) (verify.TrustSource, []byte, error) {
+		return verify.TrustSource{}, nil, &ShippedKeyError{Fingerprint: fp, Err: fmt.Errorf(format, args...)}
+	}
 	if !hexFP.MatchString(fp) {
-		return verify.TrustSource{}, nil, fmt.Errorf("--trust %s: a fingerprint is 16 lowercase hex digits (rye keys show prints it)", fp)
+		return fail("a fingerprint is 16 lowercase hex digits (rye keys show prints it)")
 	}
 	mp, err := manifestPath(a)
 	if err != nil {
-		return verify.TrustSource{}, nil, fmt.Errorf("--trust %s: %v", fp, err)
+		return fail("%v", err)
 	}
 	id, err := bundleID(mp)
 	if err != nil {
-		return verify.TrustSource{}, nil, fmt.Errorf("--trust %s: %s: the bundle id in its path: %v", fp, mp, err)
+		return fail("%s: the bundle id in its path: %v", mp, err)
 	}
 	kp := KeyPath(id, fp)
 	f := a.Get(kp)
 	if f == nil {
-		return verify.TrustSource{}, nil, fmt.Errorf("--trust %s: the bundle ships no key %s (%s)", fp, fp, kp)
+		return fail("the bundle ships no key %s (%s)", fp, kp)
 	}
 	if _, err := verify.ParseTrustedKey(fp+".toml", f.Data); err != nil {
-		return verify.TrustSource{}, nil, fmt.Errorf("--trust %s: the shipped key %s: %v", fp, kp, err)
+		return fail("the shipped key %s: %v", kp, err)
 	}
 	src := verify.MemTrustSource("bundle --trust", "--trust "+fp, map[string][]byte{fp + ".toml": f.Data})
 	return src, f.Data, nil

@@ -38,6 +38,31 @@ func DefaultKeyPaths(signingKeyEnv, userRoot string) (KeyPaths, error) {
 	return KeyPaths{Private: priv, Public: filepath.Join(filepath.Dir(priv), "public_key.pem")}, nil
 }
 
+// FindKey says where the signing key is and how it opens (spec 2.4):
+// file (the caller's choice, --key), else RYE_SIGNING_KEY, else
+// <userRoot>/.ai/keys/private_key.pem, with public_key.pem beside it. An
+// encrypted key's passphrase is RYE_KEY_PASSWORD when set (one try: it
+// would only be wrong again), else what ask returns (three tries, as ssh
+// gives; nil: no passphrase can be had); an OpenSSH public key file signs
+// through ssh-agent at SSH_AUTH_SOCK. rye sign, rye keys and rye mcp
+// --allow-sign all find the key here.
+func FindKey(file, userRoot string, getenv func(string) string, ask func(path string, attempt int) ([]byte, error)) (KeyPaths, KeySource, error) {
+	if file == "" {
+		file = getenv("RYE_SIGNING_KEY")
+	}
+	paths, err := DefaultKeyPaths(file, userRoot)
+	if err != nil {
+		return KeyPaths{}, KeySource{}, err
+	}
+	src := KeySource{Path: paths.Private, Passphrase: ask, Tries: 3,
+		Agent: func() (agent.Agent, error) { return DialAgent(getenv("SSH_AUTH_SOCK")) }}
+	if p := getenv("RYE_KEY_PASSWORD"); p != "" {
+		src.Passphrase = func(string, int) ([]byte, error) { return []byte(p), nil }
+		src.Tries = 1
+	}
+	return paths, src, nil
+}
+
 // KeyError is a key that cannot be used, with what to do about it.
 type KeyError struct {
 	Path string

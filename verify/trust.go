@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -16,6 +18,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	toml "github.com/pelletier/go-toml/v2"
 
+	"github.com/ryekit/rye/internal/atomicfile"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/sign"
 	"github.com/ryekit/rye/space"
@@ -185,6 +188,35 @@ func (k *TrustedKey) ExpiredAt(t time.Time) bool {
 // not expired yet).
 func (k *TrustedKey) ExpiresWithin(t time.Time, d time.Duration) bool {
 	return k.Expires != nil && !k.ExpiredAt(t) && k.Expires.AddDate(0, 0, 1).Sub(t) <= d
+}
+
+// KeyExistsError is a key that is trusted already where it would be
+// written.
+type KeyExistsError struct {
+	Fingerprint, Path string
+}
+
+func (e *KeyExistsError) Error() string {
+	return fmt.Sprintf("%s is already trusted (%s)", e.Fingerprint, e.Path)
+}
+
+// WriteTrustedKey writes k's entry into the trusted_keys folder dir
+// (created when missing), atomically, and returns its path; an existing
+// entry is a *KeyExistsError unless replace. What is written is parsed
+// first, as it will be read: scopes and expiry are checked the same way.
+func WriteTrustedKey(dir string, k *TrustedKey, replace bool) (string, error) {
+	data := FormatTrustedKey(k)
+	if _, err := ParseTrustedKey(k.Fingerprint+".toml", data); err != nil {
+		return "", err
+	}
+	target := filepath.Join(dir, k.Fingerprint+".toml")
+	if _, err := os.Lstat(target); err == nil && !replace {
+		return "", &KeyExistsError{Fingerprint: k.Fingerprint, Path: target}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	return target, atomicfile.WriteFile(target, data, 0o644)
 }
 
 // FormatTrustedKey writes a trusted key as TOML in the reference's layout,

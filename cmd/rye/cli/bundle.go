@@ -18,7 +18,6 @@ import (
 	"github.com/ryekit/rye/report"
 	"github.com/ryekit/rye/sign"
 	"github.com/ryekit/rye/space"
-	"github.com/ryekit/rye/verify"
 )
 
 func (a *app) bundleCommand() *cobra.Command {
@@ -113,7 +112,7 @@ type bundleTrust struct {
 
 // checkBundle reads a bundle file and verifies it, with the keys named by
 // --trust (each taken from the bundle only when its recomputed fingerprint
-// matches) added to the trust store.
+// matches) added to the trust store (release.CheckTrusting).
 func (a *app) checkBundle(file string, bt *bundleTrust) (*release.Result, []byte, map[string][]byte, error) {
 	data, err := readBundleFile(file)
 	if err != nil {
@@ -124,27 +123,15 @@ func (a *app) checkBundle(file string, bt *bundleTrust) (*release.Result, []byte
 		return nil, nil, nil, err
 	}
 	a.warnTrust(p)
-	ts := p.Trust
-	archive, err := release.ReadArchive(data, release.DefaultLimits)
-	if err != nil {
-		return release.Refused(err), data, nil, nil
+	r, shipped, err := release.CheckTrusting(data, p.Trust, p.Policy, bt.trust)
+	var se *release.ShippedKeyError
+	switch {
+	case errors.As(err, &se):
+		return nil, nil, nil, findings("%s: --trust %v", file, err)
+	case err != nil:
+		return nil, nil, nil, err
 	}
-	shipped := map[string][]byte{}
-	if len(bt.trust) > 0 {
-		var sources []verify.TrustSource
-		for _, fp := range bt.trust {
-			src, keyData, err := release.ShippedKey(archive, fp)
-			if err != nil {
-				return nil, nil, nil, findings("%s: %v", file, err)
-			}
-			sources = append(sources, src)
-			shipped[fp] = keyData
-		}
-		if ts, err = ts.With(sources); err != nil {
-			return nil, nil, nil, err
-		}
-	}
-	return release.CheckArchive(archive, ts, p.Policy), data, shipped, nil
+	return r, data, shipped, nil
 }
 
 // readBundleFile reads a bundle, refusing one over the size limit before

@@ -7,7 +7,6 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/crypto/ssh/agent"
 
 	"github.com/ryekit/rye/sign"
 )
@@ -39,35 +38,17 @@ func (a *app) keyFlag(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&a.keyFile, "key", "", "your signing key `FILE` (default: RYE_SIGNING_KEY, else <user space>/.ai/keys/private_key.pem); an OpenSSH .pub file signs through ssh-agent")
 }
 
-// keyPaths is where your key is: --key, else RYE_SIGNING_KEY, else the
-// user space's keys folder.
-func (a *app) keyPaths() (sign.KeyPaths, error) {
-	file := a.keyFile
-	if file == "" {
-		file = os.Getenv("RYE_SIGNING_KEY")
-	}
-	p, err := sign.DefaultKeyPaths(file, a.userRoot())
-	return p, asUsage(err)
+// findKey is where your key is and how it opens (sign.FindKey): --key,
+// else RYE_SIGNING_KEY, else the user space's keys folder; passphrases
+// from RYE_KEY_PASSWORD, else asked on the terminal.
+func (a *app) findKey() (sign.KeyPaths, sign.KeySource, error) {
+	paths, src, err := sign.FindKey(a.keyFile, a.userRoot(), os.Getenv, a.askPassphrase)
+	return paths, src, asUsage(err)
 }
 
-// keySource says how to open the key file path: passphrases from
-// RYE_KEY_PASSWORD (one try) or the terminal (three), and ssh-agent at
-// SSH_AUTH_SOCK for an OpenSSH public key file.
-func (a *app) keySource(path string) sign.KeySource {
-	src := sign.KeySource{Path: path, Passphrase: a.keyPassphrase, Tries: 3,
-		Agent: func() (agent.Agent, error) { return sign.DialAgent(os.Getenv("SSH_AUTH_SOCK")) }}
-	if os.Getenv("RYE_KEY_PASSWORD") != "" {
-		src.Tries = 1
-	}
-	return src
-}
-
-// keyPassphrase is the passphrase of the key file path: RYE_KEY_PASSWORD
-// (for CI), else asked on the terminal, naming the file.
-func (a *app) keyPassphrase(path string, attempt int) ([]byte, error) {
-	if p := os.Getenv("RYE_KEY_PASSWORD"); p != "" {
-		return []byte(p), nil
-	}
+// askPassphrase asks for the passphrase of the key file path on the
+// terminal, naming the file.
+func (a *app) askPassphrase(path string, attempt int) ([]byte, error) {
 	t, err := a.openTerminal()
 	if err != nil {
 		return nil, sign.ErrPassphraseNeeded
@@ -116,22 +97,22 @@ func (a *app) newPassphrase(path string) ([]byte, error) {
 // signingKey loads your key, ready to sign; every failure is a
 // configuration error (exit 2).
 func (a *app) signingKey() (*sign.Key, error) {
-	paths, err := a.keyPaths()
+	_, src, err := a.findKey()
 	if err != nil {
 		return nil, err
 	}
-	key, err := sign.LoadSigningKey(a.keySource(paths.Private))
+	key, err := sign.LoadSigningKey(src)
 	return key, asUsage(err)
 }
 
 // publicKey returns your public key and the file it was read from
 // (sign.PublicKeyOf: without unlocking the key when the files tell).
 func (a *app) publicKey() (ed25519.PublicKey, string, error) {
-	paths, err := a.keyPaths()
+	paths, src, err := a.findKey()
 	if err != nil {
 		return nil, "", err
 	}
-	pub, from, err := sign.PublicKeyOf(a.keySource(paths.Private), paths.Public)
+	pub, from, err := sign.PublicKeyOf(src, paths.Public)
 	return pub, from, asUsage(err)
 }
 
@@ -155,7 +136,7 @@ key without --force.`,
 			if err != nil {
 				return usageError("--format: %v", err)
 			}
-			paths, err := a.keyPaths()
+			paths, _, err := a.findKey()
 			if err != nil {
 				return err
 			}

@@ -102,26 +102,26 @@ stdout carries the protocol only; warnings go to stderr.`,
 }
 
 // mcpKey loads the signing key for rye mcp --allow-sign from where rye
-// sign finds it (keyPaths, keySource: a key file, or ssh-agent for an
-// OpenSSH public key), but never asks on the terminal: the server runs
-// under an agent, its stdin is the protocol, and a prompt on the user's
-// terminal would land in the middle of the agent's own screen. An
-// encrypted key needs RYE_KEY_PASSWORD, which the caller read (passphrase)
-// before taking it out of the environment.
+// sign finds it (sign.FindKey: a key file, or ssh-agent for an OpenSSH
+// public key), but never asks on the terminal: the server runs under an
+// agent, its stdin is the protocol, and a prompt on the user's terminal
+// would land in the middle of the agent's own screen. An encrypted key
+// needs RYE_KEY_PASSWORD, which the caller read (passphrase) before taking
+// it out of the environment.
 func (a *app) mcpKey(passphrase string) (*sign.Key, error) {
-	paths, err := a.keyPaths()
-	if err != nil {
-		return nil, err
-	}
-	src := a.keySource(paths.Private)
-	src.Tries = 1 // a wrong passphrase is not tried again
-	needed := false
-	src.Passphrase = func(string, int) ([]byte, error) {
-		if passphrase != "" {
-			return []byte(passphrase), nil
+	getenv := func(k string) string {
+		if k == "RYE_KEY_PASSWORD" {
+			return passphrase
 		}
+		return os.Getenv(k)
+	}
+	needed := false
+	_, src, err := sign.FindKey(a.keyFile, a.userRoot(), getenv, func(string, int) ([]byte, error) {
 		needed = true
 		return nil, sign.ErrPassphraseNeeded
+	})
+	if err != nil {
+		return nil, asUsage(err)
 	}
 	key, err := sign.LoadSigningKey(src)
 	switch {

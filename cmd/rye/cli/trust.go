@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ryekit/rye/gitrepo"
-	"github.com/ryekit/rye/internal/atomicfile"
 	"github.com/ryekit/rye/project"
 	"github.com/ryekit/rye/sign"
 	"github.com/ryekit/rye/verify"
@@ -85,24 +84,16 @@ func (a *app) addTrust(k *verify.TrustedKey, o *trustOptions) error {
 		}
 		k.Expires = &t
 	}
-	data := verify.FormatTrustedKey(k)
-	// Parse what we are about to write: scopes are checked the same way as
-	// when the file is read.
-	if _, err := verify.ParseTrustedKey(k.Fingerprint+".toml", data); err != nil {
-		return usageError("%v", err)
-	}
 	dir, err := a.trustDir(o.user)
 	if err != nil {
 		return err
 	}
-	target := filepath.Join(dir, k.Fingerprint+".toml")
-	if _, err := os.Lstat(target); err == nil && !o.force {
-		return usageError("%s is already trusted (%s); use --force to replace the entry", k.Fingerprint, target)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return asUsage(err)
-	}
-	if err := atomicfile.WriteFile(target, data, 0o644); err != nil {
+	target, err := verify.WriteTrustedKey(dir, k, o.force)
+	var exists *verify.KeyExistsError
+	switch {
+	case errors.As(err, &exists):
+		return usageError("%v; use --force to replace the entry", err)
+	case err != nil:
 		return asUsage(err)
 	}
 	a.info("trusted %s%s: %s", k.Fingerprint, verify.OwnerText(k.Owner), target)
