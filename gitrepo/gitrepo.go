@@ -646,3 +646,18 @@ func sameStat(e *indexEntry, fi fs.FileInfo) bool {
 	return complete && int64(e.Size) == st.Size&0xffffffff && e.MTime.UnixNano() == st.Mtime &&
 		e.CTime.UnixNano() == st.Ctime && e.Ino == uint32(st.Ino)
 }
+
+// Owner names the user as git does when working in dir: "Name <email>"
+// (Identity), or what of them is set, else the login name (USER).
+func Owner(dir string, getenv func(string) string) string {
+	name, email := Identity(dir, getenv)
+	switch {
+	case name != "" && email != "":
+		return name + " <" + email + ">"
+	case name != "":
+		return name
+	case email != "":
+		return email
+	}
+	return getenv("USER")
+}

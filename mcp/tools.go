@@ -284,22 +284,6 @@ type signArgs struct {
 	Source      string `json:"source"`
 }
 
-// signData is the data of a sign response, as rye sign --json writes it.
-type signData struct {
-	Fingerprint string       `json:"fingerprint"`
-	Format      string       `json:"format"`
-	Results     []signResult `json:"results"`
-}
-
-// signResult is one item of a sign call.
-type signResult struct {
-	Kind   item.Kind `json:"kind"`
-	ID     item.ID   `json:"id"`
-	Path   string    `json:"path"`
-	Result string    `json:"result"`
-	Error  string    `json:"error,omitempty"`
-}
-
 // errSigningOff is the answer of the sign tool when the user did not
 // allow signing.
 var errSigningOff = errors.New("signing is off: this server was started without --allow-sign, so it holds no signing key. " +
@@ -341,21 +325,16 @@ func (s *server) sign(ctx context.Context, _ *sdk.CallToolRequest, a signArgs) (
 	if err != nil {
 		return fail(err)
 	}
-	results := []signResult{}
 	var failed []string
 	for _, r := range out.Results {
-		sr := signResult{Kind: r.Kind, ID: r.ID, Path: r.Display, Result: r.Outcome.String()}
 		if r.Err != nil {
-			sr.Error = r.Err.Error()
 			failed = append(failed, fmt.Sprintf("%s (%s)", r.ID, r.Err))
 		}
-		results = append(results, sr)
 	}
-	resp := &Response{Status: "success", Type: string(k), ItemID: a.ItemID, Metadata: since(started),
-		Data: &signData{Fingerprint: s.o.Key.Fingerprint, Format: req.Format.String(), Results: results}}
+	resp := &Response{Status: "success", Type: string(k), ItemID: a.ItemID, Metadata: since(started), Data: sign.Summarize(s.o.Key, req.Format, out.Results)}
 	if len(failed) > 0 {
 		resp.Status = "error"
-		resp.Error = fmt.Sprintf("%d of %d not signed: %s", len(failed), len(results), strings.Join(failed, "; "))
+		resp.Error = fmt.Sprintf("%d of %d not signed: %s", len(failed), len(out.Results), strings.Join(failed, "; "))
 	}
 	return respond(resp)
 }

@@ -3,8 +3,10 @@ package project
 import (
 	"path"
 	"path/filepath"
+	"time"
 
 	"github.com/ryekit/rye/gitrepo"
+	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/sign"
 	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
@@ -83,4 +85,69 @@ func ChangedSince(sp *space.Space, ref string) func([]space.Found) ([]space.Foun
 		}
 		return out, nil
 	}
+}
+
+// SignRun is a signing run over the projects of a run (OpenRun), as rye
+// sign makes one.
+type SignRun struct {
+	Signing
+	Kinds         []item.Kind // nil: every kind
+	Force, DryRun bool
+	// ChangedSince signs only the selected items whose bytes differ from
+	// this git commit's.
+	ChangedSince string
+	// Key returns the signing key; it is asked for once, and only when
+	// something needs signing.
+	Key      func() (*sign.Key, error)
+	Progress func(done, total int)
+}
+
+// Signed is a finished signing run.
+type Signed struct {
+	Key      *sign.Key   // nil when nothing needed the key
+	Format   sign.Format // the first project's
+	Selected int         // items the patterns selected, before ChangedSince
+	Skipped  []string    // paths given that name no item
+	Results  []sign.Result
+}
+
+// Sign signs in each part in turn (file paths in several projects, as
+// pre-commit passes them from a repository's root, sign each in its own
+// project), each in its project's format and checked by its extractor
+// rules, all at one time.
+func Sign(parts []Part, o SignRun) (*Signed, error) {
+	out := &Signed{}
+	key := func() (*sign.Key, error) {
+		if out.Key == nil {
+			k, err := o.Key()
+			if err != nil {
+				return nil, err
+			}
+			out.Key = k
+		}
+		return out.Key, nil
+	}
+	var when time.Time
+	for i, p := range parts {
+		req, err := p.SignRequest(o.Signing)
+		if err != nil {
+			return nil, err
+		}
+		if i == 0 {
+			out.Format, when = req.Format, req.Time
+		}
+		req.Kinds, req.Patterns, req.Time, req.Key = o.Kinds, p.Patterns, when, key
+		req.Force, req.DryRun, req.Progress = o.Force, o.DryRun, o.Progress
+		if o.ChangedSince != "" {
+			req.Changed = ChangedSince(req.Space, o.ChangedSince)
+		}
+		res, err := sign.Run(req)
+		if err != nil {
+			return nil, err
+		}
+		out.Selected += res.Selected
+		out.Skipped = append(out.Skipped, res.Skipped...)
+		out.Results = append(out.Results, res.Results...)
+	}
+	return out, nil
 }

@@ -113,3 +113,37 @@ func validator(rules map[item.Kind]*item.Extractor) func(Target, []byte) error {
 		return errors.New("invalid metadata, not signed: " + strings.Join(msgs, "; "))
 	}
 }
+
+// Summary is what a signing run did, as rye sign --json and the MCP sign
+// tool write it: the key, the format, and each item's outcome.
+type Summary struct {
+	Fingerprint string  `json:"fingerprint"`
+	Format      string  `json:"format"`
+	Results     []Entry `json:"results"`
+}
+
+// Entry is one item of a Summary.
+type Entry struct {
+	Kind   item.Kind `json:"kind"`
+	ID     item.ID   `json:"id"`
+	Path   string    `json:"path"`
+	Result string    `json:"result"`
+	Error  string    `json:"error,omitempty"`
+}
+
+// Summarize is the summary of results signed with key (nil: none was
+// needed) in format.
+func Summarize(key *Key, format Format, results []Result) *Summary {
+	s := &Summary{Format: format.String(), Results: make([]Entry, 0, len(results))}
+	if key != nil {
+		s.Fingerprint = key.Fingerprint
+	}
+	for _, r := range results {
+		e := Entry{Kind: r.Kind, ID: r.ID, Path: r.Display, Result: r.Outcome.String()}
+		if r.Err != nil {
+			e.Error = r.Err.Error()
+		}
+		s.Results = append(s.Results, e)
+	}
+	return s
+}

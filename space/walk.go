@@ -356,3 +356,26 @@ func unknownExtReason(k item.Kind, ext string) string {
 	}
 	return ext + " is not a " + string(k) + " file form (expected one of " + strings.Join(k.Extensions(), " ") + ")"
 }
+
+// IDs lists the ids of the given kinds found in the spaces in, that start
+// with prefix and that skip (nil: none) does not leave out, without
+// duplicates, in order (shell completion). A space that cannot be walked
+// adds nothing.
+func IDs(in []*Space, kinds []item.Kind, prefix string, skip func(item.Kind, item.ID) bool) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, sp := range in {
+		found, _, err := sp.Walk(kinds)
+		if err != nil {
+			continue
+		}
+		for _, f := range found {
+			id := string(f.ID)
+			if strings.HasPrefix(id, prefix) && !seen[id] && (skip == nil || !skip(f.Kind, f.ID)) {
+				seen[id] = true
+				out = append(out, id)
+			}
+		}
+	}
+	return out
+}

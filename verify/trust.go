@@ -501,3 +501,33 @@ func TrustTiers(ss *space.Spaces, project []TrustSource, includeUser bool) []Tru
 func ProjectTrust(sp *space.Space) []TrustSource {
 	return append(TrustSources([]*space.Space{sp}), eraSources([]*space.Space{sp})...)
 }
+
+// Listing is a trust store as rye trust list --json prints it: every key
+// with where it was found, and the files that were ignored.
+type Listing struct {
+	Keys     []ListedKey    `json:"keys"`
+	Problems []TrustProblem `json:"ignored"`
+}
+
+// ListedKey is one key of a Listing.
+type ListedKey struct {
+	Fingerprint string   `json:"fingerprint"`
+	Owner       string   `json:"owner"`
+	Space       string   `json:"space"`
+	Path        string   `json:"path"`
+	Scopes      []string `json:"scopes"`
+	Expires     string   `json:"expires,omitempty"` // the last day, YYYY-MM-DD
+}
+
+// Listing lists the store's keys and problems.
+func (ts *TrustStore) Listing() *Listing {
+	l := &Listing{Keys: []ListedKey{}, Problems: append([]TrustProblem{}, ts.Problems...)}
+	for _, k := range ts.Keys() {
+		lk := ListedKey{Fingerprint: k.Fingerprint, Owner: k.Owner, Space: k.Space, Path: k.Path, Scopes: append([]string{}, k.Scopes...)}
+		if k.Expires != nil {
+			lk.Expires = k.Expires.Format("2006-01-02")
+		}
+		l.Keys = append(l.Keys, lk)
+	}
+	return l
+}

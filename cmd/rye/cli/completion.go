@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -142,22 +141,7 @@ func (a *app) itemIDs(cmd *cobra.Command, filter idFilter, kinds []item.Kind, pr
 		return nil
 	}
 	in, skip := filter(cmd, ss)
-	seen := map[string]bool{}
-	var out []string
-	for _, sp := range in {
-		found, _, err := sp.Walk(kinds)
-		if err != nil {
-			continue
-		}
-		for _, f := range found {
-			id := string(f.ID)
-			if strings.HasPrefix(id, prefix) && !seen[id] && (skip == nil || !skip(f.Kind, f.ID)) {
-				seen[id] = true
-				out = append(out, id)
-			}
-		}
-	}
-	return out
+	return space.IDs(in, kinds, prefix, skip)
 }
 
 // completeKindOrID completes "[KIND] PATTERN...": kinds and ids first,

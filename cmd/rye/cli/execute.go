@@ -8,7 +8,6 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -20,17 +19,6 @@ import (
 	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
 )
-
-// execFlags are rye's own flags of rye execute. Before the item id they
-// are ordinary flags; after it, everything belongs to the tool except
-// --dry-run, --params, --help and --timeout (the last only when the tool
-// declares no parameter called timeout: then it is the tool's).
-type execFlags struct {
-	dryRun  bool
-	params  string
-	timeout time.Duration
-	help    bool
-}
 
 func (a *app) executeCommand() *cobra.Command {
 	cmd := &cobra.Command{
@@ -52,68 +40,18 @@ one positional for the primary parameter, --params JSON|@file underneath.
 	return cmd
 }
 
-// addExecFlags declares rye's flags (before the id) and stops flag parsing
-// at the first positional, so that the tool's flags reach it untouched.
-func addExecFlags(cmd *cobra.Command, o *execFlags) {
-	cmd.Flags().BoolVar(&o.dryRun, "dry-run", false, "verify and validate, print the chain, run nothing")
-	cmd.Flags().StringVar(&o.params, "params", "", "parameters as a JSON object, or @FILE")
-	cmd.Flags().DurationVar(&o.timeout, "timeout", 0, "kill the tool after `DURATION` (e.g. 30s), replacing its configured timeout")
+// addExecFlags declares rye's flags (before the id; after it, params.Own
+// finds them) and stops flag parsing at the first positional, so that the
+// tool's flags reach it untouched.
+func addExecFlags(cmd *cobra.Command, o *params.Own) {
+	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "verify and validate, print the chain, run nothing")
+	cmd.Flags().StringVar(&o.Params, "params", "", "parameters as a JSON object, or @FILE")
+	cmd.Flags().DurationVar(&o.Timeout, "timeout", 0, "kill the tool after `DURATION` (e.g. 30s), replacing its configured timeout")
 	cmd.Flags().SetInterspersed(false)
 }
 
-// splitRyeFlags takes rye's flags out of the arguments after the id.
-func splitRyeFlags(rest []string, o *execFlags, toolHasTimeout bool) ([]string, error) {
-	var out []string
-	for i := 0; i < len(rest); i++ {
-		arg := rest[i]
-		if arg == "--" {
-			out = append(out, rest[i:]...)
-			break
-		}
-		name, value, hasValue := strings.Cut(arg, "=")
-		takeValue := func() (string, error) {
-			if hasValue {
-				return value, nil
-			}
-			if i+1 >= len(rest) {
-				return "", usageError("%s needs a value", name)
-			}
-			i++
-			return rest[i], nil
-		}
-		switch {
-		case name == "--dry-run" && !hasValue:
-			o.dryRun = true
-		case (name == "--help" || name == "-h") && !hasValue:
-			o.help = true
-		case name == "--params":
-			v, err := takeValue()
-			if err != nil {
-				return nil, err
-			}
-			if o.params != "" {
-				return nil, usageError("--params given twice")
-			}
-			o.params = v
-		case name == "--timeout" && !toolHasTimeout:
-			v, err := takeValue()
-			if err != nil {
-				return nil, err
-			}
-			d, err := time.ParseDuration(v)
-			if err != nil || d <= 0 {
-				return nil, usageError("--timeout %q: give a positive duration such as 30s or 2m", v)
-			}
-			o.timeout = d
-		default:
-			out = append(out, arg)
-		}
-	}
-	return out, nil
-}
-
 func (a *app) executeToolCommand() *cobra.Command {
-	var o execFlags
+	var o params.Own
 	cmd := &cobra.Command{
 		Use:               "tool ID [params]",
 		Short:             "Run a tool after verifying its whole chain",
@@ -132,16 +70,16 @@ func (a *app) executeToolCommand() *cobra.Command {
 			if err != nil {
 				return resolveError(err)
 			}
-			if wantsHelp(args[1:]) {
+			if params.WantsHelp(args[1:]) {
 				return a.toolHelp(x, loc)
 			}
 			// The flags are typed by the tool's schema as it verified.
 			parse := func(schema *syntax.Node) (map[string]any, error) {
-				rest, err := splitRyeFlags(args[1:], &o, schema.Get("properties").Get("timeout") != nil)
+				rest, err := o.Split(args[1:], schema.Get("properties").Get("timeout") != nil)
 				if err != nil {
-					return nil, err
+					return nil, asUsage(err)
 				}
-				ps, err := params.Parse(schema, rest, o.params, os.ReadFile)
+				ps, err := params.Parse(schema, rest, o.Params, os.ReadFile)
 				return ps, asUsage(err)
 			}
 			return a.runTool(cmd.Context(), x, id, parse, &o)
@@ -149,20 +87,6 @@ func (a *app) executeToolCommand() *cobra.Command {
 	}
 	addExecFlags(cmd, &o)
 	return cmd
-}
-
-// wantsHelp reports whether the arguments after the tool id ask for its
-// help (before any "--").
-func wantsHelp(args []string) bool {
-	for _, a := range args {
-		switch a {
-		case "--":
-			return false
-		case "--help", "-h":
-			return true
-		}
-	}
-	return false
 }
 
 // resolveError: an item that is nowhere is a usage error (exit 2); one
@@ -253,13 +177,13 @@ func (a *app) executor() (*executor.Executor, error) {
 // schema. Usage mistakes (bad flags, parameters) are exit 2; everything
 // else that stops the tool, or a tool that fails, is exit 1 with the
 // result JSON on stdout.
-func (a *app) runTool(ctx context.Context, x *executor.Executor, id item.ID, given func(*syntax.Node) (map[string]any, error), o *execFlags) error {
+func (a *app) runTool(ctx context.Context, x *executor.Executor, id item.ID, given func(*syntax.Node) (map[string]any, error), o *params.Own) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	req := &executor.Request{Kind: item.Tool, ID: id}
 	req.ToolParams = func(schema *syntax.Node) (map[string]any, error) {
 		ps, err := given(schema) // reads rye's own flags among the tool's
-		req.DryRun, req.Timeout = o.dryRun, o.timeout
+		req.DryRun, req.Timeout = o.DryRun, o.Timeout
 		return ps, err
 	}
 	r, err := x.Execute(ctx, req)
@@ -294,7 +218,7 @@ func (a *app) printResult(r *executor.Result) error {
 }
 
 func (a *app) executeItemCommand(k item.Kind) *cobra.Command {
-	var o execFlags
+	var o params.Own
 	use := string(k) + " ID"
 	short := "Verify a knowledge entry and return it"
 	if k == item.Directive {
@@ -311,7 +235,7 @@ func (a *app) executeItemCommand(k item.Kind) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			r, err := x.Execute(cmd.Context(), &executor.Request{Kind: k, ID: id, Inputs: a.itemInputs(k, rest, o.params), DryRun: o.dryRun})
+			r, err := x.Execute(cmd.Context(), &executor.Request{Kind: k, ID: id, Inputs: a.itemInputs(k, rest, o.Params), DryRun: o.DryRun})
 			if err != nil {
 				return a.itemError(r, err)
 			}
@@ -456,14 +380,14 @@ func (a *app) completeFirstID(k item.Kind) cobra.CompletionFunc {
 // itemCall reads the arguments of a directive or knowledge call: the id,
 // then the caller's inputs with rye's own flags taken out, and the
 // executor.
-func (a *app) itemCall(args []string, o *execFlags) (item.ID, []string, *executor.Executor, error) {
+func (a *app) itemCall(args []string, o *params.Own) (item.ID, []string, *executor.Executor, error) {
 	id, err := item.ParseID(args[0])
 	if err != nil {
 		return "", nil, nil, usageError("%v", err)
 	}
-	rest, err := splitRyeFlags(args[1:], o, false)
+	rest, err := o.Split(args[1:], false)
 	if err != nil {
-		return "", nil, nil, err
+		return "", nil, nil, asUsage(err)
 	}
 	x, err := a.executor()
 	return id, rest, x, err

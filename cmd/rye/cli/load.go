@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ryekit/rye/item"
-	"github.com/ryekit/rye/item/syntax"
 	"github.com/ryekit/rye/project"
 	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
@@ -55,7 +54,7 @@ signed like any item of that space.`,
 			if err != nil {
 				return findings("%v", err)
 			}
-			return writeJSON(a.stdout, loadJSON(it, md))
+			return writeJSON(a.stdout, item.Describe(it, md))
 		},
 	}
 	cmd.Flags().StringVar(&destination, "destination", "", "copy the item into `SPACE` (project or user)")
@@ -105,40 +104,6 @@ func loadError(err error) error {
 		return asUsage(err)
 	}
 	return resolveError(err)
-}
-
-// loadOutput is the --json document of rye load (documented in docs/json.md).
-type loadOutput struct {
-	Kind     item.Kind    `json:"kind"`
-	ID       item.ID      `json:"id"`
-	Space    string       `json:"space"`
-	Path     string       `json:"path"`
-	Form     item.Form    `json:"form"`
-	Metadata *syntax.Node `json:"metadata"`
-	Body     *string      `json:"body,omitempty"`
-	Preamble *string      `json:"preamble,omitempty"`
-	Problems []jsonError  `json:"problems"`
-}
-
-type jsonError struct {
-	Line    int    `json:"line,omitempty"`
-	Column  int    `json:"column,omitempty"`
-	Field   string `json:"field,omitempty"`
-	Message string `json:"message"`
-}
-
-func loadJSON(it *item.Item, md *item.Metadata) loadOutput {
-	out := loadOutput{Kind: it.Kind, ID: it.ID, Space: it.Space, Path: it.Path, Form: md.Form, Metadata: md.Fields, Problems: []jsonError{}}
-	if md.Form != item.FormYAMLFile && md.Form != item.FormPython && md.Form != item.FormTOMLFile {
-		out.Body = &md.Body
-	}
-	if it.Kind == item.Directive {
-		out.Preamble = &md.Preamble
-	}
-	for _, p := range md.Problems {
-		out.Problems = append(out.Problems, jsonError{Line: p.Pos.Line, Column: p.Pos.Col, Field: p.Field, Message: p.Msg})
-	}
-	return out
 }
 
 func writeJSON(w interface{ Write([]byte) (int, error) }, v any) error {

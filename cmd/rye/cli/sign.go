@@ -42,54 +42,20 @@ main "**" signs what a branch changed and leaves the rest alone.`,
 			if err != nil {
 				return err
 			}
-			// Each project's items are signed in its format, checked by its
-			// extractor rules: file paths in several projects (pre-commit,
-			// from the repository's root) sign each in its own project,
-			// through one sign.Run each, at one time; the key is loaded once.
-			var key *sign.Key
-			loadKey := func() (*sign.Key, error) {
-				if key == nil {
-					k, err := a.signingKey()
-					if err != nil {
-						return nil, err
-					}
-					key = k
-				}
-				return key, nil
+			res, err := project.Sign(parts, project.SignRun{Signing: project.Signing{Space: spaceFlag, Format: formatFlag}, Kinds: kinds,
+				Force: force, DryRun: dryRun, ChangedSince: changedSince, Key: a.signingKey, Progress: a.progress("signing")})
+			if err != nil {
+				return a.requestError(err)
 			}
-			var results []sign.Result
-			var first sign.Request
-			skipped, selected := 0, 0
-			for i, p := range parts {
-				req, err := p.SignRequest(project.Signing{Space: spaceFlag, Format: formatFlag})
-				if err != nil {
-					return a.requestError(err)
+			if a.verbose {
+				for _, s := range res.Skipped {
+					a.info("skipped %s: not an item", s)
 				}
-				if i == 0 {
-					first = req
-				}
-				req.Kinds, req.Patterns, req.Time, req.Key = kinds, p.Patterns, first.Time, loadKey
-				req.Force, req.DryRun, req.Progress = force, dryRun, a.progress("signing")
-				if changedSince != "" {
-					req.Changed = project.ChangedSince(req.Space, changedSince)
-				}
-				out, err := sign.Run(req)
-				if err != nil {
-					return a.requestError(err)
-				}
-				if a.verbose {
-					for _, s := range out.Skipped {
-						a.info("skipped %s: not an item", s)
-					}
-				}
-				skipped += len(out.Skipped)
-				selected += out.Selected
-				results = append(results, out.Results...)
 			}
-			format := first.Format
+			results, selected := res.Results, res.Selected
 			switch {
 			case selected == 0:
-				a.info("nothing to sign: no item among the %d paths given", skipped)
+				a.info("nothing to sign: no item among the %d paths given", len(res.Skipped))
 				return nil
 			case changedSince != "" && len(results) == 0:
 				a.info("nothing to sign: none of the %s changed since %s", report.Plural(selected, "item"), changedSince)
@@ -97,10 +63,7 @@ main "**" signs what a branch changed and leaves the rest alone.`,
 			case changedSince != "":
 				a.info("%s of %s changed since %s", report.Plural(len(results), "item"), report.Count(selected), changedSince)
 			}
-			if key == nil { // every item failed before the key was needed
-				return a.reportSigning(results, &sign.Key{}, format, dryRun)
-			}
-			return a.reportSigning(results, key, format, dryRun)
+			return a.reportSigning(results, res.Key, res.Format, dryRun)
 		},
 	}
 	cmd.Flags().StringVar(&formatFlag, "format", "", "signature format `v1|v2` (default: sign.format of .ai/config/rye.yaml, else v2)")
@@ -139,26 +102,7 @@ func (a *app) reportSigning(results []sign.Result, key *sign.Key, format sign.Fo
 		counts[r.Outcome]++
 	}
 	if a.json {
-		type resultJSON struct {
-			Kind   item.Kind `json:"kind"`
-			ID     item.ID   `json:"id"`
-			Path   string    `json:"path"`
-			Result string    `json:"result"`
-			Error  string    `json:"error,omitempty"`
-		}
-		out := struct {
-			Fingerprint string       `json:"fingerprint"`
-			Format      string       `json:"format"`
-			Results     []resultJSON `json:"results"`
-		}{Fingerprint: key.Fingerprint, Format: format.String()}
-		for _, r := range results {
-			rj := resultJSON{Kind: r.Kind, ID: r.ID, Path: r.Display, Result: r.Outcome.String()}
-			if r.Err != nil {
-				rj.Error = r.Err.Error()
-			}
-			out.Results = append(out.Results, rj)
-		}
-		if err := writeJSON(a.stdout, out); err != nil {
+		if err := writeJSON(a.stdout, sign.Summarize(key, format, results)); err != nil {
 			return err
 		}
 	} else {
@@ -170,12 +114,16 @@ func (a *app) reportSigning(results []sign.Result, key *sign.Key, format sign.Fo
 				fmt.Fprintf(a.stdout, "%-10s %s %s (%s)\n", r.Outcome, r.Kind, r.ID, r.Display)
 			}
 		}
+		fp := ""
+		if key != nil {
+			fp = key.Fingerprint
+		}
 		verb := "signed"
 		if dryRun {
 			verb = "would sign"
 		}
 		fmt.Fprintf(a.stdout, "%s: %s %s, %s unchanged, %s failed (key %s, %s)\n", report.Plural(len(results), "item"),
-			report.Count(counts[sign.OutcomeSigned]+counts[sign.OutcomeWouldSign]), verb, report.Count(counts[sign.OutcomeUnchanged]), report.Count(counts[sign.OutcomeFailed]), key.Fingerprint, format)
+			report.Count(counts[sign.OutcomeSigned]+counts[sign.OutcomeWouldSign]), verb, report.Count(counts[sign.OutcomeUnchanged]), report.Count(counts[sign.OutcomeFailed]), fp, format)
 	}
 	if n := counts[sign.OutcomeFailed]; n > 0 {
 		return findings("%s not signed", report.Plural(n, "item"))

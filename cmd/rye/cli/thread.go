@@ -15,7 +15,7 @@ import (
 )
 
 func (a *app) threadCommand() *cobra.Command {
-	var o execFlags
+	var o params.Own
 	cmd := &cobra.Command{
 		Use:   "thread DIRECTIVE [inputs] [--model M] [--max-spend N] [--max-turns N] [--async]",
 		Short: "Run a directive in an agent thread (needs a thread runner bundle)",
@@ -47,7 +47,7 @@ must be installed, or rye thread fails saying so.`,
 			// declarations.
 			var runnerParams map[string]any
 			inputsOf := func(md *item.Metadata) (map[string]any, error) {
-				parsed, err := params.Parse(executor.ThreadSchema(md), rest, o.params, os.ReadFile)
+				parsed, err := params.Parse(executor.ThreadSchema(md), rest, o.Params, os.ReadFile)
 				if err != nil {
 					return nil, asUsage(err)
 				}

@@ -157,22 +157,6 @@ none. The fingerprint is rye's, recomputed from the key.`,
 	return cmd
 }
 
-// selfOwner names you as git does: "Name <email>" from git's user.name
-// and user.email (the repository's configuration, then your global one),
-// else the login name.
-func selfOwner(dir string) string {
-	name, email := gitrepo.Identity(dir, os.Getenv)
-	switch {
-	case name != "" && email != "":
-		return name + " <" + email + ">"
-	case name != "":
-		return name
-	case email != "":
-		return email
-	}
-	return os.Getenv("USER")
-}
-
 func (a *app) trustSelfCommand() *cobra.Command {
 	o := &trustOptions{}
 	cmd := &cobra.Command{
@@ -190,7 +174,7 @@ GIT_AUTHOR_EMAIL), else your login name.`,
 				return err
 			}
 			if o.owner == "" {
-				o.owner = selfOwner(a.workDir())
+				o.owner = gitrepo.Owner(a.workDir(), os.Getenv)
 			}
 			return a.addTrust(&verify.TrustedKey{Fingerprint: sign.Fingerprint(pub), Public: pub}, o)
 		},
@@ -211,26 +195,7 @@ func (a *app) trustListCommand() *cobra.Command {
 				return err
 			}
 			if a.json {
-				type keyJSON struct {
-					Fingerprint string   `json:"fingerprint"`
-					Owner       string   `json:"owner"`
-					Space       string   `json:"space"`
-					Path        string   `json:"path"`
-					Scopes      []string `json:"scopes"`
-					Expires     string   `json:"expires,omitempty"`
-				}
-				out := struct {
-					Keys     []keyJSON             `json:"keys"`
-					Problems []verify.TrustProblem `json:"ignored"`
-				}{Keys: []keyJSON{}, Problems: nonNil(ts.Problems)}
-				for _, k := range ts.Keys() {
-					kj := keyJSON{Fingerprint: k.Fingerprint, Owner: k.Owner, Space: k.Space, Path: k.Path, Scopes: nonNil(k.Scopes)}
-					if k.Expires != nil {
-						kj.Expires = k.Expires.Format("2006-01-02")
-					}
-					out.Keys = append(out.Keys, kj)
-				}
-				return writeJSON(a.stdout, out)
+				return writeJSON(a.stdout, ts.Listing())
 			}
 			for _, k := range ts.Keys() {
 				scope := "any item"

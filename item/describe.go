@@ -1,0 +1,42 @@
+package item
+
+import "github.com/ryekit/rye/item/syntax"
+
+// Description is an item's parsed metadata with positions, as rye load
+// --json prints it (docs/json.md): its metadata tree, the body and the
+// directive's preamble where the form has them, and the problems the
+// reader found.
+type Description struct {
+	Kind     Kind         `json:"kind"`
+	ID       ID           `json:"id"`
+	Space    string       `json:"space"`
+	Path     string       `json:"path"`
+	Form     Form         `json:"form"`
+	Metadata *syntax.Node `json:"metadata"`
+	Body     *string      `json:"body,omitempty"`
+	Preamble *string      `json:"preamble,omitempty"`
+	Problems []Problem    `json:"problems"`
+}
+
+// Problem is a problem of a Description, where the reader found it.
+type Problem struct {
+	Line    int    `json:"line,omitempty"`
+	Column  int    `json:"column,omitempty"`
+	Field   string `json:"field,omitempty"`
+	Message string `json:"message"`
+}
+
+// Describe is the Description of it, whose metadata is md.
+func Describe(it *Item, md *Metadata) *Description {
+	d := &Description{Kind: it.Kind, ID: it.ID, Space: it.Space, Path: it.Path, Form: md.Form, Metadata: md.Fields, Problems: []Problem{}}
+	if md.Form != FormYAMLFile && md.Form != FormPython && md.Form != FormTOMLFile {
+		d.Body = &md.Body
+	}
+	if it.Kind == Directive {
+		d.Preamble = &md.Preamble
+	}
+	for _, p := range md.Problems {
+		d.Problems = append(d.Problems, Problem{Line: p.Pos.Line, Column: p.Pos.Col, Field: p.Field, Message: p.Msg})
+	}
+	return d
+}
