@@ -103,15 +103,26 @@ func TestVerifyDepsRefusals(t *testing.T) {
 			t.Errorf("got %v", err)
 		}
 	})
-	t.Run("a symbolic link under the scope", func(t *testing.T) {
-		f := newFixture(t)
-		if err := os.Symlink("/etc", filepath.Join(f.project, ".ai/tools/t/sub/link.sh")); err != nil {
-			t.Skip(err)
-		}
-		if _, _, err := collectOf(t, f, "# verify_deps: {}\n"); !errors.Is(err, space.ErrSymlink) {
-			t.Errorf("got %v", err)
-		}
-	})
+	// A link is refused wherever it points: to a signed helper the walk
+	// would otherwise select, or to a folder (without a selected
+	// extension, which the walk would otherwise pass over in silence).
+	for _, link := range []struct{ name, target string }{
+		{"link.sh", "a.sh"},
+		{"vendor", "../elsewhere"},
+	} {
+		t.Run("a symbolic link under the scope: "+link.name+" to "+link.target, func(t *testing.T) {
+			f := newFixture(t)
+			f.write("project", "tools/t/sub/a.sh", helperFile("t/sub"), f.key)
+			f.write("project", "tools/t/elsewhere/b.sh", helperFile("t/sub/vendor"), f.key)
+			if err := os.Symlink(link.target, filepath.Join(f.project, ".ai/tools/t/sub", link.name)); err != nil {
+				t.Fatal(err)
+			}
+			_, _, err := collectOf(t, f, "# verify_deps: {}\n")
+			if !errors.Is(err, space.ErrSymlink) || !strings.Contains(err.Error(), "tools/t/sub/"+link.name) {
+				t.Errorf("got %v", err)
+			}
+		})
+	}
 	t.Run("limits", func(t *testing.T) {
 		f := newFixture(t)
 		f.write("project", "tools/t/sub/a.sh", helperFile("t/sub"), f.key)

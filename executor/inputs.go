@@ -2,7 +2,6 @@ package executor
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -67,31 +66,32 @@ func declaredText(names []string) string {
 	return strings.Join(names, ", ")
 }
 
-// inputRE matches {input:key}, {input:key?}, {input:key:default} and
-// {input:key|default}.
-var inputRE = regexp.MustCompile(`\{input:([A-Za-z_][A-Za-z0-9_]*)(\?|[:|][^}]*)?\}`)
-
-// Interpolate replaces input placeholders in s (spec 3.8): {input:key}
-// becomes the value, or stays as it is when there is none; {input:key?}
-// becomes "" when missing; {input:key:default} and {input:key|default}
-// become the default when missing.
+// Interpolate replaces input placeholders in s (spec 3.8, read by
+// item.InputPlaceholders): {input:key} becomes the value, or stays as it
+// is when there is none; {input:key?} becomes "" when missing;
+// {input:key:default} and {input:key|default} become the default when
+// missing.
 func Interpolate(s string, inputs map[string]any) string {
 	if !strings.Contains(s, "{input:") {
 		return s
 	}
-	return inputRE.ReplaceAllStringFunc(s, func(m string) string {
-		sub := inputRE.FindStringSubmatch(m)
-		if v, ok := inputs[sub[1]]; ok && v != nil {
-			return text(v)
+	var b strings.Builder
+	last := 0
+	for p := range item.InputPlaceholders(s) {
+		b.WriteString(s[last:p.Start])
+		last = p.End
+		switch v, ok := inputs[p.Name]; {
+		case ok && v != nil:
+			b.WriteString(text(v))
+		case p.Modifier == '?':
+		case p.Modifier != 0:
+			b.WriteString(p.Default)
+		default:
+			b.WriteString(s[p.Start:p.End])
 		}
-		switch mod := sub[2]; {
-		case mod == "?":
-			return ""
-		case mod != "":
-			return mod[1:]
-		}
-		return m
-	})
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 // InterpolateAll applies Interpolate to every string of a plain value

@@ -11,6 +11,8 @@ import (
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/ryekit/rye/internal/filestat"
 )
 
 // repoWith makes a repository with files committed, then applies edits to
@@ -222,13 +224,10 @@ func TestChangedSinceTrustsTheIndexLikeGit(t *testing.T) {
 		t.Fatalf("clean tree: read %v, changed %v", reads, changed)
 	}
 
-	// Same size, same modification time, other bytes: the change time
-	// tells.
+	// Same size, same modification time, same inode, other bytes: the
+	// change time tells.
 	b := filepath.Join(root, "p/.ai/b.txt")
-	fi, _ := os.Stat(b)
-	time.Sleep(10 * time.Millisecond)
-	os.WriteFile(b, []byte("BETA\n"), 0o644)
-	os.Chtimes(b, fi.ModTime(), fi.ModTime())
+	editKeepingAllButCtime(t, open(), "p/.ai/b.txt", b, "BETA\n")
 	if reads, changed := run("edit keeping size and mtime"); reads["b.txt"] != 1 || len(changed) != 1 || changed[0] != "b.txt" || len(reads) != 1 {
 		t.Fatalf("edit keeping size and mtime: read %v, changed %v", reads, changed)
 	}
@@ -470,5 +469,57 @@ func TestTracks(t *testing.T) {
 		if got[rel] != w {
 			t.Errorf("%s: tracked %v, want %v", rel, got[rel], w)
 		}
+	}
+}
+
+// editKeepingAllButCtime rewrites file (name in the index) in place with
+// data of the same size and sets its modification time back, so that of
+// the stat data the index recorded only the change time differs. A file
+// system with coarse timestamps can give the edit the change time the
+// index holds: the modification time is set again (which sets the change
+// time to now) until the change time differs, for a few seconds at most.
+// The test fails unless exactly the change time differs.
+func editKeepingAllButCtime(t *testing.T, r *Repo, name, file, data string) {
+	t.Helper()
+	idx, err := r.index()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e *indexEntry
+	for i := range idx.Entries {
+		if idx.Entries[i].Name == name {
+			e = &idx.Entries[i]
+		}
+	}
+	if e == nil || int(e.Size) != len(data) {
+		t.Fatalf("%s: no index entry of %d bytes: %+v", name, len(data), e)
+	}
+	if err := os.WriteFile(file, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var st filestat.Stat
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		if err := os.Chtimes(file, e.MTime, e.MTime); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Lstat(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var complete bool
+		if st, complete = filestat.Of(fi); !complete {
+			t.Fatalf("%s: no change time or inode on this system", file)
+		}
+		if st.Ctime != e.CTime.UnixNano() {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: the change time is still the index's (%v) 5 s after the edit: this file system does not advance it", file, e.CTime)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if st.Size != int64(e.Size) || st.Mtime != e.MTime.UnixNano() || uint32(st.Ino) != e.Ino {
+		t.Fatalf("%s: the edit changed more than the change time: size %d mtime %d inode %d, index %d %d %d",
+			file, st.Size, st.Mtime, st.Ino, e.Size, e.MTime.UnixNano(), e.Ino)
 	}
 }

@@ -20,7 +20,11 @@ func BenchmarkReadMetadata(b *testing.B) {
 		{Tool, "tool/count.sh"},
 		{Tool, "python/tool_plain.py"},
 	} {
-		src, err := os.ReadFile(filepath.Join("testdata", c.file))
+		dir := "testdata"
+		if c.kind == Tool && filepath.Ext(c.file) == ".py" {
+			dir = filepath.Join("python", "testdata") // item/python's test files since the layout move
+		}
+		src, err := os.ReadFile(filepath.Join(dir, c.file))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -17,6 +17,7 @@ import (
 // BenchmarkLint10k runs every analyzer, verification included, over 10,000
 // generated items (2 KiB each), as `rye lint` does: load the files, parse
 // them, check rules, build every tool's chain, check schemas, verify.
+// Every finding but schema/none fails it.
 func BenchmarkLint10k(b *testing.B) {
 	root := b.TempDir()
 	if err := corpus.Generate(root, 10000, 5); err != nil {
@@ -51,8 +52,12 @@ func BenchmarkLint10k(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(res.Findings) != 0 {
-			b.Fatalf("%d findings, first %+v", len(res.Findings), res.Findings[0])
+		// The corpus's shell tools declare no config_schema, which
+		// schema/none warns about; anything else means the run went wrong.
+		for _, f := range res.Findings {
+			if f.Rule != "schema/none" {
+				b.Fatalf("%d findings, one %+v", len(res.Findings), f)
+			}
 		}
 	}
 }

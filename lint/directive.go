@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -29,10 +28,9 @@ rye knows, so that a misspelt limit does not silently not apply.`,
 }
 
 var (
-	inputTypes   = map[string]bool{"string": true, "integer": true, "number": true, "boolean": true, "array": true, "object": true}
-	knownLimits  = map[string]bool{"turns": true, "tokens": true, "spend": true, "spend_currency": true, "spawns": true, "depth": true, "duration_seconds": true}
-	knownModel   = map[string]bool{"tier": true, "fallback": true, "id": true, "parallel": true, "provider": true}
-	inputPattern = regexp.MustCompile(`\{input:([A-Za-z_][A-Za-z0-9_]*)(\?|[:|][^}]*)?\}`)
+	inputTypes  = map[string]bool{"string": true, "integer": true, "number": true, "boolean": true, "array": true, "object": true}
+	knownLimits = map[string]bool{"turns": true, "tokens": true, "spend": true, "spend_currency": true, "spawns": true, "depth": true, "duration_seconds": true}
+	knownModel  = map[string]bool{"tier": true, "fallback": true, "id": true, "parallel": true, "provider": true}
 )
 
 func runDirective(pass *analysis.Pass) (any, error) {
@@ -75,13 +73,11 @@ func runDirective(pass *analysis.Pass) (any, error) {
 // checkPlaceholders reports {input:x} placeholders in the body and in the
 // XML (actions, steps) that name no declared input.
 func checkPlaceholders(r reporter, f *File, md *item.Metadata, declared map[string]bool) {
-	for _, m := range inputPattern.FindAllSubmatchIndex(f.Src, -1) {
-		name := string(f.Src[m[2]:m[3]])
-		if declared[name] {
+	for p := range item.InputPlaceholders(f.Src) {
+		if declared[p.Name] {
 			continue
 		}
-		pos := f.tok.Pos(m[0])
-		r.at(sevError, "input-placeholder", pos, f.tok.Pos(m[1]), fmt.Sprintf("{input:%s} names no declared input (declared: %s)", name, keyList(declared)))
+		r.at(sevError, "input-placeholder", f.tok.Pos(p.Start), f.tok.Pos(p.End), fmt.Sprintf("{input:%s} names no declared input (declared: %s)", p.Name, keyList(declared)))
 	}
 }
 
