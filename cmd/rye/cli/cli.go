@@ -106,7 +106,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		msg := a.hint(ee.err.Error())
 		fmt.Fprintln(stderr, "rye: "+msg)
-		a.renderError(args, msg, ee.code)
+		a.renderError(root, args, msg, ee.code)
 		return ee.code
 	}
 	// Errors that cobra produces itself (unknown command, bad flag, wrong
@@ -115,7 +115,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !strings.Contains(err.Error(), "--help") {
 		fmt.Fprintln(stderr, "Run 'rye --help' for usage.")
 	}
-	a.renderError(args, err.Error(), ExitUsage)
+	a.renderError(root, args, err.Error(), ExitUsage)
 	return ExitUsage
 }
 
@@ -123,13 +123,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // in the formats the run asked for, unless a report was written already.
 // Before the verb has read its flags (a bad flag), they are read from the
 // raw arguments.
-func (a *app) renderError(args []string, msg string, code int) {
+func (a *app) renderError(root *cobra.Command, args []string, msg string, code int) {
 	if a.rendered {
 		return
 	}
 	outs, tool := a.outs, a.tool
 	if outs == nil {
-		verb, o, ok := formatsOf(args)
+		verb, o, ok := formatsOf(root, args)
 		if !ok {
 			return
 		}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	_ "embed"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -56,30 +57,9 @@ compinit), which most setups run.`,
 // defined them, so that completion works in a bare bash. Words are split
 // at blanks only (as bash-completion's -n =: does), from the line up to
 // the cursor.
-const bashFallbacks = `# Minimal stand-ins for bash-completion's helpers, when it is not loaded.
-if ! declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
-_get_comp_words_by_ref() {
-    local line="${COMP_LINE:0:COMP_POINT}"
-    words=()
-    read -ra words <<< "$line"
-    if [[ -z $line || $line == *[[:blank:]] ]]; then words+=(""); fi
-    cword=$(( ${#words[@]} - 1 ))
-    cur="${words[cword]}"
-    prev=""
-    if (( cword > 0 )); then prev="${words[cword-1]}"; fi
-}
-fi
-if ! declare -F _filedir >/dev/null 2>&1; then
-_filedir() {
-    local IFS=$'\n'
-    if [[ ${1-} == -d ]]; then
-        COMPREPLY=($(compgen -d -- "$cur"))
-    else
-        COMPREPLY=($(compgen -f -- "$cur"))
-    fi
-}
-fi
-`
+//
+//go:embed completion_fallbacks.bash
+var bashFallbacks string
 
 // fixedValues completes a flag from a fixed list.
 func fixedValues(values ...string) cobra.CompletionFunc {

@@ -4,78 +4,28 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/ryekit/rye/report"
 	"github.com/ryekit/rye/space"
 )
 
-// commandRE finds a rye command line in a message ("sign it: rye sign tool
-// x"): the word rye followed by one of its verbs.
-var commandRE = regexp.MustCompile(`(^|[\s("'` + "`" + `])rye( -C \S+)? (init|load|search|keys|trust|sign|verify|check|lint|execute|thread|lock|bundle|version|completion)\b`)
-
 // hint rewrites the rye commands a message names so that they work where
-// rye runs. Under pre-commit (PRE_COMMIT=1 in a hook's environment) the
-// hook's rye is installed in pre-commit's own environment, not on the
-// user's PATH: a fix that says "rye sign …" would fail when pasted, so
-// commands name the hook's binary by its path (with ~ for the home
-// folder). Elsewhere messages are left as they are.
-func (a *app) hint(msg string) string {
-	name := a.commandName()
-	if name == "rye" || !strings.Contains(msg, "rye ") {
-		return msg
-	}
-	return commandRE.ReplaceAllString(msg, "${1}"+strings.ReplaceAll(name, "$", "$$")+"${2} ${3}")
-}
+// rye runs (report.RenameCommands). Under pre-commit (PRE_COMMIT=1 in a
+// hook's environment) the hook's rye is installed in pre-commit's own
+// environment, not on the user's PATH: a fix that says "rye sign …" would
+// fail when pasted, so commands name the hook's binary by its path (with
+// ~ for the home folder). Elsewhere messages are left as they are.
+func (a *app) hint(msg string) string { return report.RenameCommands(msg, a.commandName()) }
 
-// inProject rewrites the rye commands in the messages of one project's
-// report so that they run that project from the working directory ("rye
-// -C b/c sign tool x"), when the project is not the working directory's
-// own (found at or above it): a run over several projects, or a file path
-// in another project.
+// inProject makes the commands of one project's report run that project
+// from the working directory ("rye -C b/c sign tool x") when it is not the
+// working directory's own (found at or above it): a run over several
+// projects, or a file path in another project.
 func inProject(rep *report.Report, p *space.Space) {
-	if p == nil || p.Shown == "" || filepath.IsAbs(p.Shown) {
-		return
+	if p != nil && report.Descends(p.Shown) {
+		rep.InDir(shellWord(p.Shown))
 	}
-	for _, part := range strings.Split(filepath.ToSlash(p.Shown), "/") {
-		if part != "." && part != ".." {
-			dir := strings.ReplaceAll(shellWord(p.Shown), "$", "$$")
-			for i := range rep.Findings {
-				rep.Findings[i].Message = commandRE.ReplaceAllString(rep.Findings[i].Message, "${1}rye -C "+dir+" ${3}")
-			}
-			for i := range rep.Notes {
-				rep.Notes[i] = commandRE.ReplaceAllString(rep.Notes[i], "${1}rye -C "+dir+" ${3}")
-			}
-			return
-		}
-	}
-}
-
-// hinted is the report with hint applied to its messages, notes and group
-// lines.
-func (a *app) hinted(rep *report.Report) *report.Report {
-	if a.commandName() == "rye" {
-		return rep
-	}
-	out := *rep
-	out.Findings = make([]report.Finding, len(rep.Findings))
-	for i, f := range rep.Findings {
-		f.Message = a.hint(f.Message)
-		out.Findings[i] = f
-	}
-	out.Notes = make([]string, len(rep.Notes))
-	for i, n := range rep.Notes {
-		out.Notes[i] = a.hint(n)
-	}
-	if rep.Groups != nil {
-		out.Groups = map[string]report.Group{}
-		for k, g := range rep.Groups {
-			g.Summary = a.hint(g.Summary)
-			out.Groups[k] = g
-		}
-	}
-	return &out
 }
 
 // commandName is how messages name rye: "rye", or under pre-commit the

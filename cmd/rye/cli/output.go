@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -96,7 +97,7 @@ func known(format string) bool { return slices.Contains(report.Formats, format) 
 func (a *app) renderReport(rep *report.Report, line string, summary any) error {
 	a.rendered = true
 	rep.Version, _, _ = Version()
-	rep = a.hinted(rep)
+	rep = rep.Named(a.commandName())
 	if a.verbose {
 		rep.Groups = nil // -v: every finding on its own line
 	}
@@ -163,61 +164,26 @@ func (a *app) pathMapper() report.Paths {
 	return report.NewPaths(work, real, top, a.out.pathPrefix, a.out.prefixSet)
 }
 
-// formatsOf scans raw arguments for the output flags of verify, check and
-// lint, for an error that stops the run before cobra has parsed them (an
-// unknown flag): the error is still rendered in the formats asked for.
-// It returns the verb and its outputs; anything it cannot read is left
-// out (the error is on stderr in any case).
-func formatsOf(args []string) (string, outputOptions, bool) {
-	o := outputOptions{format: "text"}
-	verb := ""
-	json := false
-	value := func(i *int, name string) (string, bool) {
-		arg := args[*i]
-		if v, ok := strings.CutPrefix(arg, name+"="); ok {
-			return v, true
-		}
-		if arg == name && *i+1 < len(args) {
-			*i++
-			return args[*i], true
-		}
-		return "", false
+// formatsOf reads the output flags of verify, check or lint from the raw
+// arguments, for an error that stops the run before cobra has parsed them
+// (an unknown flag): the error is still rendered in the formats asked for.
+// Flags it does not know are skipped with their values; what it cannot
+// read is left out (the error is on stderr in any case).
+func formatsOf(root *cobra.Command, args []string) (string, outputOptions, bool) {
+	o := outputOptions{}
+	verb, _, err := root.Find(args)
+	if err != nil || (verb.Name() != "verify" && verb.Name() != "check" && verb.Name() != "lint") {
+		return "", o, false
 	}
-	for i := 0; i < len(args); i++ {
-		arg := args[i]
-		if arg == "--" {
-			break
-		}
-		if verb == "" {
-			switch {
-			case arg == "-C" || arg == "--dir" || arg == "--project" || arg == "--key":
-				i++
-			case arg == "--json":
-				json = true
-			case !strings.HasPrefix(arg, "-"):
-				verb = arg
-			}
-			continue
-		}
-		if arg == "--json" {
-			json = true
-		}
-		if v, ok := value(&i, "--format"); ok {
-			o.format = v
-		} else if v, ok := value(&i, "--output"); ok {
-			o.outputs = append(o.outputs, v)
-		} else if v, ok := value(&i, "--sarif"); ok {
-			o.sarif = v
-		} else if v, ok := value(&i, "--path-prefix"); ok {
-			o.pathPrefix, o.prefixSet = v, true
-		}
-	}
-	if json {
+	scan := &cobra.Command{}
+	o.flags(scan)
+	json := scan.Flags().Bool("json", false, "")
+	scan.Flags().ParseErrorsAllowlist.UnknownFlags = true
+	scan.Flags().SetOutput(io.Discard)
+	scan.Flags().Parse(args)
+	o.prefixSet = scan.Flags().Changed("path-prefix")
+	if *json {
 		o.format = "json"
 	}
-	switch verb {
-	case "verify", "check", "lint":
-		return verb, o, true
-	}
-	return "", o, false
+	return verb.Name(), o, true
 }
