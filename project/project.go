@@ -92,6 +92,9 @@ type Project struct {
 type NoProjectError struct {
 	// Dir is where the search for a .ai/ folder started.
 	Dir string
+	// Below are the projects below Dir (a repository's root with its
+	// projects in subfolders), when a run over Dir looked for them.
+	Below []string
 }
 
 func (e *NoProjectError) Error() string {

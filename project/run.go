@@ -20,10 +20,13 @@ import (
 type Run struct {
 	// Dir is where the run acts: the working directory, or -C DIR.
 	Dir string
-	// Roots are the project roots the caller names; none: the project of
-	// Dir (Options.Root when set). A file path among the patterns always
-	// adds the project that holds it.
-	Roots []string
+	// Dirs are folders that each name their project, found upwards as
+	// for Dir (rye -C a -C b); All is every project of the repository
+	// (--all-projects). Neither: the project of Dir (Options.Root when
+	// set). A file path among the patterns always adds the project that
+	// holds it.
+	Dirs []string
+	All  bool
 	Kinds []item.Kind // nil: every kind
 	// Patterns are ids, globs and file paths (relative to Dir); none:
 	// every item.
@@ -54,12 +57,16 @@ func OpenRun(r Run) ([]Part, error) {
 	if err != nil {
 		return nil, err
 	}
+	roots, err := r.roots(base)
+	if err != nil {
+		return nil, err
+	}
 	tier := r.Tier
 	if tier == "" {
 		tier = string(space.Project)
 	}
 	if tier != string(space.Project) && tier != "all" {
-		if len(r.Roots) > 0 {
+		if len(roots) > 0 {
 			return nil, verify.RequestErrorOf(verify.FieldTier, fmt.Errorf("%q: several projects are checked in the project tier only", tier))
 		}
 		p, err := open(base.Spaces, base.WorkDir, r.options())
@@ -68,7 +75,7 @@ func OpenRun(r Run) ([]Part, error) {
 		}
 		return []Part{{Project: p, Patterns: r.Patterns}}, nil
 	}
-	routes, err := r.route(base)
+	routes, err := r.route(base, roots)
 	if err != nil {
 		return nil, err
 	}
@@ -104,8 +111,40 @@ type route struct {
 	patterns []string
 }
 
+// Fields of a Run, as a verify.RequestError names them.
+const (
+	FieldDirs = "dirs"
+	FieldAll  = "all projects"
+)
+
+// roots are the projects Dirs or All name (none for neither).
+func (r Run) roots(base *Project) ([]string, error) {
+	if r.All {
+		roots, err := All(base.WorkDir, base.UserRoot())
+		if err != nil {
+			return nil, verify.RequestErrorOf(FieldAll, err)
+		}
+		if len(roots) == 0 {
+			return nil, verify.RequestErrorOf(FieldAll, fmt.Errorf("no project in %s: no folder has a %s/ folder that git tracks (git add it, or run 'rye init')", base.WorkDir, space.AIDir))
+		}
+		return roots, nil
+	}
+	var roots []string
+	for _, dir := range r.Dirs {
+		root, err := space.FindProjectRoot(dir, base.UserRoot())
+		if err != nil {
+			return nil, verify.RequestErrorOf(FieldDirs, fmt.Errorf("%s: %v", dir, err))
+		}
+		if root == "" {
+			return nil, verify.RequestErrorOf(FieldDirs, fmt.Errorf("%s: %v", dir, &NoProjectError{Dir: dir}))
+		}
+		roots = append(roots, root)
+	}
+	return roots, nil
+}
+
 // route assigns the patterns to the projects (see OpenRun).
-func (r Run) route(base *Project) ([]route, error) {
+func (r Run) route(base *Project, roots []string) ([]route, error) {
 	ss, cwd := base.Spaces, base.WorkDir
 	userRoot := base.UserRoot()
 	var routes []*route
@@ -119,7 +158,7 @@ func (r Run) route(base *Project) ([]route, error) {
 		routes = append(routes, rt)
 		return rt
 	}
-	for _, root := range r.Roots {
+	for _, root := range roots {
 		abs, err := filepath.Abs(root)
 		if err != nil {
 			return nil, err
@@ -134,7 +173,7 @@ func (r Run) route(base *Project) ([]route, error) {
 			others = append(others, pat)
 		}
 	}
-	if len(r.Roots) == 0 && ss.Project != nil && (len(paths) == 0 || len(others) > 0) {
+	if len(roots) == 0 && ss.Project != nil && (len(paths) == 0 || len(others) > 0) {
 		add(ss.Project.Root)
 	}
 	rootOf := map[string]string{} // a folder's project: pre-commit passes many files of few folders
@@ -152,7 +191,7 @@ func (r Run) route(base *Project) ([]route, error) {
 			rootOf[dir] = root
 		}
 		if root == "" {
-			if ss.Project != nil && len(r.Roots) == 0 {
+			if ss.Project != nil && len(roots) == 0 {
 				// Let the project's selection say why the path is not in it.
 				root = ss.Project.Root
 			} else {
@@ -163,7 +202,8 @@ func (r Run) route(base *Project) ([]route, error) {
 		rt.patterns = append(rt.patterns, pat)
 	}
 	if len(routes) == 0 {
-		return nil, &NoProjectError{Dir: cwd}
+		below, _ := All(cwd, userRoot)
+		return nil, &NoProjectError{Dir: cwd, Below: below}
 	}
 	if len(others) > 0 {
 		if err := r.routeOthers(routes, others, cwd); err != nil {

@@ -68,7 +68,7 @@ func TestOpenRun(t *testing.T) {
 	signedProject(t, bc, 6)
 	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
 	run := Run{Dir: top, Options: Options{Getenv: noEnv, Now: now}}
-	run.Roots = []string{a, bc}
+	run.Dirs = []string{a, bc}
 	parts, err := OpenRun(run)
 	if err != nil {
 		t.Fatal(err)
@@ -98,7 +98,7 @@ func TestOpenRun(t *testing.T) {
 
 	// File paths from the top: each to its project, none elsewhere.
 	pa, pb := "a/.ai/"+results[0].Sources[0].Rel, "b/c/.ai/"+results[1].Sources[2].Rel
-	run.Roots, run.Patterns = nil, []string{pb, pa}
+	run.Dirs, run.Patterns = nil, []string{pb, pa}
 	if parts, err = OpenRun(run); err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestOpenRun(t *testing.T) {
 			id = string(it.ID)
 		}
 	}
-	run.Roots, run.Patterns = []string{a, bc}, []string{id}
+	run.Dirs, run.Patterns = []string{a, bc}, []string{id}
 	if parts, err = OpenRun(run); err != nil || len(parts) != 1 || parts[0].Root() != bc {
 		t.Fatalf("an id of b/c: %v %+v", err, parts)
 	}
@@ -125,20 +125,31 @@ func TestOpenRun(t *testing.T) {
 	if _, err := OpenRun(run); !errors.As(err, &re) || re.Field != verify.FieldPatterns {
 		t.Errorf("an id that matches nowhere: %v", err)
 	}
-	run.Roots, run.Patterns = nil, []string{"nowhere/.ai/tools/x.py"}
+	run.Dirs, run.Patterns = nil, []string{"nowhere/.ai/tools/x.py"}
 	if _, err := OpenRun(run); !errors.As(err, &re) || re.Field != verify.FieldPatterns {
 		t.Errorf("a path in no project: %v", err)
 	}
 	run.Patterns = nil
 	var np *NoProjectError
-	if _, err := OpenRun(run); !errors.As(err, &np) || np.Dir != top || !errors.Is(err, verify.ErrNoProject) {
-		t.Errorf("no project: %v", err)
+	if _, err := OpenRun(run); !errors.As(err, &np) || np.Dir != top || !errors.Is(err, verify.ErrNoProject) || len(np.Below) != 2 {
+		t.Errorf("no project, two below: %v", err)
 	}
-	run.Tier, run.Roots = "user", []string{a, bc}
+	// --all-projects finds both; a -C folder in no project is the error
+	// of its field.
+	run.All = true
+	if parts, err := OpenRun(run); err != nil || len(parts) != 2 || parts[0].Root() != a {
+		t.Errorf("all projects: %v %d", err, len(parts))
+	}
+	run.All, run.Dirs = false, []string{a, top}
+	if _, err := OpenRun(run); !errors.As(err, &re) || re.Field != FieldDirs {
+		t.Errorf("a folder in no project: %v", err)
+	}
+	run.Dirs = nil
+	run.Tier, run.Dirs = "user", []string{a, bc}
 	if _, err := OpenRun(run); !errors.As(err, &re) || re.Field != verify.FieldTier {
 		t.Errorf("the user tier of several projects: %v", err)
 	}
-	run.Tier, run.Roots = "system", nil
+	run.Tier, run.Dirs = "system", nil
 	if parts, err := OpenRun(run); err != nil || len(parts) != 1 {
 		t.Errorf("the system tier outside a project: %v %d", err, len(parts))
 	}

@@ -41,53 +41,20 @@ func (a *app) spaces() (*space.Spaces, error) {
 // (project.OpenRun): the working directory's, several -C folders' or
 // --all-projects', and those that hold the file paths among the patterns.
 func (a *app) openRun(all bool, r project.Run) ([]project.Part, error) {
-	r.Dir, r.Options.Root = a.workDir(), a.projectDir
-	roots, err := a.projectRoots(all)
-	if err != nil {
-		return nil, err
+	switch {
+	case all && (len(a.dirs) > 1 || a.projectDir != ""):
+		return nil, usageError("--all-projects finds the projects itself: it takes no --project and at most one -C")
+	case len(a.dirs) > 1 && a.projectDir != "":
+		return nil, usageError("--project names one project: with several -C folders, each -C names its project")
+	case len(a.dirs) > 1:
+		r.Dirs = a.dirs
 	}
-	r.Roots = roots
+	r.Dir, r.All, r.Options.Root = a.workDir(), all, a.projectDir
 	parts, err := project.OpenRun(r)
 	if err != nil {
 		return nil, a.requestError(err)
 	}
 	return parts, nil
-}
-
-// projectRoots are the projects named by several -C folders (each one's
-// project, found upwards as for one) or by --all-projects; none for one
-// -C, or none, where the project of the working directory is the one.
-func (a *app) projectRoots(all bool) ([]string, error) {
-	switch {
-	case all && (len(a.dirs) > 1 || a.projectDir != ""):
-		return nil, usageError("--all-projects finds the projects itself: it takes no --project and at most one -C")
-	case all:
-		roots, err := project.All(a.workDir(), a.userRoot())
-		if err != nil {
-			return nil, usageError("--all-projects: %v", err)
-		}
-		if len(roots) == 0 {
-			return nil, usageError("--all-projects: no project in %s: no folder has a .ai/ folder that git tracks (git add it, or run 'rye init')", a.workDir())
-		}
-		return roots, nil
-	case len(a.dirs) > 1:
-		if a.projectDir != "" {
-			return nil, usageError("--project names one project: with several -C folders, each -C names its project")
-		}
-		var roots []string
-		for _, dir := range a.dirs {
-			root, err := space.FindProjectRoot(dir, a.userRoot())
-			if err != nil {
-				return nil, usageError("-C %s: %v", dir, err)
-			}
-			if root == "" {
-				return nil, usageError("-C %s: no project: no .ai/ folder in %s or any folder above it", dir, dir)
-			}
-			roots = append(roots, root)
-		}
-		return roots, nil
-	}
-	return nil, nil
 }
 
 // userRoot is the user space's root ("" when there is none).
@@ -125,18 +92,36 @@ func (a *app) writable(p *project.Project, flag, name string) (*space.Space, err
 
 // requestError turns an error of opening a project or of a request
 // function into a usage error that names the flag at fault ("no project"
-// says how to make one).
+// says how to make one, and which projects verify, check and lint could
+// check instead).
 func (a *app) requestError(err error) error {
 	var np *project.NoProjectError
 	if errors.As(err, &np) || errors.Is(err, verify.ErrNoProject) {
-		dir := a.workDir()
+		dir, below := a.workDir(), []string(nil)
 		if np != nil {
-			dir = np.Dir
+			dir, below = np.Dir, np.Below
 		}
-		return a.projectsBelow(usageError("%v (run 'rye init' to create one, or use -C DIR)", &project.NoProjectError{Dir: dir}))
+		msg := fmt.Sprintf("%v (run 'rye init' to create one, or use -C DIR)", &project.NoProjectError{Dir: dir})
+		if len(below) == 0 || (a.tool != "rye verify" && a.tool != "rye check" && a.tool != "rye lint") {
+			return usageError("%s", msg)
+		}
+		shown := make([]string, 0, 3)
+		for _, r := range below[:min(3, len(below))] {
+			if rel, rerr := filepath.Rel(a.workDir(), r); rerr == nil {
+				r = rel
+			}
+			shown = append(shown, r)
+		}
+		if len(below) > 3 {
+			shown = append(shown, "…")
+		}
+		return usageError("%s; the repository has %s (%s): check them with --all-projects, or -C DIR for each", msg, report.Plural(len(below), "project"), strings.Join(shown, ", "))
 	}
 	var re *verify.RequestError
 	if errors.As(err, &re) {
+		if re.Field == project.FieldDirs {
+			return usageError("-C %v", re.Err) // names its folder
+		}
 		if flag := requestFlags[re.Field]; flag != "" {
 			return usageError("%s: %v", flag, re.Err)
 		}
@@ -152,32 +137,7 @@ var requestFlags = map[string]string{
 	verify.FieldTrustUser:    "--trust-user",
 	verify.FieldChangedSince: "--changed-since",
 	project.FieldFormat:      "--format",
-}
-
-// projectsBelow adds to a "no project" error of verify, check or lint the
-// projects there are below the working directory (a repository's root,
-// with its projects in subfolders), and how to check them.
-func (a *app) projectsBelow(err error) error {
-	switch a.tool {
-	case "rye verify", "rye check", "rye lint":
-	default:
-		return err
-	}
-	roots, lerr := project.All(a.workDir(), a.userRoot())
-	if lerr != nil || len(roots) == 0 {
-		return err
-	}
-	shown := make([]string, 0, 3)
-	for _, r := range roots[:min(3, len(roots))] {
-		if rel, rerr := filepath.Rel(a.workDir(), r); rerr == nil {
-			r = rel
-		}
-		shown = append(shown, r)
-	}
-	if len(roots) > 3 {
-		shown = append(shown, "…")
-	}
-	return usageError("%v; the repository has %s (%s): check them with --all-projects, or -C DIR for each", err, report.Plural(len(roots), "project"), strings.Join(shown, ", "))
+	project.FieldAll:         "--all-projects",
 }
 
 // warnTrust prints what a project ignored (settings rye did not take,
