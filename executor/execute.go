@@ -2,6 +2,7 @@ package executor
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -182,9 +183,50 @@ func linkOf(el *chain.Element, f *verifiedFile) Link {
 }
 
 // Lock writes the plan's chain as the tool's lockfile in the project
-// space (rye lock tool ID), replacing any there, and returns its path.
+// space, replacing any there, and returns its path.
 func (x *Executor) Lock(p *Plan) (string, error) {
 	return WriteLockfile(x.Spaces.Project, NewLockfile(p.Chain, p.integrity, x.now()))
+}
+
+// LockTool prepares tool id for its lockfile (every element verified, the
+// old lockfile not consulted) and writes it (rye lock tool ID). The plan
+// is returned also when preparing fails: its Links are the chain read so
+// far.
+func (x *Executor) LockTool(id item.ID) (string, *Plan, error) {
+	p, err := x.Prepare(id, PrepareOptions{ForLock: true})
+	if err != nil {
+		return "", p, err
+	}
+	path, err := x.Lock(p)
+	return path, p, err
+}
+
+// Help is what rye execute tool ID --help shows: the tool's metadata,
+// read without running anything, and its verdict (the help of a tool that
+// does not verify is labelled, not refused).
+type Help struct {
+	Item         *item.Item
+	Metadata     *item.Metadata
+	Verification verify.Result
+}
+
+// Help reads the tool at loc for its help; its verdict is given under the
+// executor's trust (a zero Executor gives none: the schema alone, for
+// completion).
+func (x *Executor) Help(loc *space.Located) (*Help, error) {
+	it, err := loc.Load()
+	if err != nil {
+		return nil, err
+	}
+	md, err := it.Metadata()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", it.Path, err)
+	}
+	h := &Help{Item: it, Metadata: md}
+	if x.Trust != nil {
+		h.Verification = verify.Check(verify.Input{Kind: it.Kind, ID: it.ID, Space: loc.Space.Label, Path: it.Path, Embedded: loc.Space.Embedded(), Data: it.Bytes}, x.Trust, x.Policy)
+	}
+	return h, nil
 }
 
 func (x *Executor) now() time.Time {

@@ -1,9 +1,16 @@
 package executor
 
 import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/item/syntax"
 	"github.com/ryekit/rye/params"
+	"github.com/ryekit/rye/space"
 )
 
 // ThreadRunner is the tool rye thread executes. rye ships no agent loop:
@@ -67,4 +74,47 @@ func SplitThreadArgs(md *item.Metadata, id item.ID, parsed map[string]any) (inpu
 	runner["directive_id"] = string(id)
 	runner["inputs"] = inputs
 	return inputs, runner, nil
+}
+
+// NoThreadRunnerError is rye thread where no space has the thread runner.
+type NoThreadRunnerError struct {
+	Directive item.ID
+	Searched  []string
+}
+
+func (e *NoThreadRunnerError) Error() string {
+	return fmt.Sprintf("no thread runner is installed: rye thread runs the tool %s, which is in no space (searched %s); install a bundle that provides it, or follow the directive yourself: rye execute directive %s",
+		ThreadRunner, strings.Join(e.Searched, ", "), e.Directive)
+}
+
+// Thread runs directive id in an agent thread (rye thread): the directive
+// must verify and take the inputs parse reads (against ThreadSchema of the
+// verified directive) before anything starts; then the thread runner tool
+// runs, through the same verified pipeline as any tool, with
+// {directive_id, inputs, model, max_spend, max_turns, async}. The result
+// and error are those of the directive's check when it fails (its Type is
+// "directive"), else of the runner's run.
+func (x *Executor) Thread(ctx context.Context, id item.ID, parse func(schema *syntax.Node) (map[string]any, error), dryRun bool, timeout time.Duration) (*Result, error) {
+	if _, err := x.Spaces.Resolve(item.Tool, ThreadRunner, nil); err != nil {
+		var nf *space.NotFoundError
+		if errors.As(err, &nf) {
+			return nil, &NoThreadRunnerError{Directive: id, Searched: nf.Searched}
+		}
+		return nil, err
+	}
+	var runner map[string]any
+	inputs := func(md *item.Metadata) (map[string]any, error) {
+		parsed, err := parse(ThreadSchema(md))
+		if err != nil {
+			return nil, err
+		}
+		in, r, err := SplitThreadArgs(md, id, parsed)
+		runner = r
+		return in, err
+	}
+	if r, err := x.Execute(ctx, &Request{Kind: item.Directive, ID: id, Inputs: inputs, DryRun: true}); err != nil {
+		return r, err
+	}
+	return x.Execute(ctx, &Request{Kind: item.Tool, ID: ThreadRunner, DryRun: dryRun, Timeout: timeout,
+		ToolParams: func(*syntax.Node) (map[string]any, error) { return runner, nil }})
 }

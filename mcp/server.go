@@ -93,6 +93,23 @@ func since(t time.Time) meta { return meta{DurationMS: time.Since(t).Millisecond
 
 const instructions = `rye serves the items of RYE projects (the .ai/ folder): search finds them, load reads them, execute runs a tool or returns a directive to follow or a knowledge entry, sign signs them. Every call names the project by its absolute path (project_path). Nothing that does not verify against the project's trust store is run or loaded: such a call fails with the verdict and the fix.`
 
+// Folders checks the folders a server is to serve (Options.Roots): each
+// must be a folder; they come back absolute.
+func Folders(dirs []string) ([]string, error) {
+	var out []string
+	for _, d := range dirs {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", d, err)
+		}
+		if info, err := os.Stat(abs); err != nil || !info.IsDir() {
+			return nil, fmt.Errorf("%s: not a folder", d)
+		}
+		out = append(out, abs)
+	}
+	return out, nil
+}
+
 // NewServer returns the MCP server with its four tools: search, load,
 // execute and sign. It offers tools only.
 func NewServer(o Options) *sdk.Server { return newServer(context.Background(), o) }

@@ -13,11 +13,23 @@ import (
 // (spec 2.3): core.autocrlf would otherwise break v2 signatures.
 const gitattributes = "# Signed items must stay byte for byte as signed: no line-ending conversion.\n* -text\n"
 
-// Init creates what is missing of a project's layout under root (rye
-// init): .ai/ with its directives, tools, knowledge, trusted_keys and
-// config folders, .ai/.gitattributes and .ai/config/rye.yaml. Existing
-// files are left alone. It returns what it created, relative to root.
-func Init(root string) ([]string, error) {
+// Init creates what is missing of a project's layout (rye init) in dir,
+// or in root when it is given (relative to dir): .ai/ with its
+// directives, tools, knowledge, trusted_keys and config folders,
+// .ai/.gitattributes and .ai/config/rye.yaml. Existing files are left
+// alone. It returns the root and what it created, relative to it.
+func Init(dir, root string) (string, []string, error) {
+	switch {
+	case root == "":
+		root = dir
+	case !filepath.IsAbs(root):
+		root = filepath.Join(dir, root)
+	}
+	created, err := initAt(root)
+	return root, created, err
+}
+
+func initAt(root string) ([]string, error) {
 	var created []string
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return nil, err

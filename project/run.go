@@ -25,8 +25,8 @@ type Run struct {
 	// (--all-projects). Neither: the project of Dir (Options.Root when
 	// set). A file path among the patterns always adds the project that
 	// holds it.
-	Dirs []string
-	All  bool
+	Dirs  []string
+	All   bool
 	Kinds []item.Kind // nil: every kind
 	// Patterns are ids, globs and file paths (relative to Dir); none:
 	// every item.

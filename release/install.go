@@ -51,6 +51,32 @@ type Installed struct {
 	Space string `yaml:"-"`
 }
 
+// ListAll lists the bundles installed in each space given (nil ones are
+// skipped), in order: rye bundle list, over the project and user spaces.
+func ListAll(spaces ...*space.Space) ([]*Installed, error) {
+	var all []*Installed
+	for _, sp := range spaces {
+		if sp == nil {
+			continue
+		}
+		list, err := List(sp.Root, sp.Label)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, list...)
+	}
+	return all, nil
+}
+
+// Rows are installations as rye bundle list --json prints them.
+func Rows(all []*Installed) []map[string]any {
+	rows := []map[string]any{}
+	for _, in := range all {
+		rows = append(rows, map[string]any{"id": in.Bundle.ID, "version": in.Bundle.Version, "space": in.Space, "installed_at": in.Bundle.InstalledAt, "files": len(in.Files), "archive_sha256": in.Bundle.ArchiveSHA256})
+	}
+	return rows
+}
+
 func (in *Installed) marshal() []byte {
 	data, err := yaml.Marshal(in)
 	if err != nil {

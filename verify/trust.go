@@ -219,6 +219,21 @@ func WriteTrustedKey(dir string, k *TrustedKey, replace bool) (string, error) {
 	return target, atomicfile.WriteFile(target, data, 0o644)
 }
 
+// RemoveTrustedKey removes key fp's entry from the trusted_keys folder dir
+// and returns its path.
+func RemoveTrustedKey(dir, fp string) (string, error) {
+	if len(fp) != 16 || strings.Trim(fp, "0123456789abcdef") != "" {
+		return "", fmt.Errorf("%q is not a fingerprint (16 lowercase hex characters)", fp)
+	}
+	target := filepath.Join(dir, fp+".toml")
+	if err := os.Remove(target); errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("%s is not trusted in %s", fp, dir)
+	} else if err != nil {
+		return "", err
+	}
+	return target, nil
+}
+
 // FormatTrustedKey writes a trusted key as TOML in the reference's layout,
 // with scopes and expires only when set. The fingerprint and the PEM are
 // derived from k.Public, the only thing they follow from.

@@ -17,7 +17,6 @@ import (
 	"github.com/ryekit/rye/release"
 	"github.com/ryekit/rye/report"
 	"github.com/ryekit/rye/sign"
-	"github.com/ryekit/rye/space"
 )
 
 func (a *app) bundleCommand() *cobra.Command {
@@ -170,7 +169,6 @@ func bundleLine(r *release.Result) string {
 
 func (a *app) bundleVerifyCommand() *cobra.Command {
 	bt := &bundleTrust{}
-	var format string
 	cmd := &cobra.Command{
 		Use:   "verify FILE",
 		Short: "Verify a bundle file without extracting it",
@@ -183,7 +181,7 @@ the manifest's files with the manifest's hashes, and every item's own
 signature. It prints one verdict per item and the bundle's verdict.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := a.useFormat(cmd, format); err != nil {
+			if err := a.useOutputs(cmd); err != nil {
 				return err
 			}
 			r, _, _, err := a.checkBundle(args[0], bt)
@@ -195,7 +193,7 @@ signature. It prints one verdict per item and the bundle's verdict.`,
 	}
 	cmd.Flags().StringVar(&bt.trustRef, "trust-ref", "", "trust the project keys of git commit `REF`, not the working tree")
 	cmd.Flags().StringArrayVar(&bt.trust, "trust", nil, "trust the bundle's shipped key `FP` (its recomputed fingerprint must match)")
-	cmd.Flags().StringVar(&format, "format", "text", "output `FORMAT`: text, json, sarif or github")
+	cmd.Flags().StringVar(&a.out.format, "format", "text", "output `FORMAT`: text, json, sarif or github")
 	cmd.RegisterFlagCompletionFunc("format", fixedValues(report.Formats...))
 	return cmd
 }
@@ -280,23 +278,12 @@ func (a *app) bundleListCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var all []*release.Installed
-			for _, sp := range []*space.Space{ss.Project, ss.User} {
-				if sp == nil {
-					continue
-				}
-				list, err := release.List(sp.Root, sp.Label)
-				if err != nil {
-					return findings("%v", err)
-				}
-				all = append(all, list...)
+			all, err := release.ListAll(ss.Project, ss.User)
+			if err != nil {
+				return findings("%v", err)
 			}
 			if a.json {
-				rows := []map[string]any{}
-				for _, in := range all {
-					rows = append(rows, map[string]any{"id": in.Bundle.ID, "version": in.Bundle.Version, "space": in.Space, "installed_at": in.Bundle.InstalledAt, "files": len(in.Files), "archive_sha256": in.Bundle.ArchiveSHA256})
-				}
-				return writeJSON(a.stdout, rows)
+				return writeJSON(a.stdout, release.Rows(all))
 			}
 			if len(all) == 0 {
 				a.info("no bundles installed")

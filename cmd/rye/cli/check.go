@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ryekit/rye/lint"
+	"github.com/ryekit/rye/project"
 	"github.com/ryekit/rye/report"
 )
 
@@ -53,25 +54,22 @@ func (a *app) runCheck(vo *verifyOptions, lo *lintOptions, args []string) error 
 	if err != nil {
 		return err
 	}
-	reps := make([]*report.Report, len(parts))
-	for i, p := range parts {
+	rep, err := a.merged("rye check", parts, func(p project.Part) (*report.Report, error) {
 		opts, err := lint.OptionsFor(p.Settings, lo.enable, lo.disable)
 		if err != nil {
-			return a.requestError(err)
+			return nil, err
 		}
 		opts.Progress = a.progress("linting: analyzers")
 		c, err := lint.Check(lint.CheckRequest{Verify: request(req, p), Options: opts})
 		if err != nil {
-			return a.requestError(err)
+			return nil, err
 		}
-		if c.Verify.CacheErr != nil && a.verbose {
-			a.info("verdict cache not saved: %v", c.Verify.CacheErr)
-		}
-		reps[i] = c.Report(p.Settings.Notes(), p.Spaces.Project, a.verbose)
-		inProject(reps[i], p.Spaces.Project)
-		projectNotes(reps[i], p.Spaces.Project, len(parts))
+		a.cacheNotSaved(c.Verify.CacheErr)
+		return c.Report(p.Settings.Notes(), p.Spaces.Project, a.verbose), nil
+	})
+	if err != nil {
+		return err
 	}
-	rep := report.Merge("rye check", reps...)
 	sum := checkSummary{verifySummary: verifyCounts(rep, len(parts)), Errors: rep.Count(report.Error), Warnings: rep.Count(report.Warning)}
 	line := fmt.Sprintf("%s%s: %s; %s", projectsPrefix(sum.Projects), report.Plural(sum.Items, "item"),
 		report.Join(report.Count(sum.Verified)+" verified", report.Count(sum.Failed)+" failed"),

@@ -10,9 +10,9 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/ryekit/rye/project"
 	"github.com/ryekit/rye/report"
@@ -85,11 +85,18 @@ type app struct {
 	tool     string
 	rendered bool
 	cmdName  string // how messages name rye (hint)
+	// progressDelay is how long a walk runs before its progress line
+	// shows: a quick run prints nothing.
+	progressDelay time.Duration
 }
 
 // Main runs rye with args and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	return (&app{stdin: stdin, stdout: stdout, stderr: stderr, progressDelay: time.Second}).main(args)
+}
+
+func (a *app) main(args []string) int {
+	stdin, stdout, stderr := a.stdin, a.stdout, a.stderr
 	root := a.rootCommand()
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -218,10 +225,4 @@ func (a *app) info(format string, args ...any) {
 	if !a.quiet {
 		fmt.Fprintln(a.stderr, a.hint(fmt.Sprintf(format, args...)))
 	}
-}
-
-// isTerminal reports whether w is a terminal (colour, progress).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
 }

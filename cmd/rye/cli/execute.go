@@ -12,12 +12,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ryekit/rye/executor"
+	"github.com/ryekit/rye/internal/tty"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/item/syntax"
 	"github.com/ryekit/rye/params"
 	"github.com/ryekit/rye/project"
 	"github.com/ryekit/rye/space"
-	"github.com/ryekit/rye/verify"
 )
 
 func (a *app) executeCommand() *cobra.Command {
@@ -116,41 +116,21 @@ func prepareUsage(links []executor.Link, err error) error {
 	return nil
 }
 
-// toolSchema reads a tool's parameter schema without verifying it, for
-// --help (labelled when the tool does not verify) and completion, which
-// run nothing.
-func toolSchema(loc *space.Located) (*syntax.Node, error) {
-	it, err := loc.Load()
-	if err != nil {
-		return nil, err
-	}
-	md, err := it.Metadata()
-	if err != nil {
-		return nil, err
-	}
-	return md.Schema(), nil
-}
-
-// toolHelp prints a tool's parameters from its schema.
+// toolHelp prints a tool's parameters from its schema (executor.Help:
+// read without running anything; labelled when the tool does not verify).
 func (a *app) toolHelp(x *executor.Executor, loc *space.Located) error {
-	it, err := loc.Load()
+	h, err := x.Help(loc)
 	if err != nil {
 		return findings("%v", err)
 	}
-	md, err := it.Metadata()
-	if err != nil {
-		return findings("%s: %v", it.Path, err)
+	if r := h.Verification; r.Verdict.Failed() {
+		fmt.Fprintf(a.stderr, "rye: warning: NOT VERIFIED: %s (%s): %s: %s\n", h.Item.ID, h.Item.Path, r.Verdict, r.Reason)
 	}
-	in := verify.Input{Kind: it.Kind, ID: it.ID, Space: loc.Space.Label, Path: it.Path, Embedded: loc.Space.Embedded(), Data: it.Bytes}
-	if r := verify.Check(in, x.Trust, x.Policy); r.Verdict.Failed() {
-		fmt.Fprintf(a.stderr, "rye: warning: NOT VERIFIED: %s (%s): %s: %s\n", it.ID, it.Path, r.Verdict, r.Reason)
+	fmt.Fprintf(a.stdout, "usage: rye execute tool %s [params] [--dry-run] [--params JSON|@FILE] [--timeout DURATION]\n\n", h.Item.ID)
+	if d := h.Metadata.Str("description"); d != "" {
+		fmt.Fprintf(a.stdout, "%s\n\n", d)
 	}
-	w := a.stdout
-	fmt.Fprintf(w, "usage: rye execute tool %s [params] [--dry-run] [--params JSON|@FILE] [--timeout DURATION]\n\n", it.ID)
-	if d := md.Str("description"); d != "" {
-		fmt.Fprintf(w, "%s\n\n", d)
-	}
-	fmt.Fprintf(w, "%s (%s)\n\nparameters:\n%s", it.Path, loc.Space.Label, params.Usage(md.Schema()))
+	fmt.Fprintf(a.stdout, "%s (%s)\n\nparameters:\n%s", h.Item.Path, loc.Space.Label, params.Usage(h.Metadata.Schema()))
 	return nil
 }
 
@@ -199,7 +179,7 @@ func (a *app) printResult(r *executor.Result) error {
 	if err := writeJSON(a.stdout, r); err != nil {
 		return err
 	}
-	if isTerminal(a.stderr) && !a.quiet {
+	if tty.IsTerminal(a.stderr) && !a.quiet {
 		what := "ran"
 		if r.DryRun {
 			what = "verified and validated (dry run; nothing ran)"
@@ -310,15 +290,11 @@ changes, moves to another space or is shadowed, until the lock is refreshed.`,
 			if x.Spaces.Project == nil {
 				return a.requestError(&project.NoProjectError{Dir: a.workDir()})
 			}
-			p, err := x.Prepare(id, executor.PrepareOptions{ForLock: true})
+			path, p, err := x.LockTool(id)
 			if err != nil {
 				if uerr := prepareUsage(p.Links, err); uerr != nil {
 					return uerr
 				}
-				return findings("%v", err)
-			}
-			path, err := x.Lock(p)
-			if err != nil {
 				return findings("%v", err)
 			}
 			if a.json {
@@ -352,7 +328,10 @@ func (a *app) completeToolParams(cmd *cobra.Command, args []string, toComplete s
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	schema, _ := toolSchema(loc)
+	var schema *syntax.Node
+	if h, err := (&executor.Executor{}).Help(loc); err == nil {
+		schema = h.Metadata.Schema()
+	}
 	var out []string
 	for _, name := range append(params.Names(schema), "--dry-run", "--params", "--timeout", "--help") {
 		if strings.HasPrefix(name, toComplete) {

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"path/filepath"
-
 	"github.com/spf13/cobra"
 
 	"github.com/ryekit/rye/project"
@@ -18,14 +16,7 @@ project: .ai/directives, .ai/tools, .ai/knowledge, .ai/trusted_keys,
 so running it again only adds what is missing.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root := a.workDir()
-			if a.projectDir != "" {
-				root = a.projectDir
-				if len(a.dirs) == 1 && !filepath.IsAbs(root) {
-					root = filepath.Join(a.workDir(), root)
-				}
-			}
-			created, err := project.Init(root)
+			root, created, err := project.Init(a.workDir(), a.projectDir)
 			for _, p := range created {
 				a.info("created %s", p)
 			}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ryekit/rye/internal/tty"
 	"github.com/ryekit/rye/sign"
 )
 
@@ -49,16 +50,16 @@ func (a *app) findKey() (sign.KeyPaths, sign.KeySource, error) {
 // askPassphrase asks for the passphrase of the key file path on the
 // terminal, naming the file.
 func (a *app) askPassphrase(path string, attempt int) ([]byte, error) {
-	t, err := a.openTerminal()
+	t, err := tty.Open(a.stdin, a.stderr)
 	if err != nil {
 		return nil, sign.ErrPassphraseNeeded
 	}
-	defer t.close()
+	defer t.Close()
 	prompt := "Enter passphrase for " + path + ": "
 	if attempt > 1 {
 		prompt = "Wrong passphrase; try again for " + path + ": "
 	}
-	return t.readSecret(prompt)
+	return t.ReadSecret(prompt)
 }
 
 // newPassphrase is the passphrase of a new key: RYE_KEY_PASSWORD, else
@@ -68,28 +69,28 @@ func (a *app) newPassphrase(path string) ([]byte, error) {
 	if p := os.Getenv("RYE_KEY_PASSWORD"); p != "" {
 		return []byte(p), nil
 	}
-	t, err := a.openTerminal()
+	t, err := tty.Open(a.stdin, a.stderr)
 	if err != nil {
 		return nil, usageError("no passphrase: there is no terminal to ask on; set RYE_KEY_PASSWORD or use --no-passphrase")
 	}
-	defer t.close()
+	defer t.Close()
 	for range 3 {
-		p, err := t.readSecret("Enter a passphrase for the new key " + path + ": ")
+		p, err := t.ReadSecret("Enter a passphrase for the new key " + path + ": ")
 		if err != nil {
 			return nil, asUsage(err)
 		}
 		if len(p) == 0 {
-			fmt.Fprintln(t.out, "The passphrase is empty: type one (for a key without one, stop and use --no-passphrase).")
+			fmt.Fprintln(t.Out, "The passphrase is empty: type one (for a key without one, stop and use --no-passphrase).")
 			continue
 		}
-		again, err := t.readSecret("Enter the same passphrase again: ")
+		again, err := t.ReadSecret("Enter the same passphrase again: ")
 		if err != nil {
 			return nil, asUsage(err)
 		}
 		if bytes.Equal(p, again) {
 			return p, nil
 		}
-		fmt.Fprintln(t.out, "The passphrases differ; try again.")
+		fmt.Fprintln(t.Out, "The passphrases differ; try again.")
 	}
 	return nil, usageError("no key written: three tries without two equal, non-empty passphrases")
 }

@@ -96,14 +96,13 @@ func (a *app) runLint(o *lintOptions, args []string) error {
 	case o.diff:
 		fix = lint.DiffFixes
 	}
-	var reps []*report.Report
 	var fixed []lint.Fixed
 	files := 0
 	var resign []string
-	for _, p := range parts {
+	rep, err := a.merged("rye lint", parts, func(p project.Part) (*report.Report, error) {
 		opts, err := lint.OptionsFor(p.Settings, o.enable, o.disable)
 		if err != nil {
-			return a.requestError(err)
+			return nil, err
 		}
 		opts.Progress = a.progress("linting: analyzers")
 		req := lint.ProjectRequest{Spaces: p.Spaces, Kinds: kinds, Patterns: p.Patterns, WorkDir: a.workDir(), ChangedSince: o.changedSince,
@@ -115,14 +114,14 @@ func (a *app) runLint(o *lintOptions, args []string) error {
 		var we *lint.WriteError
 		switch {
 		case errors.As(err, &we):
-			return findings("%v", err)
+			return nil, findings("%v", err)
 		case err != nil:
-			return a.requestError(err)
+			return nil, err
 		}
-		fixed = append(fixed, r.Fixed...)
+		fixed, files = append(fixed, r.Fixed...), files+r.Files
 		if o.diff {
 			a.cannotFix(r.Findings)
-			continue
+			return &report.Report{}, nil
 		}
 		for _, n := range p.Settings.Notes() {
 			fmt.Fprintf(a.stderr, "rye: warning: %s\n", n)
@@ -138,10 +137,10 @@ func (a *app) runLint(o *lintOptions, args []string) error {
 		}
 		rep := r.Report("rye lint")
 		rep.Notes = r.Notes
-		inProject(rep, p.Spaces.Project)
-		projectNotes(rep, p.Spaces.Project, len(parts))
-		reps = append(reps, rep)
-		files += r.Files
+		return rep, nil
+	})
+	if err != nil {
+		return err
 	}
 	if o.diff {
 		return a.printDiffs(fixed)
@@ -149,7 +148,7 @@ func (a *app) runLint(o *lintOptions, args []string) error {
 	if len(resign) > 0 {
 		a.info("these items changed and need signing again: rye sign %s", strings.Join(resign, " "))
 	}
-	return a.writeLintReport(report.Merge("rye lint", reps...), files, len(parts))
+	return a.writeLintReport(rep, files, len(parts))
 }
 
 // cannotFix says on stderr what --diff cannot fix: stdout is the patch.

@@ -3,7 +3,6 @@ package cli
 import (
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 	"time"
 
@@ -53,6 +52,7 @@ stdout carries the protocol only; warnings go to stderr.`,
 			// drops it from every run as well (executor.SecretVars).
 			passphrase := os.Getenv("RYE_KEY_PASSWORD")
 			os.Unsetenv("RYE_KEY_PASSWORD")
+			var err error
 			o := mcp.Options{Timeout: timeout, Log: a.stderr, AllowUserSpace: allowUserSpace}
 			o.Version, _, _ = Version()
 			if len(a.dirs) > 0 || a.projectDir != "" {
@@ -69,15 +69,8 @@ stdout carries the protocol only; warnings go to stderr.`,
 				}
 				o.Pin = sp.Root
 			}
-			for _, r := range roots {
-				abs, err := filepath.Abs(r)
-				if err != nil {
-					return usageError("--root %s: %v", r, err)
-				}
-				if info, err := os.Stat(abs); err != nil || !info.IsDir() {
-					return usageError("--root %s: not a folder", r)
-				}
-				o.Roots = append(o.Roots, abs)
+			if o.Roots, err = mcp.Folders(roots); err != nil {
+				return usageError("--root %v", err)
 			}
 			if allowSign {
 				key, err := a.mcpKey(passphrase)

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ryekit/rye/internal/ptytest"
 )
 
 // TestMCPAllowSignNeverPrompts: rye mcp --allow-sign with an encrypted key
@@ -37,7 +39,7 @@ func TestMCPAllowSignNeverPrompts(t *testing.T) {
 		t.Fatalf("keys generate: exit %d: %s", code, stderr.String())
 	}
 
-	master, tty := openPTY(t)
+	master, tty := ptytest.Open(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestMCPAllowSignNeverPrompts$")
 	cmd.Env = append(os.Environ(), "RYE_TEST_MCP_CHILD=1", "RYE_KEY_PASSWORD=")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
@@ -75,7 +77,7 @@ func TestMCPAllowSignNeverPrompts(t *testing.T) {
 	if !errors.As(err, &exit) || exit.ExitCode() != ExitUsage {
 		t.Errorf("rye mcp --allow-sign: %v, want exit status 2", err)
 	}
-	waitFor(t, "the error on the terminal", func() bool {
+	ptytest.WaitFor(t, "the error on the terminal", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		return strings.Contains(shown.String(), "rye mcp never asks for a passphrase")

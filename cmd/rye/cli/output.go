@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ryekit/rye/gitrepo"
+	"github.com/ryekit/rye/internal/tty"
 	"github.com/ryekit/rye/report"
 )
 
@@ -141,7 +142,7 @@ func (a *app) renderFailure(tool string, outs []report.Output, msg string, code 
 // color reports whether text on stdout may be coloured: a terminal, and
 // neither --no-color nor NO_COLOR (https://no-color.org).
 func (a *app) color() bool {
-	return !a.noColor && os.Getenv("NO_COLOR") == "" && isTerminal(a.stdout)
+	return !a.noColor && os.Getenv("NO_COLOR") == "" && tty.IsTerminal(a.stdout)
 }
 
 // pathMapper says how machine formats name files (report.Paths):

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ryekit/rye/internal/ptytest"
 )
 
 // On a terminal, text output is coloured unless NO_COLOR or --no-color,
@@ -26,14 +28,11 @@ func TestTerminalColourAndProgress(t *testing.T) {
 	t.Setenv("USER_SPACE", "")
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	t.Setenv("RYE_SYSTEM_PATH", "")
-	saved := progressDelay
-	progressDelay = 0
-	t.Cleanup(func() { progressDelay = saved })
 
 	run := func(noColorEnv string, args ...string) string {
 		t.Helper()
 		t.Setenv("NO_COLOR", noColorEnv)
-		master, tty := openPTY(t)
+		master, tty := ptytest.Open(t)
 		var mu sync.Mutex
 		var out bytes.Buffer
 		go func() {
@@ -48,11 +47,12 @@ func TestTerminalColourAndProgress(t *testing.T) {
 				}
 			}
 		}()
-		if code := Main(append([]string{"-C", dir}, args...), strings.NewReader(""), tty, tty); code != 1 {
+		a := &app{stdin: strings.NewReader(""), stdout: tty, stderr: tty} // progressDelay 0: the line shows at once
+		if code := a.main(append([]string{"-C", dir}, args...)); code != 1 {
 			t.Fatalf("exit %d", code)
 		}
 		var got string
-		waitFor(t, "the summary line", func() bool {
+		ptytest.WaitFor(t, "the summary line", func() bool {
 			mu.Lock()
 			defer mu.Unlock()
 			got = out.String()

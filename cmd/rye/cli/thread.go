@@ -3,7 +3,8 @@ package cli
 import (
 	"errors"
 	"os"
-	"strings"
+	"os/signal"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -11,7 +12,6 @@ import (
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/item/syntax"
 	"github.com/ryekit/rye/params"
-	"github.com/ryekit/rye/space"
 )
 
 func (a *app) threadCommand() *cobra.Command {
@@ -34,32 +34,25 @@ must be installed, or rye thread fails saying so.`,
 			if err != nil {
 				return err
 			}
-			if _, err := x.Spaces.Resolve(item.Tool, executor.ThreadRunner, nil); err != nil {
-				var nf *space.NotFoundError
-				if errors.As(err, &nf) {
-					return usageError("no thread runner is installed: rye thread runs the tool %s, which is in no space (searched %s); install a bundle that provides it, or follow the directive yourself: rye execute directive %s",
-						executor.ThreadRunner, strings.Join(nf.Searched, ", "), id)
-				}
-				return findings("%v", err)
+			parse := func(schema *syntax.Node) (map[string]any, error) {
+				ps, err := params.Parse(schema, rest, o.Params, os.ReadFile)
+				return ps, asUsage(err)
 			}
-			// The directive must verify and take these inputs before any
-			// thread starts; the flags are read against its verified
-			// declarations.
-			var runnerParams map[string]any
-			inputsOf := func(md *item.Metadata) (map[string]any, error) {
-				parsed, err := params.Parse(executor.ThreadSchema(md), rest, o.Params, os.ReadFile)
-				if err != nil {
-					return nil, asUsage(err)
-				}
-				inputs, runner, err := executor.SplitThreadArgs(md, id, parsed)
-				runnerParams = runner
-				return inputs, asUsage(err)
-			}
-			if r, err := x.Execute(cmd.Context(), &executor.Request{Kind: item.Directive, ID: id, Inputs: inputsOf, DryRun: true}); err != nil {
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			r, err := x.Thread(ctx, id, parse, o.DryRun, o.Timeout)
+			var nt *executor.NoThreadRunnerError
+			switch {
+			case errors.As(err, &nt):
+				return usageError("%v", err)
+			case err != nil && r != nil && r.Type == string(item.Directive):
 				return a.itemError(r, err)
+			case err != nil:
+				if uerr := prepareUsage(r.Chain, err); uerr != nil {
+					return uerr
+				}
 			}
-			runner := func(*syntax.Node) (map[string]any, error) { return runnerParams, nil }
-			return a.runTool(cmd.Context(), x, executor.ThreadRunner, runner, &o)
+			return a.printResult(r)
 		},
 	}
 	addExecFlags(cmd, &o)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -233,18 +232,12 @@ func (a *app) trustRemoveCommand() *cobra.Command {
 		Short: "Stop trusting a key in this project (or --user)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fp := args[0]
-			if len(fp) != 16 || strings.Trim(fp, "0123456789abcdef") != "" {
-				return usageError("%q is not a fingerprint (16 lowercase hex characters)", fp)
-			}
 			dir, err := a.trustDir(user)
 			if err != nil {
 				return err
 			}
-			target := filepath.Join(dir, fp+".toml")
-			if err := os.Remove(target); errors.Is(err, fs.ErrNotExist) {
-				return usageError("%s is not trusted in %s", fp, dir)
-			} else if err != nil {
+			target, err := verify.RemoveTrustedKey(dir, args[0])
+			if err != nil {
 				return asUsage(err)
 			}
 			a.info("removed %s", target)

@@ -7,9 +7,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ryekit/rye/internal/cachedir"
+	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/project"
 	"github.com/ryekit/rye/report"
-	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
 )
 
@@ -80,11 +80,11 @@ usage or configuration errors.`,
 			if err := a.useOutputs(cmd); err != nil {
 				return err
 			}
-			run, err := a.verifyAll(o, args)
+			rep, sum, err := a.verifyAll(o, args)
 			if err != nil {
 				return err
 			}
-			return a.renderReport(run.rep, verifyLine(run.sum), run.sum)
+			return a.renderReport(rep, verifyLine(sum), sum)
 		},
 	}
 	o.flags(cmd)
@@ -92,16 +92,11 @@ usage or configuration errors.`,
 	return cmd
 }
 
-// useOutputs reads the output flags of the verb being run, so that even
-// the errors that follow are rendered in the formats asked for.
+// useOutputs reads the output flags of the verb being run (--json
+// included), so that even the errors that follow are rendered in the
+// formats asked for.
 func (a *app) useOutputs(cmd *cobra.Command) error {
-	a.out.prefixSet = cmd.Flags().Changed("path-prefix")
-	return a.listOutputs(cmd)
-}
-
-// listOutputs reads the outputs a.out names (--json included).
-func (a *app) listOutputs(cmd *cobra.Command) error {
-	a.tool = cmd.CommandPath()
+	a.tool, a.out.prefixSet = cmd.CommandPath(), cmd.Flags().Changed("path-prefix")
 	outs, err := a.out.list(a.json)
 	if err != nil {
 		return err
@@ -121,12 +116,6 @@ func (a *app) listsItems() bool {
 	return false
 }
 
-// useFormat is useOutputs for a verb with --format only (bundle verify).
-func (a *app) useFormat(cmd *cobra.Command, format string) error {
-	a.out = outputOptions{format: format}
-	return a.listOutputs(cmd)
-}
-
 // verifySummary is the summary object of the JSON output.
 type verifySummary struct {
 	Projects int `json:"projects"`
@@ -134,12 +123,6 @@ type verifySummary struct {
 	Verified int `json:"verified"`
 	Failed   int `json:"failed"`
 	Warnings int `json:"warnings"`
-}
-
-// verifyRun is a finished verification: its report and its counts.
-type verifyRun struct {
-	rep *report.Report
-	sum verifySummary
 }
 
 // verifyParts opens the projects of a run of rye verify or rye check
@@ -196,37 +179,50 @@ func (a *app) verifyCache() (string, []byte) {
 
 // verifyAll runs the verify pipeline for rye verify and turns its results
 // into one report.
-func (a *app) verifyAll(o *verifyOptions, args []string) (*verifyRun, error) {
+func (a *app) verifyAll(o *verifyOptions, args []string) (*report.Report, verifySummary, error) {
 	parts, req, err := a.verifyParts(o, args)
 	if err != nil {
-		return nil, err
+		return nil, verifySummary{}, err
 	}
+	rep, err := a.merged("rye verify", parts, func(p project.Part) (*report.Report, error) {
+		r, err := verify.Run(request(req, p))
+		if err != nil {
+			return nil, err
+		}
+		a.cacheNotSaved(r.CacheErr)
+		return r.Report(p.Settings.Notes(), p.Spaces.Project, a.verbose), nil
+	})
+	if err != nil {
+		return nil, verifySummary{}, err
+	}
+	return rep, verifyCounts(rep, len(parts)), nil
+}
+
+// merged runs one project's pipeline for each part and merges their
+// reports into one of tool: commands in each run in its project (rye -C
+// DIR), and with several projects each note names its own.
+func (a *app) merged(tool string, parts []project.Part, run func(project.Part) (*report.Report, error)) (*report.Report, error) {
 	reps := make([]*report.Report, len(parts))
 	for i, p := range parts {
-		r, err := verify.Run(request(req, p))
+		rep, err := run(p)
 		if err != nil {
 			return nil, a.requestError(err)
 		}
-		r.Sources = nil // the report needs only the results: let the sources go
-		if r.CacheErr != nil && a.verbose {
-			a.info("verdict cache not saved: %v", r.CacheErr)
+		inProject(rep, p.Spaces.Project)
+		for j, n := range rep.Notes {
+			if len(parts) > 1 && p.Spaces.Project != nil {
+				rep.Notes[j] = p.Spaces.Project.Shown + ": " + n
+			}
 		}
-		reps[i] = r.Report(p.Settings.Notes(), p.Spaces.Project, a.verbose)
-		inProject(reps[i], p.Spaces.Project)
-		projectNotes(reps[i], p.Spaces.Project, len(parts))
+		reps[i] = rep
 	}
-	rep := report.Merge("rye verify", reps...)
-	return &verifyRun{rep: rep, sum: verifyCounts(rep, len(parts))}, nil
+	return report.Merge(tool, reps...), nil
 }
 
-// projectNotes names the project in front of each note when a run has
-// several ("sub/a: 3 items of 10 changed since main").
-func projectNotes(rep *report.Report, p *space.Space, projects int) {
-	if projects < 2 || p == nil {
-		return
-	}
-	for i, n := range rep.Notes {
-		rep.Notes[i] = p.Shown + ": " + n
+// cacheNotSaved says with -v that the verdict cache could not be saved.
+func (a *app) cacheNotSaved(err error) {
+	if err != nil && a.verbose {
+		a.info("verdict cache not saved: %v", err)
 	}
 }
 
@@ -255,4 +251,14 @@ func projectsPrefix(n int) string {
 		return ""
 	}
 	return report.Plural(n, "project") + ", "
+}
+
+// splitKind reads the optional leading KIND of "[KIND] PATTERN...".
+func splitKind(args []string) ([]item.Kind, []string) {
+	if len(args) > 0 {
+		if k, err := item.ParseKind(args[0]); err == nil {
+			return []item.Kind{k}, args[1:]
+		}
+	}
+	return item.Kinds, args
 }
