@@ -262,14 +262,37 @@ func (s *Settings) Lint() (base Lint, tighten *Lint) {
 	return base, tighten
 }
 
-// Notes are what the reader should know about settings rye did not take.
-func (s *Settings) Notes() []string {
-	var out []string
+// Ignored is a setting of the project's file that rye does not take, and
+// why: the caller says what to do instead (a flag, the user's file).
+type Ignored struct {
+	File, Key string
+	Value     string // "" when the value says nothing
+	Why       string
+}
+
+func (i Ignored) String() string {
+	v := ""
+	if i.Value != "" {
+		v = fmt.Sprintf(" (%q)", i.Value)
+	}
+	return fmt.Sprintf("%s: %s%s is ignored: %s", i.File, i.Key, v, i.Why)
+}
+
+// Keys of the project settings that Ignored reports.
+const (
+	KeyTrustRef            = "verify.trust_ref"
+	KeyProjectInterpreters = "execute.project_interpreters"
+)
+
+// Ignored are the project's settings rye did not take, so that nobody
+// believes they protect them.
+func (s *Settings) Ignored() []Ignored {
+	var out []Ignored
 	if ref := s.IgnoredTrustRef(); ref != "" {
-		out = append(out, fmt.Sprintf("%s: verify.trust_ref (%q) is ignored: the tree under check could rewrite it; pass --trust-ref %s, or set it in your own configuration", s.ProjectPath, ref, ref))
+		out = append(out, Ignored{File: s.ProjectPath, Key: KeyTrustRef, Value: ref, Why: "the tree under check could rewrite it"})
 	}
 	if s.Project != nil && s.Project.Execute.ProjectInterpreters {
-		out = append(out, fmt.Sprintf("%s: execute.project_interpreters is ignored: only your own configuration can let a project choose what rye runs", s.ProjectPath))
+		out = append(out, Ignored{File: s.ProjectPath, Key: KeyProjectInterpreters, Why: "only your own configuration can let a project choose what rye runs"})
 	}
 	return out
 }

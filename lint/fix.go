@@ -72,7 +72,7 @@ func ApplyFixes(r *Result) ([]Fixed, []report.Finding) {
 		src := f.Src
 		for _, fx := range byFile[f] {
 			if overlaps(taken, fx.edits) {
-				skipped = append(skipped, r.fixFinding(f, fx, "fix-conflict", "fix not applied (it overlaps another fix in this file): "+fx.msg+"; run --fix again"))
+				skipped = append(skipped, r.fixFinding(f, fx, "fix-conflict", "fix not applied (it overlaps another fix in this file): "+fx.msg+"; it is applied when the fixes are made again (rye lint --fix)"))
 				continue
 			}
 			next := apply(f.Src, append(append([]edit(nil), taken...), fx.edits...))

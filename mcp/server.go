@@ -219,8 +219,8 @@ func (s *server) project(path string) (*project.Project, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, n := range p.Settings.Notes() {
-		s.logf("warning: %s", n)
+	for _, i := range p.Settings.Ignored() {
+		s.logf("warning: %s", i)
 	}
 	for _, pr := range p.Trust.Problems {
 		s.logf("warning: %s: %s", pr.Path, pr.Reason)

@@ -149,7 +149,7 @@ func TestOpenAtRef(t *testing.T) {
 	if !p.Policy.RequireV2 || p.Git == nil || p.Settings.TrustRef != "HEAD" {
 		t.Errorf("policy %+v, git %v, ref %q", p.Policy, p.Git, p.Settings.TrustRef)
 	}
-	if len(p.Settings.Notes()) == 0 {
+	if len(p.Settings.Ignored()) == 0 {
 		t.Error("the project's verify.trust_ref is not reported as ignored")
 	}
 	// A gate without a ref takes the user's, not the project's.

@@ -133,7 +133,7 @@ func (r Run) roots(base *Project) ([]string, error) {
 	for _, dir := range r.Dirs {
 		root, err := space.FindProjectRoot(dir, base.UserRoot())
 		if err != nil {
-			return nil, verify.RequestErrorOf(FieldDirs, fmt.Errorf("%s: %v", dir, err))
+			return nil, verify.RequestErrorOf(FieldDirs, fmt.Errorf("%s: %w", dir, err))
 		}
 		if root == "" {
 			return nil, verify.RequestErrorOf(FieldDirs, fmt.Errorf("%s: %v", dir, &NoProjectError{Dir: dir}))

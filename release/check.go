@@ -271,6 +271,6 @@ func ShippedKey(a *Archive, fp string) (verify.TrustSource, []byte, error) {
 	if _, err := verify.ParseTrustedKey(fp+".toml", f.Data); err != nil {
 		return fail("the shipped key %s: %v", kp, err)
 	}
-	src := verify.MemTrustSource("bundle --trust", "--trust "+fp, map[string][]byte{fp + ".toml": f.Data})
+	src := verify.MemTrustSource("bundle (trusted by fingerprint)", "the bundle's key "+fp, map[string][]byte{fp + ".toml": f.Data})
 	return src, f.Data, nil
 }

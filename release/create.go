@@ -17,6 +17,14 @@ import (
 	"github.com/ryekit/rye/verify"
 )
 
+// VersionError is a bundle version that is not a semantic version.
+type VersionError struct {
+	Version string
+	Err     error
+}
+
+func (e *VersionError) Error() string { return fmt.Sprintf("version %q: %v", e.Version, e.Err) }
+
 // CreateOptions say what to pack and how to sign it.
 type CreateOptions struct {
 	Space   *space.Space // the project the items come from
@@ -90,7 +98,7 @@ func Create(o CreateOptions) (*Created, error) {
 		version = "0.0.0"
 	}
 	if _, err := item.ParseSemver(version); err != nil {
-		return nil, fmt.Errorf("--version %q: %v", version, err)
+		return nil, &VersionError{Version: version, Err: err}
 	}
 	var files []File
 	var results []verify.Result

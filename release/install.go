@@ -113,7 +113,7 @@ type ConflictError struct {
 }
 
 func (e *ConflictError) Error() string {
-	return "the install clashes with what is there (use --force to install anyway):\n  " + strings.Join(e.Conflicts, "\n  ")
+	return "the install clashes with what is there:\n  " + strings.Join(e.Conflicts, "\n  ")
 }
 
 // Install writes a verified bundle into a space. Nothing is written unless

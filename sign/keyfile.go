@@ -68,6 +68,9 @@ type KeyError struct {
 	Path string
 	Msg  string
 	Fix  string
+	// Exists is a key file that is there already (GenerateKeyFiles):
+	// the caller says how to replace it.
+	Exists bool
 }
 
 func (e *KeyError) Error() string {
@@ -312,7 +315,7 @@ func GenerateKeyFiles(paths KeyPaths, format KeyFileFormat, passphrase func() ([
 	if !force {
 		for _, p := range []string{paths.Private, paths.Public} {
 			if _, err := os.Lstat(p); err == nil {
-				return nil, &KeyError{Path: p, Msg: "a key already exists here", Fix: "use --force to replace it; signatures made with the old key will no longer be yours"}
+				return nil, &KeyError{Path: p, Msg: "a key already exists here", Exists: true}
 			}
 		}
 	}

@@ -280,7 +280,8 @@ func TestProjectAboveOwnedByAnotherUserIsRefused(t *testing.T) {
 		t.Skipf("cannot give a folder to another user here: %v", err)
 	}
 	_, err := Discover(Options{WorkDir: sub, Getenv: func(string) string { return "" }})
-	if err == nil || !strings.Contains(err.Error(), "belongs to another user") || !strings.Contains(err.Error(), "--project "+root) {
+	var fe *ForeignProjectError
+	if !errors.As(err, &fe) || fe.Dir != root || !strings.Contains(err.Error(), "belongs to another user") {
 		t.Fatalf("another user's project above: %v", err)
 	}
 	ss, err := Discover(Options{WorkDir: sub, ProjectDir: root, Getenv: func(string) string { return "" }})

@@ -120,7 +120,7 @@ func FindProjectRoot(dir, userRoot string) (string, error) {
 				// everybody's project below /tmp).
 				if dir != start {
 					if err := ownedByCaller(filepath.Join(dir, AIDir)); err != nil {
-						return "", fmt.Errorf("%v; rye does not take a project from a folder above this one that another user controls: pass --project %s to use it anyway", err, dir)
+						return "", &ForeignProjectError{Dir: dir, Err: err}
 					}
 				}
 				return dir, nil
@@ -133,6 +133,21 @@ func FindProjectRoot(dir, userRoot string) (string, error) {
 		dir = parent
 	}
 }
+
+// ForeignProjectError is a project found above where rye started in a
+// folder that another user controls: like git, rye does not take it (a
+// /tmp/.ai must not become the project of everybody below /tmp) unless the
+// caller names it exactly.
+type ForeignProjectError struct {
+	Dir string
+	Err error
+}
+
+func (e *ForeignProjectError) Error() string {
+	return fmt.Sprintf("%v; rye does not take a project from a folder above this one that another user controls", e.Err)
+}
+
+func (e *ForeignProjectError) Unwrap() error { return e.Err }
 
 // Within reports whether path is base or inside it (lexically: the
 // callers resolve links first where that matters).

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -78,7 +79,10 @@ items.`,
 			c, err := release.Create(release.CreateOptions{Space: sp, ID: id, Version: version, Include: include, Cwd: a.workDir(),
 				Trust: p.Trust, Policy: p.Policy, Key: key, RyeVersion: ver, Time: when})
 			var nv *release.NotVerifiedError
+			var ve *release.VersionError
 			switch {
+			case errors.As(err, &ve):
+				return usageError("bundle %s: --version %q: %v", id, ve.Version, ve.Err)
 			case errors.As(err, &nv):
 				return findings("bundle %s: %v", id, err)
 			case err != nil:
@@ -245,7 +249,11 @@ installing a newer version replaces it cleanly.`,
 				o.TrustFP, o.TrustKey = fp, keyData
 			}
 			rec, err := release.Install(r, o)
-			if err != nil {
+			var ce *release.ConflictError
+			switch {
+			case errors.As(err, &ce):
+				return findings("the install clashes with what is there (use --force to install anyway):\n  %s\nnothing installed", strings.Join(ce.Conflicts, "\n  "))
+			case err != nil:
 				return findings("%v\nnothing installed", err)
 			}
 			if a.json {

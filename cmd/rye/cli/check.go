@@ -65,7 +65,7 @@ func (a *app) runCheck(vo *verifyOptions, lo *lintOptions, args []string) error 
 			return nil, err
 		}
 		a.cacheNotSaved(c.Verify.CacheErr)
-		return c.Report(p.Settings.Notes(), p.Spaces.Project, a.verbose), nil
+		return c.Report(notes(p.Settings), p.Spaces.Project, a.verbose), nil
 	})
 	if err != nil {
 		return err

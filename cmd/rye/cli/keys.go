@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"crypto/ed25519"
+	"errors"
 	"fmt"
 	"os"
 
@@ -146,7 +147,11 @@ key without --force.`,
 				pass = func() ([]byte, error) { return a.newPassphrase(paths.Private) }
 			}
 			key, err := sign.GenerateKeyFiles(paths, kf, pass, force)
-			if err != nil {
+			var ke *sign.KeyError
+			switch {
+			case errors.As(err, &ke) && ke.Exists:
+				return usageError("%v (use --force to replace it; signatures made with the old key will no longer be yours)", err)
+			case err != nil:
 				return asUsage(err)
 			}
 			if kf == sign.KeyFileOpenSSH {

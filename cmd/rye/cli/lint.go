@@ -123,7 +123,7 @@ func (a *app) runLint(o *lintOptions, args []string) error {
 			a.cannotFix(r.Findings)
 			return &report.Report{}, nil
 		}
-		for _, n := range p.Settings.Notes() {
+		for _, n := range notes(p.Settings) {
 			fmt.Fprintf(a.stderr, "rye: warning: %s\n", n)
 		}
 		if req.Trust != nil {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ryekit/rye/config"
 	"github.com/ryekit/rye/project"
 	"github.com/ryekit/rye/report"
 	"github.com/ryekit/rye/space"
@@ -117,7 +118,14 @@ func (a *app) requestError(err error) error {
 		}
 		return usageError("%s; the repository has %s (%s): check them with --all-projects, or -C DIR for each", msg, report.Plural(len(below), "project"), strings.Join(shown, ", "))
 	}
+	var fp *space.ForeignProjectError
 	var re *verify.RequestError
+	switch {
+	case errors.As(err, &re) && re.Field == project.FieldDirs && errors.As(err, &fp):
+		return usageError("-C %v: pass --project %s to use it anyway", re.Err, fp.Dir)
+	case errors.As(err, &fp) && !errors.As(err, &re):
+		return usageError("%v: pass --project %s to use it anyway", err, fp.Dir)
+	}
 	if errors.As(err, &re) {
 		if re.Field == project.FieldDirs {
 			return usageError("-C %v", re.Err) // names its folder
@@ -144,10 +152,24 @@ var requestFlags = map[string]string{
 // trusted-key files), for the verbs whose output is not a report (a
 // report lists them as findings).
 func (a *app) warnTrust(p *project.Project) {
-	for _, n := range p.Settings.Notes() {
+	for _, n := range notes(p.Settings) {
 		fmt.Fprintf(a.stderr, "rye: warning: %s\n", n)
 	}
 	a.warnTrustProblems(p.Trust)
+}
+
+// notes say what the reader should know of the settings rye did not take,
+// and how to give them instead.
+func notes(s *config.Settings) []string {
+	var out []string
+	for _, i := range s.Ignored() {
+		n := i.String()
+		if i.Key == config.KeyTrustRef {
+			n += fmt.Sprintf("; pass --trust-ref %s, or set it in your own configuration", i.Value)
+		}
+		out = append(out, n)
+	}
+	return out
 }
 
 // warnTrustProblems prints the trusted-key files that were ignored.

@@ -190,7 +190,7 @@ func (a *app) verifyAll(o *verifyOptions, args []string) (*report.Report, verify
 			return nil, err
 		}
 		a.cacheNotSaved(r.CacheErr)
-		return r.Report(p.Settings.Notes(), p.Spaces.Project, a.verbose), nil
+		return r.Report(notes(p.Settings), p.Spaces.Project, a.verbose), nil
 	})
 	if err != nil {
 		return nil, verifySummary{}, err
