@@ -99,6 +99,8 @@ type Env struct {
 	All        []*File
 	Spaces     *space.Spaces
 	Extractors map[item.Kind]*item.Extractor
+	// selection is what Load selected (its skipped paths: NotItems).
+	selection *space.Selection
 	// Verify gives an item's verdict, given its metadata when it parsed
 	// (nil otherwise). rye lint verifies against the working tree's trust
 	// store; rye check leaves it nil, since it reports its own verification

@@ -24,7 +24,7 @@ func Load(ss *space.Spaces, sp *space.Space, kinds []item.Kind, patterns []strin
 	if err != nil {
 		return nil, err
 	}
-	e := &Env{Spaces: ss, Extractors: extractors}
+	e := &Env{Spaces: ss, Extractors: extractors, selection: sel}
 	for _, f := range sel.Items {
 		e.Files = append(e.Files, diskFile(&File{Name: f.Path(), Space: sp, Rel: f.Rel, Kind: f.Kind, ID: f.ID}))
 	}

@@ -54,6 +54,10 @@ type ProjectRequest struct {
 	// progress callback; Fixes is set from Fix.
 	Options Options
 	Fix     FixMode
+	// FromChange says the patterns are a change's file list (the rye-lint
+	// pre-commit hook's): a path that is not an item is skipped, as with
+	// ChangedSince; otherwise it is an error (space.Selection.NotItems).
+	FromChange bool
 }
 
 // ProjectResult is one project's finished lint run.
@@ -90,6 +94,9 @@ func Project(req ProjectRequest) (*ProjectResult, error) {
 	}
 	load := func() (*Env, error) {
 		env, err := Load(req.Spaces, req.Spaces.Project, kinds, req.Patterns, req.WorkDir)
+		if err == nil && !req.FromChange && req.ChangedSince == "" {
+			err = env.selection.NotItems()
+		}
 		if err != nil {
 			return nil, verify.RequestErrorOf(verify.FieldPatterns, err)
 		}

@@ -95,9 +95,14 @@ type NoProjectError struct {
 	// Below are the projects below Dir (a repository's root with its
 	// projects in subfolders), when a run over Dir looked for them.
 	Below []string
+	// Exact is a root named exactly (rye --project DIR) that is not one.
+	Exact bool
 }
 
 func (e *NoProjectError) Error() string {
+	if e.Exact {
+		return fmt.Sprintf("no project: %s has no %s/ folder", e.Dir, space.AIDir)
+	}
 	return fmt.Sprintf("no project: no %s/ folder in %s or any folder above it", space.AIDir, e.Dir)
 }
 
@@ -127,6 +132,13 @@ func Open(dir string, o Options) (*Project, error) {
 		}
 		if err := sameFolder(root, o.Held); err != nil {
 			return nil, err
+		}
+	}
+	if root != "" {
+		// A root named exactly must be a project: a pipeline pinned to a
+		// folder that a change moved must not go green on nothing.
+		if info, err := os.Stat(filepath.Join(root, space.AIDir)); err != nil || !info.IsDir() {
+			return nil, &NoProjectError{Dir: root, Exact: true}
 		}
 	}
 	ss, err := space.Discover(space.Options{WorkDir: dir, ProjectDir: root, Getenv: o.Getenv})

@@ -47,14 +47,21 @@ func TestOpenFindsTheRoot(t *testing.T) {
 	if p.Root() != top || p.Spaces.Project.Shown != filepath.Join("..", "..") || p.UserRoot() != user || p.Trust == nil || p.Settings == nil {
 		t.Errorf("root %q shown %q user %q", p.Root(), p.Spaces.Project.Shown, p.UserRoot())
 	}
+	var np *NoProjectError
+	if _, err = Open(top, Options{Root: "a/b", Getenv: env(user)}); !errors.As(err, &np) || !np.Exact || np.Dir != sub {
+		t.Errorf("--project a/b without .ai/: %v", err)
+	}
+	if _, err = Open(top, Options{Root: "missing", Getenv: env(user)}); !errors.As(err, &np) || !np.Exact {
+		t.Errorf("--project of a missing folder: %v", err)
+	}
+	os.MkdirAll(filepath.Join(sub, ".ai"), 0o755)
 	if p, err = Open(top, Options{Root: "a/b", Getenv: env(user)}); err != nil || p.Root() != sub {
-		t.Errorf("--project a/b: %v %q", err, p.Root())
+		t.Errorf("--project a/b: %v", err)
 	}
 	none, err := Open(t.TempDir(), Options{Getenv: env(user)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var np *NoProjectError
 	if _, err := none.Space(); !errors.As(err, &np) || !errors.Is(err, verify.ErrNoProject) {
 		t.Errorf("no project: %v", err)
 	}

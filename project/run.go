@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/ryekit/rye/gitrepo"
@@ -167,13 +168,25 @@ func (r Run) route(base *Project, roots []string) ([]route, error) {
 	}
 	var paths, others []string
 	for _, pat := range r.Patterns {
-		if space.IsPathPattern(pat, cwd) {
+		switch {
+		case space.IsFolderPattern(pat, cwd):
+			found, err := projectsOfFolder(pat, cwd, userRoot)
+			if err != nil {
+				return nil, verify.RequestErrorOf(verify.FieldPatterns, err)
+			}
+			for _, f := range found {
+				rt := add(f.root)
+				rt.patterns = append(rt.patterns, f.pattern)
+			}
+		case space.IsPathPattern(pat, cwd):
 			paths = append(paths, pat)
-		} else {
+		case strings.HasSuffix(filepath.ToSlash(pat), "/"):
+			return nil, verify.RequestErrorOf(verify.FieldPatterns, fmt.Errorf("%s: no such folder", pat))
+		default:
 			others = append(others, pat)
 		}
 	}
-	if len(roots) == 0 && ss.Project != nil && (len(paths) == 0 || len(others) > 0) {
+	if len(roots) == 0 && ss.Project != nil && (len(routes) == 0 && len(paths) == 0 || len(others) > 0) {
 		add(ss.Project.Root)
 	}
 	rootOf := map[string]string{} // a folder's project: pre-commit passes many files of few folders
@@ -215,7 +228,60 @@ func (r Run) route(base *Project, roots []string) ([]route, error) {
 		if len(r.Patterns) > 0 && len(rt.patterns) == 0 {
 			continue // no pattern concerns this project
 		}
+		if slices.Contains(rt.patterns, filepath.Join(rt.root, space.AIDir)) {
+			rt.patterns = nil // the whole project: as if no pattern were given
+		}
 		out = append(out, *rt)
+	}
+	return out, nil
+}
+
+// folderRoute is a project that a folder pattern selects items of, with
+// the folder as that project's pattern: the folder itself when it lies in
+// the project's .ai/, else the .ai/ folder (every item).
+type folderRoute struct {
+	root, pattern string
+}
+
+// projectsOfFolder are the projects whose items a folder pattern selects:
+// the project that holds the folder, when the folder is its root or lies in
+// its .ai/ folder, and every project below the folder (a monorepo's
+// folder of projects; a project nested in another's). A folder that holds
+// no item names nothing: an error, so that a gate asked about a folder
+// never checks nothing.
+func projectsOfFolder(pat, cwd, userRoot string) ([]folderRoute, error) {
+	dir := pat
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(cwd, pat)
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []folderRoute
+	root, err := space.FindProjectRoot(dir, userRoot)
+	if err != nil {
+		return nil, err
+	}
+	if root != "" {
+		switch ai := filepath.Join(root, space.AIDir); {
+		case dir == root:
+			return []folderRoute{{root, ai}}, nil // the project, and nothing nested below it counts twice
+		case space.Within(ai, dir):
+			return []folderRoute{{root, pat}}, nil
+		}
+	}
+	below, err := All(dir, userRoot)
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range below {
+		if b != root && b != dir && space.Within(dir, b) {
+			out = append(out, folderRoute{b, filepath.Join(b, space.AIDir)})
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("the folder %s holds no item: it is not a project's .ai/ folder or in one, and no project is below it", pat)
 	}
 	return out, nil
 }

@@ -96,6 +96,8 @@ type SignRun struct {
 	// ChangedSince signs only the selected items whose bytes differ from
 	// this git commit's.
 	ChangedSince string
+	// FromChange says the patterns are a change's file list (sign.Request).
+	FromChange bool
 	// Key returns the signing key; it is asked for once, and only when
 	// something needs signing.
 	Key      func() (*sign.Key, error)
@@ -137,7 +139,7 @@ func Sign(parts []Part, o SignRun) (*Signed, error) {
 			out.Format, when = req.Format, req.Time
 		}
 		req.Kinds, req.Patterns, req.Time, req.Key = o.Kinds, p.Patterns, when, key
-		req.Force, req.DryRun, req.Progress = o.Force, o.DryRun, o.Progress
+		req.Force, req.DryRun, req.Progress, req.FromChange = o.Force, o.DryRun, o.Progress, o.FromChange
 		if o.ChangedSince != "" {
 			req.Changed = ChangedSince(req.Space, o.ChangedSince)
 		}

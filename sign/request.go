@@ -35,6 +35,10 @@ type Request struct {
 	Changed func([]space.Found) ([]space.Found, error)
 	// Progress, when set, is called as items finish (Batch.Progress).
 	Progress func(done, total int)
+	// FromChange says the patterns are a change's file list (the rye-sign
+	// pre-commit hook's): a path that is not an item is skipped, as with
+	// Changed; otherwise it is an error (space.Selection.NotItems).
+	FromChange bool
 }
 
 // Outcomes are what a finished Request did.
@@ -62,6 +66,11 @@ func Run(req Request) (*Outcomes, error) {
 	sel, err := space.Select(req.Space, kinds, req.Patterns, req.WorkDir)
 	if err != nil {
 		return nil, err
+	}
+	if !req.FromChange && req.Changed == nil {
+		if err := sel.NotItems(); err != nil {
+			return nil, err
+		}
 	}
 	items := append([]space.Found(nil), sel.Items...)
 	for _, l := range sel.Links {

@@ -73,11 +73,17 @@ func TestRun(t *testing.T) {
 	}
 	req.Changed = nil
 
-	// A path that is not an item selects nothing, and asks for no key.
+	// A path that is not an item is refused when the user names it; in a
+	// change's file list (a hook's) it selects nothing, and asks for no key.
 	req.Kinds, req.Patterns = nil, []string{filepath.Join(root, ".ai", "config", "notes.txt")}
+	if _, err := Run(req); err == nil || !strings.Contains(err.Error(), "is not an item") {
+		t.Errorf("a named file that is not an item: %v", err)
+	}
+	req.FromChange = true
 	if out, err := Run(req); err != nil || out.Selected != 0 || len(out.Skipped) != 1 || asked != 1 {
 		t.Errorf("not an item: %v %+v", err, out)
 	}
+	req.FromChange = false
 	// A pattern that matches nothing is an error.
 	req.Patterns = []string{"nobody/*"}
 	if _, err := Run(req); err == nil {

@@ -15,12 +15,15 @@ import (
 //   - a file path (as pre-commit passes them: it contains ".ai/", starts
 //     with "./", "../" or "/", or names an existing file with an item
 //     extension), relative to the working directory;
+//   - a folder (a path as above, or ".", ".." or a path ending in "/",
+//     that names an existing folder): every item below it;
 //   - a glob, when it contains * ? or [: '*' and '?' match within one id
 //     segment, '**' any number of segments ("my-project/**");
 //   - otherwise an id.
 type Pattern struct {
 	Text string
 	rel  string // file path: relative to .ai/
+	dir  string // folder: relative to .ai/, "." for all of it
 	glob string
 	id   item.ID
 	// NotItem is set for a path under .ai/ that is not an item file
@@ -36,6 +39,12 @@ func ParsePatterns(sp *Space, patterns []string, cwd string) ([]Pattern, error) 
 	for _, p := range patterns {
 		pat := Pattern{Text: p}
 		switch {
+		case IsFolderPattern(p, cwd):
+			dir, err := folderInSpace(sp, p, cwd)
+			if err != nil {
+				return nil, err
+			}
+			pat.dir = dir
 		case isPathPattern(p, cwd):
 			rel, err := relToSpace(sp, p, cwd)
 			if err != nil {
@@ -60,12 +69,18 @@ func ParsePatterns(sp *Space, patterns []string, cwd string) ([]Pattern, error) 
 	return out, nil
 }
 
+// IsName reports whether the pattern is an id or a glob (not a path or a
+// folder).
+func (p Pattern) IsName() bool { return p.glob != "" || p.id != "" }
+
 // Match reports whether an item file (kind, id, path relative to .ai/)
 // is selected by the pattern.
 func (p Pattern) Match(k item.Kind, id item.ID, rel string) bool {
 	switch {
 	case p.NotItem:
 		return false
+	case p.dir != "":
+		return p.dir == "." || strings.HasPrefix(rel, p.dir+"/")
 	case p.rel != "":
 		return p.rel == rel
 	case p.glob != "":
@@ -199,12 +214,29 @@ func selectIn(sp *Space, kinds []item.Kind, pats []Pattern) (*Selection, []bool,
 	return sel, matched, nil
 }
 
+// NotItems is the error of a selection the user made whose patterns name
+// files that are not items (the configuration, a trusted key): a gate
+// asked about them must not pass having checked nothing. A change's file
+// list (a pre-commit hook's, --staged, --changed-since) skips them
+// instead: a commit that touches only a trusted key is not blocked.
+func (sel *Selection) NotItems() error {
+	switch len(sel.Skipped) {
+	case 0:
+		return nil
+	case 1:
+		return fmt.Errorf("%s is not an item (a directive, tool or knowledge file): rye checks and signs items; name items, their folder, or nothing for every item", sel.Skipped[0])
+	}
+	return fmt.Errorf("%s and %d more are not items (directive, tool or knowledge files): rye checks and signs items; name items, their folder, or nothing for every item", sel.Skipped[0], len(sel.Skipped)-1)
+}
+
 func noMatch(sp *Space, kinds []item.Kind, p Pattern) error {
 	what := "item"
 	if len(kinds) == 1 {
 		what = string(kinds[0])
 	}
 	switch {
+	case p.dir != "":
+		return fmt.Errorf("the folder %s holds no %s", p.Text, what)
 	case p.rel != "":
 		if _, err := sp.Stat(p.rel); err != nil {
 			return err
@@ -214,6 +246,44 @@ func noMatch(sp *Space, kinds []item.Kind, p Pattern) error {
 		return fmt.Errorf("no %s in the %s space matches %q", what, sp.Name, p.Text)
 	}
 	return fmt.Errorf("no %s %q in the %s space", what, p.Text, sp.Name)
+}
+
+// IsFolderPattern reports whether a pattern names a folder, whose items it
+// selects: ".", "..", or a path (one that ends in "/", or that
+// isPathPattern reads as a path, or ".ai") naming an existing folder. A
+// bare word that is also a folder's name stays an id: ids come first.
+func IsFolderPattern(p, cwd string) bool {
+	slash := filepath.ToSlash(p)
+	if !(slash == "." || slash == ".." || slash == ".ai" || strings.HasSuffix(slash, "/") || isPathPattern(p, cwd)) {
+		return false
+	}
+	abs := p
+	if !filepath.IsAbs(p) {
+		abs = filepath.Join(cwd, p)
+	}
+	info, err := os.Stat(abs)
+	return err == nil && info.IsDir()
+}
+
+// folderInSpace maps a folder to a folder relative to the space's .ai/:
+// "." when the folder is the .ai/ folder or holds it (the space's root,
+// or a folder above it).
+func folderInSpace(sp *Space, p, cwd string) (string, error) {
+	if sp.Embedded() {
+		return "", fmt.Errorf("%s: the system space has no files on disk", p)
+	}
+	abs, err := absPath(p, cwd)
+	if err != nil {
+		return "", err
+	}
+	if Within(abs, sp.AI()) {
+		return ".", nil
+	}
+	rel, err := filepath.Rel(sp.AI(), abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s is not inside %s", p, sp.AI())
+	}
+	return filepath.ToSlash(rel), nil
 }
 
 // isPathPattern decides whether a pattern names a file rather than an id.
@@ -237,15 +307,23 @@ func relToSpace(sp *Space, p, cwd string) (string, error) {
 	if sp.Embedded() {
 		return "", fmt.Errorf("%s: the system space has no files on disk", p)
 	}
-	abs := p
-	if !filepath.IsAbs(p) {
-		abs = filepath.Join(cwd, p)
+	abs, err := absPath(p, cwd)
+	if err != nil {
+		return "", err
 	}
-	rel, err := filepath.Rel(sp.AI(), filepath.Clean(abs))
+	rel, err := filepath.Rel(sp.AI(), abs)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return "", fmt.Errorf("%s is not inside %s", p, sp.AI())
 	}
 	return filepath.ToSlash(rel), nil
+}
+
+// absPath is path p of the command line (relative to cwd) made absolute.
+func absPath(p, cwd string) (string, error) {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(cwd, p)
+	}
+	return filepath.Abs(p)
 }
 
 // isItemPath reports whether a path relative to .ai/ names an item file:

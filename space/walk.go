@@ -256,6 +256,12 @@ func (s *Space) walkFor(kinds []item.Kind, pats []Pattern) ([]Found, []Oddity, e
 		for _, p := range pats {
 			switch {
 			case p.NotItem:
+			case p.dir == "." || p.dir == k.Folder():
+				whole = true
+			case p.dir != "":
+				if rest, ok := strings.CutPrefix(p.dir, k.Folder()+"/"); ok {
+					targets = append(targets, target{dir: rest, deep: true})
+				}
 			case p.rel != "":
 				if rest, ok := strings.CutPrefix(p.rel, k.Folder()+"/"); ok {
 					targets = append(targets, target{dir: dirOf(rest)})

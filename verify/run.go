@@ -163,6 +163,10 @@ type Request struct {
 	// ChangedSince verifies only the project items whose bytes differ from
 	// this git commit's, and lists those it deleted.
 	ChangedSince string
+	// FromChange says the patterns are a change's file list (a pre-commit
+	// hook's): a path that is not an item is skipped, as with Staged and
+	// ChangedSince; otherwise it is an error (Selection.NotItems).
+	FromChange bool
 	Policy       Policy
 	// KeepBytes keeps every item's bytes after verification, for a caller
 	// that reads them again and must get the very bytes verified.
@@ -265,6 +269,19 @@ func Run(req Request) (*Results, error) {
 		if err != nil {
 			return nil, requestError(FieldPatterns, err)
 		}
+		// An id or a glob is the user's, not a hook's: it must name an
+		// item of the project (staged or not), as in every other run.
+		var named []string
+		for _, pat := range pats {
+			if pat.IsName() {
+				named = append(named, pat.Text)
+			}
+		}
+		if len(named) > 0 {
+			if _, err := space.Select(p, kinds, named, req.WorkDir); err != nil {
+				return nil, requestError(FieldPatterns, err)
+			}
+		}
 		var head map[string]gitrepo.File
 		if ref == "" { // under a trust ref, the whole index is judged by the ref's keys
 			if head, err = stagedBase(g, req.Cache != ""); err != nil {
@@ -275,14 +292,25 @@ func Run(req Request) (*Results, error) {
 		if res.Sources, same, err = StagedSources(g.Repo, g.AIPrefix, p, kinds, pats, head); err != nil {
 			return nil, requestError(FieldStaged, err)
 		}
-		if same > 0 {
+		switch {
+		case same > 0:
 			res.Notes = append(res.Notes, fmt.Sprintf("%s staged as HEAD has %s, with the same trusted keys and configuration: not verified again", report.Plural(same, "item"), map[bool]string{true: "it", false: "them"}[same == 1]))
+		case len(res.Sources) == 0:
+			res.Notes = append(res.Notes, "no item is staged: nothing to verify")
 		}
 	} else {
 		// A pattern need only match in one of the spaces.
 		sels, err := space.SelectAll(spaces, kinds, req.Patterns, req.WorkDir)
 		if err != nil {
 			return nil, requestError(FieldPatterns, err)
+		}
+		if !req.FromChange && req.ChangedSince == "" && len(sels) > 0 {
+			if err := sels[0].NotItems(); err != nil {
+				return nil, requestError(FieldPatterns, err)
+			}
+		}
+		if len(req.Patterns) == 0 && req.ChangedSince == "" && tier == string(space.Project) && len(sels) == 1 && len(sels[0].Items)+len(sels[0].Links) == 0 {
+			res.Notes = append(res.Notes, "the project has no items yet: nothing to verify")
 		}
 		for _, sel := range sels {
 			srcs := SelectionSources(sel)

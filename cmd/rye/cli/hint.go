@@ -35,7 +35,7 @@ func (a *app) commandName() string {
 		return a.cmdName
 	}
 	a.cmdName = "rye"
-	if os.Getenv("PRE_COMMIT") == "1" {
+	if fromHook() {
 		if p := executablePath(); p != "" {
 			a.cmdName = shellWord(homeRelative(p))
 		}
@@ -90,3 +90,8 @@ func shellWord(p string) string {
 	}
 	return prefix + "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
 }
+
+// fromHook reports a run under pre-commit (PRE_COMMIT=1 in a hook's
+// environment): its file list is a change's, whose files that are not
+// items are skipped rather than refused.
+func fromHook() bool { return os.Getenv("PRE_COMMIT") == "1" }

@@ -106,7 +106,7 @@ func (a *app) runLint(o *lintOptions, args []string) error {
 		}
 		opts.Progress = a.progress("linting: analyzers")
 		req := lint.ProjectRequest{Spaces: p.Spaces, Kinds: kinds, Patterns: p.Patterns, WorkDir: a.workDir(), ChangedSince: o.changedSince,
-			Policy: p.Policy, Options: opts, Fix: fix}
+			Policy: p.Policy, Options: opts, Fix: fix, FromChange: fromHook()}
 		if !o.noVerify {
 			req.Trust = p.Trust
 		}

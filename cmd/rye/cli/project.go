@@ -97,6 +97,9 @@ func (a *app) writable(p *project.Project, flag, name string) (*space.Space, err
 // check instead).
 func (a *app) requestError(err error) error {
 	var np *project.NoProjectError
+	if errors.As(err, &np) && np.Exact {
+		return usageError("--project %s: %v (rye init --project %s makes one)", np.Dir, np, np.Dir)
+	}
 	if errors.As(err, &np) || errors.Is(err, verify.ErrNoProject) {
 		dir, below := a.workDir(), []string(nil)
 		if np != nil {

@@ -43,7 +43,7 @@ main "**" signs what a branch changed and leaves the rest alone.`,
 				return err
 			}
 			res, err := project.Sign(parts, project.SignRun{Signing: project.Signing{Space: spaceFlag, Format: formatFlag}, Kinds: kinds,
-				Force: force, DryRun: dryRun, ChangedSince: changedSince, Key: a.signingKey, Progress: a.progress("signing")})
+				Force: force, DryRun: dryRun, ChangedSince: changedSince, FromChange: fromHook(), Key: a.signingKey, Progress: a.progress("signing")})
 			if err != nil {
 				return a.requestError(err)
 			}

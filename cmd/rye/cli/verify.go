@@ -145,7 +145,7 @@ func (a *app) verifyParts(o *verifyOptions, args []string) ([]project.Part, veri
 	}
 	req := verify.Request{
 		Tier: o.space, Kinds: kinds, WorkDir: a.workDir(),
-		Staged: o.staged, ChangedSince: o.changedSince,
+		Staged: o.staged, ChangedSince: o.changedSince, FromChange: fromHook(),
 		RunFiles: true,
 		Progress: a.progress("verifying"),
 		// A report that is not JSON (nor -v) shows only problems.
