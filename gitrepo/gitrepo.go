@@ -661,3 +661,64 @@ func Owner(dir string, getenv func(string) string) string {
 	}
 	return getenv("USER")
 }
+
+// Nested lists the projects the index tracks below the folder prefix
+// ('/'-separated from the repository's top, "" for the top itself), other
+// than the one whose .ai folder is prefix's own: the folder above each
+// ".ai" component of a path below prefix (in hidden folders and inside
+// another .ai/ folder too, where a change could hide one). Sorted.
+func (r *Repo) Nested(prefix string) ([]string, error) {
+	idx, err := r.index()
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, e := range idx.below(prefix) {
+		name := e.Name
+		if prefix != "" {
+			name = name[len(prefix)+1:]
+		}
+		parts := strings.Split(name, "/")
+		for i, part := range parts[:len(parts)-1] {
+			if part != ".ai" || i == 0 { // prefix's own .ai
+				continue
+			}
+			dir := strings.Join(parts[:i], "/")
+			if prefix != "" {
+				dir = prefix + "/" + dir
+			}
+			if !seen[dir] {
+				seen[dir] = true
+				out = append(out, dir)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// HasFolder reports whether the commit ref holds the folder dir
+// ('/'-separated from the repository's top).
+func (r *Repo) HasFolder(ref, dir string) (bool, error) {
+	hash, err := r.repo.ResolveRevision(plumbing.Revision(ref))
+	if err != nil {
+		return false, fmt.Errorf("git ref %q: %v", ref, err)
+	}
+	commit, err := r.repo.CommitObject(*hash)
+	if err != nil {
+		return false, fmt.Errorf("git ref %q is not a commit: %v", ref, err)
+	}
+	tree, err := commit.Tree()
+	if err != nil {
+		return false, err
+	}
+	_, err = tree.Tree(dir)
+	switch {
+	case errors.Is(err, object.ErrDirectoryNotFound):
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	return true, nil
+}

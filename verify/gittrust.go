@@ -3,6 +3,7 @@ package verify
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -149,4 +150,62 @@ func TrackedRunFiles(g *Git) ([]RunFile, error) {
 		}
 	}
 	return out, nil
+}
+
+// Nested is a project git tracks below another one.
+type Nested struct {
+	// Path is its root as shown (relative to the working directory).
+	Path string
+	// Added is a project the trusted ref does not have: the change under
+	// review adds it.
+	Added bool
+}
+
+// nestedProjects lists the projects git tracks below sp (the project in
+// g) that are not among inRun, each marked Added when ref (a trust ref,
+// or "") does not have its .ai folder.
+func nestedProjects(g *Git, sp *space.Space, ref string, inRun []string) ([]Nested, error) {
+	prefix := path.Dir(g.AIPrefix)
+	if prefix == "." {
+		prefix = ""
+	}
+	dirs, err := g.Repo.Nested(prefix)
+	if err != nil {
+		return nil, err
+	}
+	var out []Nested
+	for _, dir := range dirs {
+		rel := strings.TrimPrefix(strings.TrimPrefix(dir, prefix), "/")
+		root := filepath.Join(sp.Root, filepath.FromSlash(rel))
+		if checkedInRun(root, inRun) {
+			continue
+		}
+		n := Nested{Path: sp.ShownRootPath(rel)}
+		if ref != "" {
+			has, err := g.Repo.HasFolder(ref, path.Join(dir, space.AIDir))
+			if err != nil {
+				return nil, err
+			}
+			n.Added = !has
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// checkedInRun reports whether root is one of the run's project roots
+// (compared as folders: a root may be reached through a link).
+func checkedInRun(root string, inRun []string) bool {
+	info, err := os.Stat(root)
+	for _, r := range inRun {
+		if r == root {
+			return true
+		}
+		if err == nil {
+			if ri, rerr := os.Stat(r); rerr == nil && os.SameFile(info, ri) {
+				return true
+			}
+		}
+	}
+	return false
 }

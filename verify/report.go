@@ -34,6 +34,17 @@ func (res *Results) Report(notes []string, project *space.Space, listVerified bo
 		rep.Add(report.Finding{Rule: rule, Severity: report.Error, Path: project.ShownRootPath(f.Path), Line: 1, Col: 1,
 			Message: fmt.Sprintf("%s is tracked by git: %s unverified, so rye execute refuses it; remove it from git (git rm -r --cached %s) and list it in .gitignore", f.Path, f.Why, f.Path)})
 	}
+	for _, n := range res.Nested {
+		rule := "verify/nested-project"
+		rep.AddRule(report.Rule{ID: rule, Short: "A project git tracks below this one is not checked by this run.", Help: "A nested project has its own .ai/ folder and trusted keys, and rye execute there runs its tools: a gate must check it too. See the URL.", URL: DocURL("nested-projects")})
+		f := report.Finding{Rule: rule, Severity: report.Warning, Path: n.Path, Line: 1, Col: 1,
+			Message: fmt.Sprintf("%s is a project of its own (its own .ai/ and trusted keys) that this run does not check: check every project with rye check --all-projects, or this one with rye -C %s check", n.Path, n.Path)}
+		if n.Added {
+			f.Severity = report.Error
+			f.Message = fmt.Sprintf("this change adds %s, a project of its own (its own .ai/ and trusted keys) that %s does not have and that this run does not check: its tools would run under keys nobody reviewed; check every project with rye check --all-projects", n.Path, res.Trust.Ref())
+		}
+		rep.Add(f)
+	}
 	for _, k := range res.Trust.Changed() {
 		rule := "verify/key-changed"
 		rep.AddRule(report.Rule{ID: rule, Short: "The change edits a trusted key's entry; the trusted ref's entry governs.", Help: "A key's scopes, expiry and owner come from the trusted ref until the change is merged. See the URL.", URL: DocURL("keys-added-by-a-change")})

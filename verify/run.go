@@ -189,6 +189,13 @@ type Request struct {
 	// unverified and that git tracks (TrackedRunFiles), when the project is
 	// in a git repository.
 	RunFiles bool
+	// NestedProjects reports the other projects git tracks below the
+	// project (Results.Nested) that InRun does not name: a run over one
+	// project must not let a project nested in it pass unseen.
+	NestedProjects bool
+	// InRun are the roots of the projects checked in the same run (rye
+	// check --all-projects, -C a -C b): not reported as nested.
+	InRun []string
 	// Cache is the path of the verdict cache file and CacheSecret the key
 	// that authenticates its entries (internal/cachedir.Secret); without
 	// both, everything is verified.
@@ -216,6 +223,9 @@ type Results struct {
 	// RunFiles are the tracked files of TrackedRunFiles (with
 	// Request.RunFiles).
 	RunFiles []RunFile
+	// Nested are the projects git tracks below this one that the run does
+	// not check (Request.NestedProjects).
+	Nested []Nested
 	// CacheErr is set when the verdict cache could not be saved (the
 	// results are complete; only the next run is slower).
 	CacheErr error
@@ -360,6 +370,18 @@ func Run(req Request) (*Results, error) {
 		}
 		if g != nil {
 			if res.RunFiles, err = TrackedRunFiles(g); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if req.NestedProjects && req.Spaces.Project != nil {
+		if g == nil {
+			if repo, aiPrefix, err := OpenRepo(req.Spaces.Project.Root); err == nil {
+				g = &Git{Repo: repo, AIPrefix: aiPrefix}
+			}
+		}
+		if g != nil {
+			if res.Nested, err = nestedProjects(g, req.Spaces.Project, ref, req.InRun); err != nil {
 				return nil, err
 			}
 		}

@@ -60,7 +60,7 @@ func (a *app) runCheck(vo *verifyOptions, lo *lintOptions, args []string) error 
 			return nil, err
 		}
 		opts.Progress = a.progress("linting: analyzers")
-		c, err := lint.Check(lint.CheckRequest{Verify: request(req, p), Options: opts})
+		c, err := lint.Check(lint.CheckRequest{Verify: request(req, p, parts), Options: opts})
 		if err != nil {
 			return nil, err
 		}

@@ -146,7 +146,7 @@ func (a *app) verifyParts(o *verifyOptions, args []string) ([]project.Part, veri
 	req := verify.Request{
 		Tier: o.space, Kinds: kinds, WorkDir: a.workDir(),
 		Staged: o.staged, ChangedSince: o.changedSince, FromChange: fromHook(),
-		RunFiles: true,
+		RunFiles: true, NestedProjects: true,
 		Progress: a.progress("verifying"),
 		// A report that is not JSON (nor -v) shows only problems.
 		CountPassed: !a.verbose && !a.listsItems(),
@@ -158,9 +158,12 @@ func (a *app) verifyParts(o *verifyOptions, args []string) ([]project.Part, veri
 }
 
 // request is req for one project of a run: its spaces, patterns, trust,
-// repository and policy.
-func request(req verify.Request, p project.Part) verify.Request {
+// repository and policy, and the roots the run checks.
+func request(req verify.Request, p project.Part, parts []project.Part) verify.Request {
 	req.Spaces, req.Patterns, req.Trust, req.Git, req.Policy = p.Spaces, p.Patterns, p.Trust, p.Git, p.Policy
+	for _, q := range parts {
+		req.InRun = append(req.InRun, q.Root())
+	}
 	return req
 }
 
@@ -185,7 +188,7 @@ func (a *app) verifyAll(o *verifyOptions, args []string) (*report.Report, verify
 		return nil, verifySummary{}, err
 	}
 	rep, err := a.merged("rye verify", parts, func(p project.Part) (*report.Report, error) {
-		r, err := verify.Run(request(req, p))
+		r, err := verify.Run(request(req, p, parts))
 		if err != nil {
 			return nil, err
 		}
