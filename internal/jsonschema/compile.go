@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math"
 	"math/big"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -60,15 +61,17 @@ func (d *Document) Subschema(ptr []string) (*Schema, error) {
 }
 
 type compiler struct {
+	registry     bool // the meta-schemas' own compiler (metaReg)
 	assertFormat bool
 	roots        map[string]*root
 	schemas      map[schemaKey]*Schema
+	bases        map[string]*url.URL // parsed, for join
 }
 
 type schemaKey struct{ url, ptr string }
 
 func newCompiler(assertFormat bool) *compiler {
-	return &compiler{assertFormat: assertFormat, roots: map[string]*root{}, schemas: map[schemaKey]*Schema{}}
+	return &compiler{assertFormat: assertFormat, roots: map[string]*root{}, schemas: map[schemaKey]*Schema{}, bases: map[string]*url.URL{}}
 }
 
 // addRoot records a document: its resources and anchors, then (unless it
@@ -132,7 +135,10 @@ func (c *compiler) ensureSubschema(r *root, ptr string) error {
 	if err := c.collect(rc, v, res.id, ptr, res.draft); err != nil {
 		return err
 	}
-	if !isMetaURL(r.url) {
+	// Even in a meta-schema document: a reference may name any place in
+	// one. (The meta-schemas' own references all name subschemas: the
+	// registry, which compiles them, never comes here.)
+	if !c.registry {
 		if err := c.metaValidate(rc, v, ptr); err != nil {
 			return err
 		}
@@ -435,7 +441,7 @@ func (oc *objCompiler) ref(kw string) (*Schema, error) {
 	if !ok {
 		return nil, nil
 	}
-	u, frag, err := join(oc.res.id, ref)
+	u, frag, err := join(oc.c.bases, oc.res.id, ref)
 	if err != nil {
 		return nil, err
 	}

@@ -266,6 +266,7 @@ func TestCompileErrors(t *testing.T) {
 		{`{"$ref": "file:///etc/passwd"}`, new(*NotLoadedError), `file:///etc/passwd`},
 		{`{"$ref": "https://example.com/s.json#/a"}`, new(*NotLoadedError), `https://example.com/s.json`},
 		{`{"$schema": "https://example.com/s"}`, new(*NotLoadedError), `https://example.com/s`},
+		{`{"$ref": "https://json-schema.org/draft/2020-12/schema#/properties/definitions/type"}`, new(*SchemaValidationError), `"https://json-schema.org/draft/2020-12/schema#/properties/definitions/type"`},
 		{`{"properties": {"a": {"$schema": "https://example.com/s"}}}`, new(*NotLoadedError), `https://example.com/s`},
 		{`{"$schema": "http://json-schema.org/draft-04/schema#"}`, new(*UnsupportedDraftError), `draft-04`},
 		{`{"$schema": "https://json-schema.org/draft/2020-12/meta/core"}`, new(*UnsupportedDraftError), `meta/core`},

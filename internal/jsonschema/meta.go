@@ -107,6 +107,7 @@ func metaSchema(d *Draft) (*Schema, error) {
 	}
 	if metaReg.c == nil {
 		metaReg.c = newCompiler(true)
+		metaReg.c.registry = true
 		metaReg.schemas = map[*Draft]*Schema{}
 	}
 	u, _ := split(d.url)

@@ -102,7 +102,7 @@ func (c *compiler) collect(r *root, v any, base, ptr string, fallback *Draft) er
 	}
 	var res *resource
 	if id != "" {
-		u, _, err := join(base, id)
+		u, _, err := join(c.bases, base, id)
 		if err != nil {
 			return err
 		}

@@ -23,11 +23,15 @@ func splitFragment(s string) (string, string, error) {
 }
 
 // join resolves a reference against a base URL (RFC 3986): the document
-// URL and the decoded fragment.
-func join(base, ref string) (string, string, error) {
-	b, err := url.Parse(base)
-	if err != nil {
-		return "", "", &ParseURLError{URL: base, Err: err}
+// URL and the decoded fragment. bases keeps the base URLs parsed.
+func join(bases map[string]*url.URL, base, ref string) (string, string, error) {
+	b := bases[base]
+	if b == nil {
+		var err error
+		if b, err = url.Parse(base); err != nil {
+			return "", "", &ParseURLError{URL: base, Err: err}
+		}
+		bases[base] = b
 	}
 	doc, frag, err := splitFragment(ref)
 	if err != nil {
@@ -99,8 +103,13 @@ func pointer(toks []string) string {
 // encode percent-encodes a JSON pointer (or anchor) for a URL fragment,
 // token by token, keeping the slashes.
 func encode(frag string) string {
-	if frag == "" {
-		return ""
+	plain := true
+	for i := 0; i < len(frag) && plain; i++ {
+		c := frag[i]
+		plain = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("/-._~$&+:=@", c) >= 0
+	}
+	if plain { // what url.PathEscape keeps in a path segment
+		return frag
 	}
 	toks := strings.Split(frag, "/")
 	for i, t := range toks {

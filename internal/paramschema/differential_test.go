@@ -230,7 +230,8 @@ func (g *gen) keyword(s map[string]any, draft, d int) {
 			break
 		}
 		s["$ref"] = g.pick("#", "#/$defs/a", "#/$defs/b", "#/definitions/a", "#/properties/a", "#/nowhere", "#/$defs/a~2", "#anc", "other.json", "#/$defs/a/type",
-			"https://json-schema.org/draft/2020-12/schema", "http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft/2019-09/meta/validation#/$defs/nonNegativeInteger", "%zz")
+			"https://json-schema.org/draft/2020-12/schema", "http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft/2019-09/meta/validation#/$defs/nonNegativeInteger", "%zz",
+			"https://json-schema.org/draft/2020-12/schema#/properties/definitions/type", "http://json-schema.org/draft-07/schema#/definitions", "http://json-schema.org/draft-04/schema#")
 	case 29:
 		if g.clean {
 			break
@@ -657,6 +658,29 @@ func relocated(v any) bool {
 	return false
 }
 
+// oldDraftRef says whether a schema refers to the meta-schema of
+// draft-04 or draft-06.
+func oldDraftRef(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, it := range x {
+			if s, ok := it.(string); ok && k == "$ref" && (strings.Contains(s, "json-schema.org/draft-04/") || strings.Contains(s, "json-schema.org/draft-06/")) {
+				return true
+			}
+			if oldDraftRef(it) {
+				return true
+			}
+		}
+	case []any:
+		for _, it := range x {
+			if oldDraftRef(it) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // subschemaPaths are the JSON pointers of the objects in a schema, for
 // compiling a place in it as lint does.
 func subschemaPaths(v any, ptr []string, out *[][]string) {
@@ -702,6 +726,16 @@ func differ(schema any, values []any, at []string) string {
 		newErr = err
 	}
 	oldSch, oldErr := oldCompile(schema, at)
+	if newErr != nil && oldDraftRef(schema) {
+		// rye does not read draft-04 and draft-06: a reference to their
+		// meta-schemas (which the former validator carried) resolves to
+		// nothing, and the schema does not compile.
+		var nl *jsonschema.NotLoadedError
+		if oldErr == nil && (!errors.As(newErr, &nl) || !strings.Contains(nl.URL, "json-schema.org/draft-0")) {
+			return fmt.Sprintf("a reference to an unsupported draft: %v%s", newErr, show())
+		}
+		return ""
+	}
 	if (newErr == nil) != (oldErr == nil) {
 		return fmt.Sprintf("compiles: new %v, former %v%s", newErr, oldErr, show())
 	}
