@@ -5,7 +5,6 @@ import (
 	"maps"
 	"math"
 	"math/big"
-	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -65,13 +64,13 @@ type compiler struct {
 	assertFormat bool
 	roots        map[string]*root
 	schemas      map[schemaKey]*Schema
-	bases        map[string]*url.URL // parsed, for join
+	bases        map[string]*baseURL // parsed, for join
 }
 
 type schemaKey struct{ url, ptr string }
 
 func newCompiler(assertFormat bool) *compiler {
-	return &compiler{assertFormat: assertFormat, roots: map[string]*root{}, schemas: map[schemaKey]*Schema{}, bases: map[string]*url.URL{}}
+	return &compiler{assertFormat: assertFormat, roots: map[string]*root{}, schemas: map[schemaKey]*Schema{}, bases: map[string]*baseURL{}}
 }
 
 // addRoot records a document: its resources and anchors, then (unless it
@@ -229,7 +228,8 @@ func (c *compiler) compileValue(q *queue, r *root, s *Schema, v any) error {
 			t := true
 			s.boolean = &t
 		} else {
-			oc := objCompiler{c: c, q: q, r: r, res: res, s: s, obj: v}
+			oc := objCompiler{c: c, q: q, r: r, res: res, s: s}
+			oc.kw.read(v)
 			if err := oc.compile(); err != nil {
 				return err
 			}
@@ -255,13 +255,13 @@ type objCompiler struct {
 	r   *root
 	res *resource
 	s   *Schema
-	obj map[string]any
+	kw  keywords
 }
 
 func (oc *objCompiler) compile() error {
 	s, d := oc.s, oc.res.draft
 	var err error
-	if s.ref, err = oc.ref("$ref"); err != nil {
+	if s.ref, err = oc.ref(kwRef); err != nil {
 		return err
 	}
 	// Before 2019-09 the keywords beside "$ref" are ignored; those of
@@ -274,37 +274,37 @@ func (oc *objCompiler) compile() error {
 		}
 	}
 	if d.hasVocab("applicator") {
-		s.contains = oc.sub("contains")
-		s.propertyNames = oc.sub("propertyNames")
+		s.contains = oc.sub(kwContains)
+		s.propertyNames = oc.sub(kwPropertyNames)
 	}
 	if d.hasVocab("validation") {
-		if v, ok := oc.obj["const"]; ok {
+		if v, ok := oc.kw.get(kwConst); ok {
 			s.hasConst, s.constant = true, v
 		}
 	}
 	if d.hasVocab("applicator") {
-		s.ifSchema = oc.sub("if")
+		s.ifSchema = oc.sub(kwIf)
 		if s.ifSchema != nil {
-			b, isBool := oc.obj["if"].(bool)
+			b, isBool := oc.kwVal(kwIf).(bool)
 			if !isBool || b {
-				s.thenSchema = oc.sub("then")
+				s.thenSchema = oc.sub(kwThen)
 			}
 			if !isBool || !b {
-				s.elseSchema = oc.sub("else")
+				s.elseSchema = oc.sub(kwElse)
 			}
 		}
 	}
 	if s.version >= 2019 {
-		if s.recursiveRef, err = oc.ref("$recursiveRef"); err != nil {
+		if s.recursiveRef, err = oc.ref(kwRecursiveRef); err != nil {
 			return err
 		}
-		s.recursiveAnchor, _ = oc.obj["$recursiveAnchor"].(bool)
+		s.recursiveAnchor, _ = oc.kwVal(kwRecursiveAnchor).(bool)
 		if d.hasVocab("validation") {
 			if s.contains != nil {
-				s.minContains = oc.intVal("minContains")
-				s.maxContains = oc.intVal("maxContains")
+				s.minContains = oc.intVal(kwMinContains)
+				s.maxContains = oc.intVal(kwMaxContains)
 			}
-			if m, ok := oc.obj["dependentRequired"].(map[string]any); ok {
+			if m, ok := oc.kwVal(kwDependentRequired).(map[string]any); ok {
 				for _, k := range slices.Sorted(maps.Keys(m)) {
 					if l, ok := m[k].([]any); ok {
 						s.dependentRequired = append(s.dependentRequired, dependency{name: k, required: toStrings(l)})
@@ -313,21 +313,21 @@ func (oc *objCompiler) compile() error {
 			}
 		}
 		if d.hasVocab("applicator") {
-			for _, k := range oc.mapKeys("dependentSchemas") {
-				s.dependentSchemas = append(s.dependentSchemas, namedSchema{k, oc.at("dependentSchemas", k)})
+			for _, k := range oc.mapKeys(kwDependentSchemas) {
+				s.dependentSchemas = append(s.dependentSchemas, namedSchema{k, oc.at(kwDependentSchemas, k)})
 			}
 		}
 		if (s.version == 2019 && d.hasVocab("applicator")) || (s.version >= 2020 && d.hasVocab("unevaluated")) {
-			s.unevaluatedItems = oc.sub("unevaluatedItems")
-			s.unevaluatedProperties = oc.sub("unevaluatedProperties")
+			s.unevaluatedItems = oc.sub(kwUnevaluatedItems)
+			s.unevaluatedProperties = oc.sub(kwUnevaluatedProperties)
 		}
 	}
 	if s.version >= 2020 {
-		if s.dynamicRef, err = oc.ref("$dynamicRef"); err != nil {
+		if s.dynamicRef, err = oc.ref(kwDynamicRef); err != nil {
 			return err
 		}
 		if s.dynamicRef != nil {
-			_, frag, err := splitFragment(oc.obj["$dynamicRef"].(string))
+			_, frag, err := splitFragment(oc.kwVal(kwDynamicRef).(string))
 			if err != nil {
 				return err
 			}
@@ -335,10 +335,10 @@ func (oc *objCompiler) compile() error {
 				s.dynamicRefName = frag
 			}
 		}
-		s.dynamicAnchor, _ = oc.obj["$dynamicAnchor"].(string)
+		s.dynamicAnchor, _ = oc.kwVal(kwDynamicAnchor).(string)
 		if d.hasVocab("applicator") {
-			s.prefixItems = oc.list("prefixItems")
-			s.items2020 = oc.sub("items")
+			s.prefixItems = oc.list(kwPrefixItems)
+			s.items2020 = oc.sub(kwItems)
 		}
 	}
 	return nil
@@ -348,87 +348,87 @@ func (oc *objCompiler) compile() error {
 func (oc *objCompiler) compileCore(d *Draft) error {
 	s := oc.s
 	if d.hasVocab("applicator") {
-		s.allOf = oc.list("allOf")
-		s.anyOf = oc.list("anyOf")
-		s.oneOf = oc.list("oneOf")
-		s.not = oc.sub("not")
+		s.allOf = oc.list(kwAllOf)
+		s.anyOf = oc.list(kwAnyOf)
+		s.oneOf = oc.list(kwOneOf)
+		s.not = oc.sub(kwNot)
 		if s.version < 2020 {
-			if items, ok := oc.obj["items"]; ok {
+			if items, ok := oc.kw.get(kwItems); ok {
 				if _, isList := items.([]any); isList {
-					s.itemsList, s.hasItemsList = oc.list("items"), true
-					s.hasAdditionalItems, s.additionalItemsFalse, s.additionalItemsSchema = oc.additional("additionalItems")
+					s.itemsList, s.hasItemsList = oc.list(kwItems), true
+					s.hasAdditionalItems, s.additionalItemsFalse, s.additionalItemsSchema = oc.additional(kwAdditionalItems)
 				} else {
-					s.items = oc.sub("items")
+					s.items = oc.sub(kwItems)
 				}
 			}
 		}
-		if ks := oc.mapKeys("properties"); ks != nil {
+		if ks := oc.mapKeys(kwProperties); ks != nil {
 			s.properties = make(map[string]*Schema, len(ks))
 			for _, k := range ks {
-				s.properties[k] = oc.at("properties", k)
+				s.properties[k] = oc.at(kwProperties, k)
 			}
 		}
-		for _, k := range oc.mapKeys("patternProperties") {
+		for _, k := range oc.mapKeys(kwPatternProperties) {
 			re, err := regexp.Compile(k)
 			if err != nil {
 				return &InvalidRegexError{URL: location(oc.r.url, oc.s.ptr+"/patternProperties"), Regex: k, Err: err}
 			}
-			s.patternProperties = append(s.patternProperties, patternSchema{re, oc.at("patternProperties", k)})
+			s.patternProperties = append(s.patternProperties, patternSchema{re, oc.at(kwPatternProperties, k)})
 		}
-		s.hasAdditional, s.additionalFalse, s.additionalSchema = oc.additional("additionalProperties")
-		if m, ok := oc.obj["dependencies"].(map[string]any); ok {
+		s.hasAdditional, s.additionalFalse, s.additionalSchema = oc.additional(kwAdditionalProperties)
+		if m, ok := oc.kwVal(kwDependencies).(map[string]any); ok {
 			for _, k := range slices.Sorted(maps.Keys(m)) {
 				if l, ok := m[k].([]any); ok {
 					s.dependencies = append(s.dependencies, dependency{name: k, required: toStrings(l)})
 				} else {
-					s.dependencies = append(s.dependencies, dependency{name: k, sch: oc.at("dependencies", k)})
+					s.dependencies = append(s.dependencies, dependency{name: k, sch: oc.at(kwDependencies, k)})
 				}
 			}
 		}
 	}
 	if d.hasVocab("validation") {
-		if t, ok := oc.obj["type"]; ok {
+		if t, ok := oc.kw.get(kwType); ok {
 			s.types = typesOf(t)
 		}
-		if l, ok := oc.obj["enum"].([]any); ok {
+		if l, ok := oc.kwVal(kwEnum).([]any); ok {
 			s.hasEnum, s.enum = true, l
 			for _, v := range l {
 				s.enumTypes |= typeOf(v)
 			}
 		}
-		s.multipleOf = oc.numVal("multipleOf")
-		s.maximum = oc.numVal("maximum")
-		if b, _ := oc.obj["exclusiveMaximum"].(bool); b { // draft-04's form
+		s.multipleOf = oc.numVal(kwMultipleOf)
+		s.maximum = oc.numVal(kwMaximum)
+		if b, _ := oc.kwVal(kwExclusiveMaximum).(bool); b { // draft-04's form
 			s.exclusiveMaximum, s.maximum = s.maximum, nil
 		} else {
-			s.exclusiveMaximum = oc.numVal("exclusiveMaximum")
+			s.exclusiveMaximum = oc.numVal(kwExclusiveMaximum)
 		}
-		s.minimum = oc.numVal("minimum")
-		if b, _ := oc.obj["exclusiveMinimum"].(bool); b {
+		s.minimum = oc.numVal(kwMinimum)
+		if b, _ := oc.kwVal(kwExclusiveMinimum).(bool); b {
 			s.exclusiveMinimum, s.minimum = s.minimum, nil
 		} else {
-			s.exclusiveMinimum = oc.numVal("exclusiveMinimum")
+			s.exclusiveMinimum = oc.numVal(kwExclusiveMinimum)
 		}
-		s.minLength = oc.intVal("minLength")
-		s.maxLength = oc.intVal("maxLength")
-		if p, ok := oc.obj["pattern"].(string); ok {
+		s.minLength = oc.intVal(kwMinLength)
+		s.maxLength = oc.intVal(kwMaxLength)
+		if p, ok := oc.kwVal(kwPattern).(string); ok {
 			re, err := regexp.Compile(p)
 			if err != nil {
 				return &InvalidRegexError{URL: location(oc.r.url, oc.s.ptr+"/pattern"), Regex: p, Err: err}
 			}
 			s.pattern = re
 		}
-		s.minItems = oc.intVal("minItems")
-		s.maxItems = oc.intVal("maxItems")
-		s.uniqueItems, _ = oc.obj["uniqueItems"].(bool)
-		s.minProperties = oc.intVal("minProperties")
-		s.maxProperties = oc.intVal("maxProperties")
-		if l, ok := oc.obj["required"].([]any); ok {
+		s.minItems = oc.intVal(kwMinItems)
+		s.maxItems = oc.intVal(kwMaxItems)
+		s.uniqueItems, _ = oc.kwVal(kwUniqueItems).(bool)
+		s.minProperties = oc.intVal(kwMinProperties)
+		s.maxProperties = oc.intVal(kwMaxProperties)
+		if l, ok := oc.kwVal(kwRequired).([]any); ok {
 			s.required = toStrings(l)
 		}
 	}
 	if d.assertsFormat(oc.c.assertFormat) {
-		if f, ok := oc.obj["format"].(string); ok {
+		if f, ok := oc.kwVal(kwFormat).(string); ok {
 			s.format = formatNamed(f)
 		}
 	}
@@ -436,8 +436,11 @@ func (oc *objCompiler) compileCore(d *Draft) error {
 }
 
 // ref compiles the schema a reference keyword names (nil when absent).
-func (oc *objCompiler) ref(kw string) (*Schema, error) {
-	ref, ok := oc.obj[kw].(string)
+// kwVal is the value of keyword i (nil when absent).
+func (oc *objCompiler) kwVal(i int) any { return oc.kw.vals[i] }
+
+func (oc *objCompiler) ref(kw int) (*Schema, error) {
+	ref, ok := oc.kwVal(kw).(string)
 	if !ok {
 		return nil, nil
 	}
@@ -479,35 +482,35 @@ func resolveFragment(r *root, res *resource, frag string) (string, error) {
 }
 
 // sub is the subschema a keyword holds (nil when absent).
-func (oc *objCompiler) sub(kw string) *Schema {
-	if _, ok := oc.obj[kw]; !ok {
+func (oc *objCompiler) sub(kw int) *Schema {
+	if _, ok := oc.kw.get(kw); !ok {
 		return nil
 	}
-	return oc.q.enqueue(oc.r.url, oc.s.ptr+"/"+escape(kw))
+	return oc.q.enqueue(oc.r.url, oc.s.ptr+"/"+keywordNames[kw])
 }
 
 // at is the subschema under a keyword's key.
-func (oc *objCompiler) at(kw, key string) *Schema {
-	return oc.q.enqueue(oc.r.url, oc.s.ptr+"/"+escape(kw)+"/"+escape(key))
+func (oc *objCompiler) at(kw int, key string) *Schema {
+	return oc.q.enqueue(oc.r.url, oc.s.ptr+"/"+keywordNames[kw]+"/"+escape(key))
 }
 
 // list is the subschemas a keyword lists (nil when not a list).
-func (oc *objCompiler) list(kw string) []*Schema {
-	l, ok := oc.obj[kw].([]any)
+func (oc *objCompiler) list(kw int) []*Schema {
+	l, ok := oc.kwVal(kw).([]any)
 	if !ok {
 		return nil
 	}
 	out := make([]*Schema, len(l))
 	for i := range l {
-		out[i] = oc.q.enqueue(oc.r.url, oc.s.ptr+"/"+escape(kw)+"/"+strconv.Itoa(i))
+		out[i] = oc.q.enqueue(oc.r.url, oc.s.ptr+"/"+keywordNames[kw]+"/"+strconv.Itoa(i))
 	}
 	return out
 }
 
 // mapKeys are the keys of an object keyword, sorted (nil when not an
 // object).
-func (oc *objCompiler) mapKeys(kw string) []string {
-	m, ok := oc.obj[kw].(map[string]any)
+func (oc *objCompiler) mapKeys(kw int) []string {
+	m, ok := oc.kwVal(kw).(map[string]any)
 	if !ok {
 		return nil
 	}
@@ -517,8 +520,8 @@ func (oc *objCompiler) mapKeys(kw string) []string {
 // additional reads "additionalProperties" or "additionalItems": whether
 // it is present, whether it is false, and the schema it holds (nil for
 // true and false).
-func (oc *objCompiler) additional(kw string) (present, isFalse bool, sch *Schema) {
-	v, ok := oc.obj[kw]
+func (oc *objCompiler) additional(kw int) (present, isFalse bool, sch *Schema) {
+	v, ok := oc.kw.get(kw)
 	if !ok {
 		return false, false, nil
 	}
@@ -528,8 +531,8 @@ func (oc *objCompiler) additional(kw string) (present, isFalse bool, sch *Schema
 	return true, false, oc.sub(kw)
 }
 
-func (oc *objCompiler) numVal(kw string) *number {
-	r, ok := ratOf(oc.obj[kw])
+func (oc *objCompiler) numVal(kw int) *number {
+	r, ok := ratOf(oc.kwVal(kw))
 	if !ok {
 		return nil
 	}
@@ -538,8 +541,8 @@ func (oc *objCompiler) numVal(kw string) *number {
 
 // intVal is a non-fractional number keyword as an int (-1 when absent or
 // fractional); one beyond int's range is held at its bound.
-func (oc *objCompiler) intVal(kw string) int {
-	r, ok := ratOf(oc.obj[kw])
+func (oc *objCompiler) intVal(kw int) int {
+	r, ok := ratOf(oc.kwVal(kw))
 	if !ok || !r.IsInt() {
 		return -1
 	}

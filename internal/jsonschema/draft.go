@@ -21,24 +21,24 @@ var (
 		version: 7,
 		url:     "http://json-schema.org/draft-07/schema#",
 		subschemas: []position{
-			{"definitions", inMap}, {"not", single}, {"allOf", inList}, {"anyOf", inList}, {"oneOf", inList},
-			{"properties", inMap}, {"additionalProperties", single}, {"patternProperties", inMap},
-			{"items", single}, {"items", inList}, {"additionalItems", single}, {"dependencies", inMap},
-			{"propertyNames", single}, {"contains", single},
-			{"if", single}, {"then", single}, {"else", single},
+			{kwDefinitions, inMap}, {kwNot, single}, {kwAllOf, inList}, {kwAnyOf, inList}, {kwOneOf, inList},
+			{kwProperties, inMap}, {kwAdditionalProperties, single}, {kwPatternProperties, inMap},
+			{kwItems, single}, {kwItems, inList}, {kwAdditionalItems, single}, {kwDependencies, inMap},
+			{kwPropertyNames, single}, {kwContains, single},
+			{kwIf, single}, {kwThen, single}, {kwElse, single},
 		},
 	}
 	Draft2019 = &Draft{
 		version: 2019,
 		url:     "https://json-schema.org/draft/2019-09/schema",
 		subschemas: []position{
-			{"definitions", inMap}, {"not", single}, {"allOf", inList}, {"anyOf", inList}, {"oneOf", inList},
-			{"properties", inMap}, {"additionalProperties", single}, {"patternProperties", inMap},
-			{"items", single}, {"items", inList}, {"additionalItems", single}, {"dependencies", inMap},
-			{"propertyNames", single}, {"contains", single},
-			{"if", single}, {"then", single}, {"else", single},
-			{"$defs", inMap}, {"dependentSchemas", inMap}, {"unevaluatedProperties", single},
-			{"unevaluatedItems", single}, {"contentSchema", single},
+			{kwDefinitions, inMap}, {kwNot, single}, {kwAllOf, inList}, {kwAnyOf, inList}, {kwOneOf, inList},
+			{kwProperties, inMap}, {kwAdditionalProperties, single}, {kwPatternProperties, inMap},
+			{kwItems, single}, {kwItems, inList}, {kwAdditionalItems, single}, {kwDependencies, inMap},
+			{kwPropertyNames, single}, {kwContains, single},
+			{kwIf, single}, {kwThen, single}, {kwElse, single},
+			{kwDefs, inMap}, {kwDependentSchemas, inMap}, {kwUnevaluatedProperties, single},
+			{kwUnevaluatedItems, single}, {kwContentSchema, single},
 		},
 		defaultVocabs: []string{"core", "applicator", "validation"},
 	}
@@ -46,14 +46,14 @@ var (
 		version: 2020,
 		url:     "https://json-schema.org/draft/2020-12/schema",
 		subschemas: []position{
-			{"definitions", inMap}, {"not", single}, {"allOf", inList}, {"anyOf", inList}, {"oneOf", inList},
-			{"properties", inMap}, {"additionalProperties", single}, {"patternProperties", inMap},
-			{"items", single}, {"items", inList}, {"additionalItems", single}, {"dependencies", inMap},
-			{"propertyNames", single}, {"contains", single},
-			{"if", single}, {"then", single}, {"else", single},
-			{"$defs", inMap}, {"dependentSchemas", inMap}, {"unevaluatedProperties", single},
-			{"unevaluatedItems", single}, {"contentSchema", single},
-			{"prefixItems", inList},
+			{kwDefinitions, inMap}, {kwNot, single}, {kwAllOf, inList}, {kwAnyOf, inList}, {kwOneOf, inList},
+			{kwProperties, inMap}, {kwAdditionalProperties, single}, {kwPatternProperties, inMap},
+			{kwItems, single}, {kwItems, inList}, {kwAdditionalItems, single}, {kwDependencies, inMap},
+			{kwPropertyNames, single}, {kwContains, single},
+			{kwIf, single}, {kwThen, single}, {kwElse, single},
+			{kwDefs, inMap}, {kwDependentSchemas, inMap}, {kwUnevaluatedProperties, single},
+			{kwUnevaluatedItems, single}, {kwContentSchema, single},
+			{kwPrefixItems, inList},
 		},
 		defaultVocabs: []string{"core", "applicator", "unevaluated", "validation"},
 	}
@@ -130,7 +130,7 @@ func getID(obj map[string]any, version int) string {
 // A position is where a schema keeps subschemas: the value of a keyword,
 // the values of an object keyword, the items of a list keyword.
 type position struct {
-	kw    string
+	kw    int // index in keywordNames
 	shape int
 }
 

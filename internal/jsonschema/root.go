@@ -133,14 +133,17 @@ func (c *compiler) collect(r *root, v any, base, ptr string, fallback *Draft) er
 	if err := collectAnchors(r, obj, ptr, baseRes); err != nil {
 		return err
 	}
+	var kw keywords
+	kw.read(obj)
 	for _, p := range d.subschemas {
-		val, ok := obj[p.kw]
+		val, ok := kw.get(p.kw)
 		if !ok {
 			continue
 		}
+		name := keywordNames[p.kw]
 		switch p.shape {
 		case single:
-			if err := c.collect(r, val, base, ptr+"/"+escape(p.kw), baseRes.draft); err != nil {
+			if err := c.collect(r, val, base, ptr+"/"+name, baseRes.draft); err != nil {
 				return err
 			}
 		case inMap:
@@ -149,7 +152,7 @@ func (c *compiler) collect(r *root, v any, base, ptr string, fallback *Draft) er
 				continue
 			}
 			for _, k := range slices.Sorted(maps.Keys(m)) {
-				if err := c.collect(r, m[k], base, ptr+"/"+escape(p.kw)+"/"+escape(k), baseRes.draft); err != nil {
+				if err := c.collect(r, m[k], base, ptr+"/"+name+"/"+escape(k), baseRes.draft); err != nil {
 					return err
 				}
 			}
@@ -159,7 +162,7 @@ func (c *compiler) collect(r *root, v any, base, ptr string, fallback *Draft) er
 				continue
 			}
 			for i, it := range l {
-				if err := c.collect(r, it, base, ptr+"/"+escape(p.kw)+"/"+strconv.Itoa(i), baseRes.draft); err != nil {
+				if err := c.collect(r, it, base, ptr+"/"+name+"/"+strconv.Itoa(i), baseRes.draft); err != nil {
 					return err
 				}
 			}

@@ -24,18 +24,23 @@ func splitFragment(s string) (string, string, error) {
 
 // join resolves a reference against a base URL (RFC 3986): the document
 // URL and the decoded fragment. bases keeps the base URLs parsed.
-func join(bases map[string]*url.URL, base, ref string) (string, string, error) {
-	b := bases[base]
-	if b == nil {
-		var err error
-		if b, err = url.Parse(base); err != nil {
+func join(bases map[string]*baseURL, base, ref string) (string, string, error) {
+	bu := bases[base]
+	if bu == nil {
+		u, err := url.Parse(base)
+		if err != nil {
 			return "", "", &ParseURLError{URL: base, Err: err}
 		}
-		bases[base] = b
+		bu = &baseURL{u, u.Opaque == "" && u.String() == base}
+		bases[base] = bu
 	}
+	b := bu.u
 	doc, frag, err := splitFragment(ref)
 	if err != nil {
 		return "", "", err
+	}
+	if doc == "" && bu.same {
+		return base, frag, nil // "#...": the base itself
 	}
 	r, err := url.Parse(doc)
 	if err != nil {
@@ -48,6 +53,13 @@ func join(bases map[string]*url.URL, base, ref string) (string, string, error) {
 		resolved.Opaque = b.Opaque
 	}
 	return resolved.String(), frag, nil
+}
+
+// A baseURL is a base URL parsed; same: it resolves an empty reference
+// to itself, as written.
+type baseURL struct {
+	u    *url.URL
+	same bool
 }
 
 // isPointer says whether a decoded fragment is a JSON pointer ("" or
