@@ -9,9 +9,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
+	"github.com/ryekit/rye/internal/jsonschema"
 	"github.com/ryekit/rye/internal/paramschema"
 	"github.com/ryekit/rye/item/syntax"
 )
@@ -92,7 +92,7 @@ func (c *schemaChecker) check() {
 		c.add(root, `a parameter schema must be an object ({"type": "object", "properties": ...}), found `+scDescribeNode(root))
 		return
 	}
-	// The library cannot represent infinities and NaN (JSON has none), it
+	// The validator cannot represent infinities and NaN (JSON has none), it
 	// slows down on deep nesting and on huge schemas (Doc refuses these),
 	// and an unsupported "$schema" decides nothing about the rest: in these
 	// cases stop before compiling.
@@ -169,13 +169,12 @@ func scIsTypeName(s string) bool {
 // --- 1. "$schema" ---
 
 var schemaDrafts = []struct {
-	uri   string // as shown in messages
-	key   string // without scheme and trailing '#'
-	draft *jsonschema.Draft
+	uri string // as shown in messages
+	key string // without scheme and trailing '#'
 }{
-	{"https://json-schema.org/draft/2020-12/schema", "json-schema.org/draft/2020-12/schema", jsonschema.Draft2020},
-	{"https://json-schema.org/draft/2019-09/schema", "json-schema.org/draft/2019-09/schema", jsonschema.Draft2019},
-	{"http://json-schema.org/draft-07/schema#", "json-schema.org/draft-07/schema", jsonschema.Draft7},
+	{"https://json-schema.org/draft/2020-12/schema", "json-schema.org/draft/2020-12/schema"},
+	{"https://json-schema.org/draft/2019-09/schema", "json-schema.org/draft/2019-09/schema"},
+	{"http://json-schema.org/draft-07/schema#", "json-schema.org/draft-07/schema"},
 }
 
 // checkSchemaURI reports a top-level "$schema" that names no supported
@@ -191,15 +190,22 @@ func (c *schemaChecker) checkSchemaURI() bool {
 	} else {
 		u = strings.TrimPrefix(u, "http://")
 	}
-	var want []string
 	for _, d := range schemaDrafts {
 		if u == d.key {
 			return true
 		}
-		want = append(want, d.uri)
 	}
-	c.add(s, `"$schema": found `+paramschema.Quote(s.Str)+", expected one of "+strings.Join(want, ", "))
+	c.add(s, `"$schema": found `+paramschema.Quote(s.Str)+", expected one of "+scDraftList())
 	return false
+}
+
+// scDraftList names the drafts a "$schema" may name.
+func scDraftList() string {
+	want := make([]string, len(schemaDrafts))
+	for i, d := range schemaDrafts {
+		want[i] = d.uri
+	}
+	return strings.Join(want, ", ")
 }
 
 // --- walking the subschemas of the Node tree ---
@@ -364,7 +370,7 @@ func (c *schemaChecker) checkDefaults(comp *paramschema.Compiled) {
 		if err == nil {
 			err = paramschema.Validate(sch, scValue(d.value))
 		} else if !errors.As(err, new(*paramschema.PanicError)) {
-			continue // not a schema the library compiles on its own
+			continue // not a schema the validator compiles on its own
 		}
 		if err == nil {
 			continue
@@ -424,7 +430,7 @@ func scValuePath(loc []string) string {
 	for _, t := range loc {
 		if paramschema.IsIndex(t) {
 			b.WriteString("[" + t + "]")
-		} else if scIdentRE.MatchString(t) {
+		} else if scIdentRE().MatchString(t) {
 			b.WriteString("." + t)
 		} else {
 			b.WriteString("[" + strconv.Quote(t) + "]")
@@ -433,7 +439,8 @@ func scValuePath(loc []string) string {
 	return b.String()
 }
 
-var scIdentRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+// scIdentRE is compiled on first use: lint does nothing at package init.
+var scIdentRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`) })
 
 // ptrProblem is a problem at a JSON pointer of the schema (so it applies
 // to any tree with the same JSON).
@@ -446,24 +453,20 @@ type ptrProblem struct {
 func scCompileProblems(err error, doc any) []ptrProblem {
 	var (
 		sve   *jsonschema.SchemaValidationError
-		load  *jsonschema.LoadURLError
-		noPtr *jsonschema.JSONPointerNotFoundError
-		badP  *jsonschema.InvalidJsonPointerError
+		load  *jsonschema.NotLoadedError
+		noPtr *jsonschema.PointerNotFoundError
+		badP  *jsonschema.InvalidPointerError
 		noAnc *jsonschema.AnchorNotFoundError
 		dupID *jsonschema.DuplicateIDError
 		dupA  *jsonschema.DuplicateAnchorError
 		badRe *jsonschema.InvalidRegexError
-		vocab *jsonschema.UnsupportedVocabularyError
+		draft *jsonschema.UnsupportedDraftError
 	)
 	switch {
 	case errors.As(err, &sve):
 		base, _ := scURLPointer(sve.URL)
-		verr, ok := sve.Err.(*jsonschema.ValidationError)
-		if !ok {
-			return []ptrProblem{{ptr: base, msg: "the schema is not valid: " + paramschema.StripBase(sve.Err.Error())}}
-		}
 		var out []ptrProblem
-		for _, l := range paramschema.Explain(verr, paramschema.ValueAt(doc, base), paramschema.Style{Typed: true, Keywords: true}) {
+		for _, l := range paramschema.Explain(sve.Err, paramschema.ValueAt(doc, base), paramschema.Style{Typed: true, Keywords: true}) {
 			loc := append(append([]string(nil), base...), l.Loc...)
 			out = append(out, ptrProblem{ptr: loc, msg: scLocationPrefix(loc) + l.Text()})
 		}
@@ -478,7 +481,7 @@ func scCompileProblems(err error, doc any) []ptrProblem {
 		return scRefProblem(doc, noAnc.Reference, "names an anchor that is not defined in this schema")
 	case errors.As(err, &dupID):
 		p1, p2 := paramschema.SplitPointer(dupID.Ptr1), paramschema.SplitPointer(dupID.Ptr2)
-		if paramschema.JSONPointer(p2) < paramschema.JSONPointer(p1) { // deterministic whatever the map order
+		if paramschema.JSONPointer(p2) < paramschema.JSONPointer(p1) { // deterministic whatever the order met
 			p1, p2 = p2, p1
 		}
 		return []ptrProblem{{ptr: append(p2, "$id"), msg: `"$id": found ` + paramschema.Quote(dupID.ID) + " again (first at " + paramschema.JSONPointer(p1) + "), expected each $id to be unique"}}
@@ -491,8 +494,9 @@ func scCompileProblems(err error, doc any) []ptrProblem {
 	case errors.As(err, &badRe):
 		ptr, _ := scURLPointer(badRe.URL)
 		return []ptrProblem{{ptr: ptr, msg: scLocationPrefix(ptr) + "found " + paramschema.Quote(badRe.Regex) + ", expected a regular expression Go can compile (" + paramschema.RegexpReason(badRe.Err) + ")"}}
-	case errors.As(err, &vocab):
-		return []ptrProblem{{ptr: []string{"$vocabulary"}, msg: `"$vocabulary": found ` + paramschema.Quote(vocab.Vocabulary) + ", which is not supported"}}
+	case errors.As(err, &draft):
+		ptr, _ := scURLPointer(draft.URL)
+		return []ptrProblem{{ptr: append(ptr, "$schema"), msg: `"$schema": found ` + paramschema.Quote(draft.Schema) + ", expected one of " + scDraftList()}}
 	}
 	return []ptrProblem{{msg: "the schema cannot be compiled: " + paramschema.StripBase(err.Error())}}
 }
@@ -552,7 +556,7 @@ func scRefProblem(doc any, target, what string) []ptrProblem {
 }
 
 // scRefMatches says whether a reference as written (ref) is the one the
-// library failed to resolve (target, the base URL of the schema removed).
+// validator failed to resolve (target, the base URL of the schema removed).
 func scRefMatches(ref, target string) bool {
 	rBase, rFrag, _ := strings.Cut(ref, "#")
 	tBase, tFrag, _ := strings.Cut(target, "#")

@@ -22,7 +22,7 @@ func FuzzCheckParamSchema(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	paramschema.CatchPanics = false // let the fuzzer see panics of the validator library
+	paramschema.CatchPanics = false // let the fuzzer see panics of the validator
 	f.Cleanup(func() { paramschema.CatchPanics = true })
 	f.Fuzz(func(t *testing.T, src []byte) {
 		md, err := item.ReadMetadata(item.Tool, "x.yaml", src)

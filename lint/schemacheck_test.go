@@ -398,6 +398,53 @@ func TestCheckParamSchema(t *testing.T) {
 `,
 		},
 		{
+			name: "format asserts in draft-07",
+			src: `config_schema:
+  $schema: http://json-schema.org/draft-07/schema#
+  type: object
+  properties:
+    d: {type: string, format: date, default: "2023-02-30"}
+`,
+			want: []string{`5:46: default of "d": found "2023-02-30", expected a valid date (parsing time "2023-02-30": day out of range)`},
+		},
+		{
+			name: "format is an annotation in 2020-12",
+			src: `config_schema:
+  type: object
+  properties:
+    d: {type: string, format: date, default: "2023-02-30"}
+`,
+		},
+		{
+			name: "an item after prefixItems is named by its own index",
+			src: `config_schema:
+  type: object
+  properties:
+    a: {type: array, prefixItems: [{}], items: {type: integer}, default: [1, x]}
+`,
+			want: []string{`4:74: default of "a": at [1]: found "x" (a string), expected an integer`},
+		},
+		{
+			name: "a patternProperties name that is not a regular expression",
+			src: `config_schema:
+  type: object
+  patternProperties:
+    "[": {}
+`,
+			want: []string{"4:5: \"patternProperties\": found the property name \"[\", expected a regular expression Go can compile (missing closing ]: `[`) (by \"propertyNames\")"},
+		},
+		{
+			name: "a resource inside the schema naming an unsupported draft",
+			src: `config_schema:
+  type: object
+  properties:
+    a:
+      id: http://example.com/a
+      $schema: http://json-schema.org/draft-04/schema#
+`,
+			want: []string{`6:16: "$schema": found "http://json-schema.org/draft-04/schema#", expected one of https://json-schema.org/draft/2020-12/schema, https://json-schema.org/draft/2019-09/schema, http://json-schema.org/draft-07/schema#`},
+		},
+		{
 			name: "keyword values out of range",
 			src: `config_schema:
   properties:

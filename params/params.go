@@ -11,9 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-
+	"github.com/ryekit/rye/internal/jsonschema"
 	"github.com/ryekit/rye/internal/jsonvalue"
 	"github.com/ryekit/rye/internal/paramschema"
 	"github.com/ryekit/rye/item/syntax"
@@ -1043,7 +1041,7 @@ func paramExplain(e *jsonschema.ValidationError, doc any) []string {
 func paramMessage(l paramschema.Leaf) string {
 	msg := l.Text()
 	switch k := l.Kind.(type) {
-	case *kind.Required:
+	case *jsonschema.Required:
 		if len(l.Loc) == 0 {
 			flags := make([]string, len(k.Missing))
 			for i, m := range k.Missing {
@@ -1055,7 +1053,7 @@ func paramMessage(l paramschema.Leaf) string {
 			}
 			return "missing required parameters " + strings.Join(flags, ", ")
 		}
-	case *kind.AdditionalProperties:
+	case *jsonschema.AdditionalProperties:
 		what := "property"
 		if len(l.Loc) == 0 {
 			what = "parameter"

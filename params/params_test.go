@@ -366,6 +366,14 @@ func TestPrepareParams(t *testing.T) {
 			wantErr: `--o: missing required property "a"`},
 		{name: "draft-07 by $schema", schema: `{"$schema": "http://json-schema.org/draft-07/schema#", "properties": {"a": {"type": "integer"}}}`, params: map[string]any{"a": "x"},
 			wantErr: `--a: found "x", expected an integer`},
+		{name: "nested propertyNames is reported at its object", schema: `{"properties": {"env": {"type": "object", "propertyNames": {"pattern": "^[A-Z_]+$"}}}}`, params: map[string]any{"env": map[string]any{"home": "x"}},
+			wantErr: `--env: found the property name "home", expected a string matching "^[A-Z_]+$" (by "propertyNames")`},
+		{name: "items after prefixItems are named by their index", schema: `{"properties": {"p": {"type": "array", "prefixItems": [{"type": "string"}], "items": {"type": "integer"}}}}`, params: map[string]any{"p": []any{"a", int64(1), "x"}},
+			wantErr: `--p[2]: found "x", expected an integer`},
+		{name: "format is an annotation in 2020-12", schema: `{"properties": {"d": {"type": "string", "format": "date"}}}`, params: map[string]any{"d": "tomorrow"},
+			want: map[string]any{"d": "tomorrow"}},
+		{name: "format asserts in draft-07", schema: `{"$schema": "http://json-schema.org/draft-07/schema#", "properties": {"d": {"type": "string", "format": "date"}}}`, params: map[string]any{"d": "tomorrow"},
+			wantErr: `--d: found "tomorrow", expected a valid date (parsing time "tomorrow" as "2006-01-02": cannot parse "tomorrow" as "2006")`},
 		{name: "whole float is an integer", params: map[string]any{"command": "ls", "timeout": float64(5)},
 			want: map[string]any{"command": "ls", "timeout": float64(5), "mode": "fast"}},
 		{name: "nil schema, nil params", schema: "null", params: nil, want: map[string]any{}},
@@ -410,6 +418,7 @@ func TestPrepareParamsBadSchema(t *testing.T) {
 		`{"properties": {"a": {"type": "strnig"}}}`,
 		`{"$schema": "https://example.com/my-schema", "properties": {"a": {}}}`,
 		`{"properties": {"a": {"$ref": "other.json"}}}`,
+		`{"$schema": "http://json-schema.org/draft-04/schema#", "properties": {"a": {}}}`,
 	} {
 		_, err := Prepare(paramTestNode(t, src), map[string]any{"a": "x"})
 		var pe *Error

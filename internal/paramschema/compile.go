@@ -3,11 +3,10 @@ package paramschema
 import (
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"strings"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/ryekit/rye/internal/jsonschema"
 )
 
 // BaseURL is where a schema is placed for the compiler; nothing is ever
@@ -18,11 +17,11 @@ const BaseURL = "mem://rye/param-schema.json"
 // former cache kept 256, and the two now share one cache).
 const MaxCached = 512
 
-// CatchPanics turns a panic of the validator library into a *PanicError.
+// CatchPanics turns a panic of the validator into a *PanicError.
 // Fuzz tests clear it so that such panics surface.
 var CatchPanics = true
 
-// A PanicError is a panic of the validator library, caught.
+// A PanicError is a panic of the validator, caught.
 type PanicError struct{ Value any }
 
 func (e *PanicError) Error() string { return fmt.Sprintf("the validator failed (%v)", e.Value) }
@@ -37,7 +36,7 @@ type Compiled struct {
 	Err error
 
 	mu   sync.Mutex
-	c    *jsonschema.Compiler
+	doc  *jsonschema.Document
 	subs map[string]subschema
 }
 
@@ -46,10 +45,11 @@ type subschema struct {
 	err error
 }
 
-var cache = struct {
+// cache is made on first use (nothing happens at package init).
+var cache struct {
 	sync.Mutex
 	m map[string]*Compiled
-}{m: map[string]*Compiled{}}
+}
 
 // Compile compiles a schema given as Doc made it (draft 2020-12 unless its
 // "$schema" says otherwise), once per canonical JSON text: the same schema
@@ -67,6 +67,9 @@ func Compile(doc any) *Compiled {
 	}
 	c = compile(doc)
 	cache.Lock()
+	if cache.m == nil {
+		cache.m = map[string]*Compiled{}
+	}
 	if len(cache.m) >= MaxCached {
 		for k := range cache.m { // drop one, any one
 			delete(cache.m, k)
@@ -100,17 +103,11 @@ func compile(doc any) (out *Compiled) {
 			}
 		}()
 	}
-	c := jsonschema.NewCompiler()
-	c.UseLoader(nil) // never read files or the network
-	c.DefaultDraft(jsonschema.Draft2020)
-	if err := c.AddResource(BaseURL, doc); err != nil {
-		return &Compiled{Err: err}
-	}
-	sch, err := c.Compile(BaseURL)
+	d, err := jsonschema.Compile(BaseURL, doc, jsonschema.Draft2020)
 	if err != nil {
 		return &Compiled{Err: err}
 	}
-	return &Compiled{Schema: sch, c: c, subs: map[string]subschema{}}
+	return &Compiled{Schema: d.Schema(), doc: d, subs: map[string]subschema{}}
 }
 
 // At is the compiled subschema at a JSON pointer (tokens) of the schema.
@@ -132,12 +129,7 @@ func (c *Compiled) At(ptr []string) (sch *jsonschema.Schema, err error) {
 			}
 		}()
 	}
-	var frag strings.Builder
-	for _, t := range ptr {
-		frag.WriteByte('/')
-		frag.WriteString(url.PathEscape(escapeToken(t)))
-	}
-	sch, err = c.c.Compile(BaseURL + "#" + frag.String())
+	sch, err = c.doc.Subschema(ptr)
 	c.subs[key] = subschema{sch, err}
 	return sch, err
 }
@@ -157,7 +149,7 @@ func Validate(sch *jsonschema.Schema, v any) (err error) {
 	return sch.Validate(v)
 }
 
-// StripBase takes BaseURL out of a library message: the schema's own URL
+// StripBase takes BaseURL out of a validator message: the schema's own URL
 // becomes "the schema", the URL of a place in it its fragment.
 func StripBase(s string) string {
 	s = strings.ReplaceAll(s, `"`+BaseURL+`#"`, "the schema")

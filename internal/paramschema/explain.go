@@ -6,14 +6,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"github.com/ryekit/rye/internal/jsonschema"
 )
 
 // A Leaf is one explained validation failure.
 type Leaf struct {
 	Loc      []string             // where in the value, as JSON pointer tokens
-	Kind     jsonschema.ErrorKind // what failed, for callers that word some kinds their own way (*kind.Required, *kind.AdditionalProperties)
+	Kind     jsonschema.ErrorKind // what failed, for callers that word some kinds their own way (*jsonschema.Required, *jsonschema.AdditionalProperties)
 	Found    string               // what is there, without "found "
 	Expected string               // what the schema wants, without "expected "
 	Other    string               // the whole message when found/expected do not fit ("missing required property "a"")
@@ -55,12 +54,12 @@ func (st Style) note(v any) string {
 }
 
 // Explain is lint's former explainer, the more complete of the two copies
-// (reference cycles, content encoding and media type, regular expression
-// reasons, an enum or const of another type set aside in anyOf like a type
-// mismatch); the executor's wording is Style{}.
+// (reference cycles, regular expression reasons, an enum or const of
+// another type set aside in anyOf like a type mismatch); the executor's
+// wording is Style{}.
 //
 // Explain flattens a validation error tree into plain-word failures, in
-// the library's order, each once. The containers (groups, allOf,
+// the validator's order, each once. The containers (groups, allOf,
 // references) are looked through; for anyOf and oneOf the alternative the
 // value came closest to is kept: alternatives that rejected the value only
 // for its type are set aside, and if none is left the leaf lists the types
@@ -85,7 +84,7 @@ func (st Style) explain(e *jsonschema.ValidationError, doc any, depth int) []Lea
 	loc := e.InstanceLocation
 	v := ValueAt(doc, loc)
 	leaf := func(found, expected string) []Leaf {
-		return []Leaf{{Loc: loc, Kind: e.ErrorKind, Found: found, Expected: expected}}
+		return []Leaf{{Loc: loc, Kind: e.Kind, Found: found, Expected: expected}}
 	}
 	causes := func() []Leaf {
 		var out []Leaf
@@ -94,22 +93,22 @@ func (st Style) explain(e *jsonschema.ValidationError, doc any, depth int) []Lea
 		}
 		return out
 	}
-	switch k := e.ErrorKind.(type) {
-	case *kind.Schema, *kind.Group, *kind.AllOf, *kind.Reference, nil:
+	switch k := e.Kind.(type) {
+	case *jsonschema.Root, *jsonschema.Group, *jsonschema.AllOf, *jsonschema.Reference, nil:
 		if len(e.Causes) > 0 {
 			return causes()
 		}
 		return leaf(st.show(v), "a value the schema accepts")
-	case *kind.AnyOf:
+	case *jsonschema.AnyOf:
 		return st.alternatives(e, "anyOf", doc, v, depth)
-	case *kind.OneOf:
-		if len(k.Subschemas) >= 2 {
-			return leaf(st.show(v)+fmt.Sprintf(` matching more than one "oneOf" alternative (%d and %d)`, k.Subschemas[0], k.Subschemas[1]), "exactly one")
+	case *jsonschema.OneOf:
+		if len(k.Matched) >= 2 {
+			return leaf(st.show(v)+fmt.Sprintf(` matching more than one "oneOf" alternative (%d and %d)`, k.Matched[0], k.Matched[1]), "exactly one")
 		}
 		return st.alternatives(e, "oneOf", doc, v, depth)
-	case *kind.Type:
+	case *jsonschema.Type:
 		return []Leaf{{Loc: loc, Kind: k, Found: st.show(v) + st.note(v), Expected: WantTypes(k.Want), TypeMiss: true}}
-	case *kind.Enum:
+	case *jsonschema.Enum:
 		l := Leaf{Loc: loc, Kind: k, Found: st.show(v), Expected: st.oneOf(k.Want), TypeMiss: true}
 		for _, w := range k.Want {
 			if SameType(w, v) {
@@ -120,25 +119,25 @@ func (st Style) explain(e *jsonschema.ValidationError, doc any, depth int) []Lea
 			l.Found += st.note(v)
 		}
 		return []Leaf{l}
-	case *kind.Const:
+	case *jsonschema.Const:
 		return []Leaf{{Loc: loc, Kind: k, Found: st.show(v), Expected: st.show(k.Want), TypeMiss: !SameType(k.Want, v)}}
-	case *kind.Minimum:
+	case *jsonschema.Minimum:
 		return leaf(Rat(k.Got), "at least "+Rat(k.Want))
-	case *kind.Maximum:
+	case *jsonschema.Maximum:
 		return leaf(Rat(k.Got), "at most "+Rat(k.Want))
-	case *kind.ExclusiveMinimum:
+	case *jsonschema.ExclusiveMinimum:
 		return leaf(Rat(k.Got), "more than "+Rat(k.Want))
-	case *kind.ExclusiveMaximum:
+	case *jsonschema.ExclusiveMaximum:
 		return leaf(Rat(k.Got), "less than "+Rat(k.Want))
-	case *kind.MultipleOf:
+	case *jsonschema.MultipleOf:
 		return leaf(Rat(k.Got), "a multiple of "+Rat(k.Want))
-	case *kind.MinLength:
+	case *jsonschema.MinLength:
 		return leaf(st.show(v)+" ("+Plural(k.Got, "character")+")", "at least "+Plural(k.Want, "character"))
-	case *kind.MaxLength:
+	case *jsonschema.MaxLength:
 		return leaf(st.show(v)+" ("+Plural(k.Got, "character")+")", "at most "+Plural(k.Want, "character"))
-	case *kind.Pattern:
+	case *jsonschema.Pattern:
 		return leaf(st.show(v), "a string matching "+Quote(k.Want))
-	case *kind.Format:
+	case *jsonschema.Format:
 		exp := "a valid " + k.Want
 		if k.Want == "regex" {
 			exp = "a regular expression Go can compile"
@@ -147,53 +146,52 @@ func (st Style) explain(e *jsonschema.ValidationError, doc any, depth int) []Lea
 			exp += " (" + RegexpReason(k.Err) + ")"
 		}
 		return leaf(st.show(v), exp)
-	case *kind.MinItems:
+	case *jsonschema.MinItems:
 		return leaf(Plural(k.Got, "item"), "at least "+Plural(k.Want, "item"))
-	case *kind.MaxItems:
+	case *jsonschema.MaxItems:
 		return leaf(Plural(k.Got, "item"), "at most "+Plural(k.Want, "item"))
-	case *kind.UniqueItems:
+	case *jsonschema.UniqueItems:
 		return leaf(fmt.Sprintf("equal items at %d and %d", k.Duplicates[0], k.Duplicates[1]), "unique items")
-	case *kind.MinProperties:
+	case *jsonschema.MinProperties:
 		return leaf(Plural(k.Got, "property"), "at least "+Plural(k.Want, "property"))
-	case *kind.MaxProperties:
+	case *jsonschema.MaxProperties:
 		return leaf(Plural(k.Got, "property"), "at most "+Plural(k.Want, "property"))
-	case *kind.Required:
+	case *jsonschema.Required:
 		return []Leaf{{Loc: loc, Kind: k, Other: "missing required " + QuoteList("property", k.Missing)}}
-	case *kind.AdditionalProperties:
+	case *jsonschema.AdditionalProperties:
 		return leaf(QuoteList("property", k.Properties), "only the properties the schema declares")
-	case *kind.Dependency:
+	case *jsonschema.Dependency:
 		return leaf(QuoteList("property", []string{k.Prop})+" without "+QuoteList("property", k.Missing), "them together")
-	case *kind.DependentRequired:
+	case *jsonschema.DependentRequired:
 		return leaf(QuoteList("property", []string{k.Prop})+" without "+QuoteList("property", k.Missing), "them together")
-	case *kind.PropertyNames:
+	case *jsonschema.PropertyNames:
 		l := Leaf{Loc: loc, Kind: k, Found: "the property name " + Quote(k.Property), Expected: `a name "propertyNames" accepts`}
 		if c := causes(); len(c) == 1 {
 			l.Expected = c[0].Expected + ` (by "propertyNames")`
 		}
 		return []Leaf{l}
-	case *kind.AdditionalItems:
+	case *jsonschema.AdditionalItems:
 		return leaf(Plural(k.Count, "item")+" more than the schema lists", "no additional items")
-	case *kind.Contains:
+	case *jsonschema.Contains:
 		return leaf(`no item matching "contains"`, "at least one")
-	case *kind.MinContains:
+	case *jsonschema.MinContains:
 		return leaf(Plural(len(k.Got), "item")+` matching "contains"`, "at least "+strconv.Itoa(k.Want))
-	case *kind.MaxContains:
+	case *jsonschema.MaxContains:
 		return leaf(Plural(len(k.Got), "item")+` matching "contains"`, "at most "+strconv.Itoa(k.Want))
-	case *kind.FalseSchema:
+	case *jsonschema.FalseSchema:
 		return []Leaf{{Loc: loc, Kind: k, Found: st.show(v), Expected: "nothing here (the schema is false)", TypeMiss: true}}
-	case *kind.Not:
+	case *jsonschema.Not:
 		return leaf(st.show(v), `a value the "not" schema rejects`)
-	case *kind.RefCycle:
-		return []Leaf{{Loc: loc, Kind: k, Other: "the references loop (" + k.KeywordLocation1 + " and " + k.KeywordLocation2 + ")"}}
-	case *kind.ContentEncoding:
-		return leaf(st.show(v), "a "+k.Want+" encoded string")
-	case *kind.ContentMediaType:
-		return leaf(st.show(v), "content of media type "+k.Want)
+	case *jsonschema.RefCycle:
+		return []Leaf{{Loc: loc, Kind: k, Other: "the references loop (" + k.Location1 + " and " + k.Location2 + ")"}}
 	}
 	if len(e.Causes) > 0 {
 		return causes()
 	}
-	kw := strings.Join(e.ErrorKind.KeywordPath(), "/")
+	kw := ""
+	if e.Kind != nil {
+		kw = e.Kind.Keyword()
+	}
 	if kw == "" {
 		kw = "the schema"
 	} else {
@@ -220,9 +218,9 @@ func (st Style) alternatives(e *jsonschema.ValidationError, kw string, doc, v an
 	case len(near) == 1:
 		return near[0]
 	case len(near) == 0 && len(wants) > 0:
-		return []Leaf{{Loc: e.InstanceLocation, Kind: e.ErrorKind, Found: st.show(v) + st.note(v), Expected: JoinOr(wants), TypeMiss: true}}
+		return []Leaf{{Loc: e.InstanceLocation, Kind: e.Kind, Found: st.show(v) + st.note(v), Expected: JoinOr(wants), TypeMiss: true}}
 	}
-	return []Leaf{{Loc: e.InstanceLocation, Kind: e.ErrorKind, Found: st.show(v), Expected: fmt.Sprintf("a value matching one of the %q alternatives", kw)}}
+	return []Leaf{{Loc: e.InstanceLocation, Kind: e.Kind, Found: st.show(v), Expected: fmt.Sprintf("a value matching one of the %q alternatives", kw)}}
 }
 
 // oneOf writes the values of an enum.

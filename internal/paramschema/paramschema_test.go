@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/ryekit/rye/internal/jsonschema"
 
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/item/syntax"

@@ -29,7 +29,7 @@ func Shorten(s string, most int) string {
 
 // QuoteList writes `property "a"`, `properties "a", "b"`: the names
 // quoted and sorted, as the executor's copy did (lint's did not sort, but
-// the library lists additional properties in map order).
+// the validator lists additional properties in its own order).
 func QuoteList(what string, names []string) string {
 	q := make([]string, len(names))
 	for i, n := range names {
@@ -200,7 +200,7 @@ func PluralWord(w string) string {
 	return w + "s"
 }
 
-// Rat writes a schema bound (jsonschema keeps them as big.Rat): integers
+// Rat writes a schema bound (the validator keeps them as big.Rat): integers
 // exactly, other numbers in the shortest float form.
 func Rat(r *big.Rat) string {
 	if r == nil {
