@@ -67,9 +67,10 @@ const Default = `# rye configuration (see docs/configuration.md). Unknown keys a
 # A project's file can make checks stricter, never looser: the trust ref and
 # what rye execute may run come from flags and your own ~/.ai/config/rye.yaml.
 
-# 1 accepts the reference implementation's v1 signatures (with a lint warning);
-# 2 makes them fail verification.
-min_signature_version: 1
+# 2 accepts rye's v2 signatures only, which bind each item to its kind and id;
+# 1 also accepts the reference implementation's v1 (and RYE OS's later eras),
+# which do not: a signed file copied over another still verifies.
+min_signature_version: 2
 
 sign:
   format: v2          # v2 (rye's own) or v1 (readable by the Python reference)

@@ -12,7 +12,7 @@ func TestDefaultParses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.MinSignatureVersion != 1 || c.Sign.Format != "v2" {
+	if c.MinSignatureVersion != 2 || c.Sign.Format != "v2" {
 		t.Errorf("%+v", c)
 	}
 }

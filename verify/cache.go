@@ -70,6 +70,7 @@ type cached struct {
 	Format, Fingerprint, Owner, Reason string
 	Line                               int
 	Warnings                           []string
+	CopyKey                            string
 }
 
 // statEntry is what a file's stat data were when its bytes hashed to sum.
@@ -92,7 +93,7 @@ func statOf(fi fs.FileInfo) (filestat.Stat, bool) {
 // systems whose timestamps lag the clock). A variable for the tests only.
 var statMargin = 2 * time.Second
 
-const cacheMagic = "rye-verify-cache-v5\n"
+const cacheMagic = "rye-verify-cache-v6\n"
 
 // maxCacheEntries bounds the file: entries not used by the last run are
 // kept only up to this many. A variable for the tests only.
@@ -210,7 +211,7 @@ func (c *Cache) Get(key [32]byte, in Input) (Result, bool) {
 		return Result{}, false
 	}
 	return Result{Kind: in.Kind, ID: in.ID, Space: in.Space, Path: in.Path, Embedded: in.Embedded, Verdict: Verified, Format: e.Format,
-		Fingerprint: e.Fingerprint, Owner: e.Owner, Line: e.Line, Reason: e.Reason, Warnings: e.Warnings}, true
+		Fingerprint: e.Fingerprint, Owner: e.Owner, Line: e.Line, Reason: e.Reason, Warnings: e.Warnings, CopyKey: e.CopyKey}, true
 }
 
 // Put remembers a verified result.
@@ -219,7 +220,7 @@ func (c *Cache) Put(key [32]byte, r Result) {
 		return
 	}
 	c.mu.Lock()
-	c.entries[key] = cached{Format: r.Format, Fingerprint: r.Fingerprint, Owner: r.Owner, Line: r.Line, Reason: r.Reason, Warnings: r.Warnings}
+	c.entries[key] = cached{Format: r.Format, Fingerprint: r.Fingerprint, Owner: r.Owner, Line: r.Line, Reason: r.Reason, Warnings: r.Warnings, CopyKey: r.CopyKey}
 	c.added++
 	c.mu.Unlock()
 }
@@ -362,6 +363,7 @@ func encodeCached(e cached) []byte {
 	for _, w := range e.Warnings {
 		str(w)
 	}
+	str(e.CopyKey)
 	return b
 }
 
@@ -414,6 +416,13 @@ func decodeCached(b []byte, str func([]byte) string) (cached, error) {
 		}
 		e.Warnings = append(e.Warnings, w)
 	}
+	// The copy key is one item's own: copied, not interned.
+	nk, ok := num()
+	if !ok || nk > 16 || nk > uint64(len(b)-pos) {
+		return cached{}, errDamaged
+	}
+	e.CopyKey = string(b[pos : pos+int(nk)])
+	pos += int(nk)
 	if pos != len(b) {
 		return cached{}, errDamaged
 	}

@@ -45,6 +45,12 @@ func (res *Results) Report(notes []string, project *space.Space, listVerified bo
 		}
 		rep.Add(f)
 	}
+	for _, c := range res.Copies {
+		rule := "verify/copy"
+		rep.AddRule(report.Rule{ID: rule, Short: "An item is a copy of another file under another name, which its signature format does not bind.", Help: "v1 and the RYE OS eras sign content, not the item's kind, id or place: a signed file copied over a sibling verifies, and runs the sibling's content. See the URL.", URL: DocURL("copies")})
+		rep.Add(report.Finding{Rule: rule, Severity: report.Error, Path: c.Path, Line: 1, Col: 1, Kind: string(c.Kind), ID: string(c.ID),
+			Message: fmt.Sprintf("a copy of %s: it carries the same %s signature, which does not bind an item to its name or place, so it would run that file's content as %s %s; remove the copy, or sign the items again in v2, which binds each item's kind and id: rye sign --format v2 %s %s", c.Of, c.Format, c.Kind, c.ID, c.Kind, c.ID)})
+	}
 	for _, k := range res.Trust.Changed() {
 		rule := "verify/key-changed"
 		rep.AddRule(report.Rule{ID: rule, Short: "The change edits a trusted key's entry; the trusted ref's entry governs.", Help: "A key's scopes, expiry and owner come from the trusted ref until the change is merged. See the URL.", URL: DocURL("keys-added-by-a-change")})

@@ -226,6 +226,13 @@ type Results struct {
 	// Nested are the projects git tracks below this one that the run does
 	// not check (Request.NestedProjects).
 	Nested []Nested
+	// Copies are items whose signature, in a format that does not bind the
+	// item's location, is another item's of the run, or whose bytes are
+	// another path's at the trust ref: a signed file copied under another
+	// name verifies, and runs the other file's content.
+	Copies []Copy
+	// copyOf is the first path of each copy key seen.
+	copyOf map[string]string
 	// CacheErr is set when the verdict cache could not be saved (the
 	// results are complete; only the next run is slower).
 	CacheErr error
@@ -358,6 +365,7 @@ func Run(req Request) (*Results, error) {
 		res.countPassed(v)
 	default:
 		res.Items = v.Run(res.Sources)
+		res.noteCopies(res.Items)
 	}
 	if v.Cache != nil {
 		res.CacheErr = v.Cache.Save()
@@ -411,6 +419,7 @@ func (res *Results) inChunks(v *Verifier, req Request) error {
 		}
 	}, func(first int, chunk []Source, items []Result) error {
 		res.Items = append(res.Items, items...)
+		res.noteCopies(items)
 		if err := req.Each(res.Sources, first, len(chunk), items); err != nil {
 			return err
 		}
@@ -428,6 +437,7 @@ func (res *Results) inChunks(v *Verifier, req Request) error {
 // sources are let go once verified (Request.CountPassed).
 func (res *Results) countPassed(v *Verifier) {
 	v.runChunks(res.Sources, countChunk, nil, func(_ int, chunk []Source, items []Result) error {
+		res.noteCopies(items)
 		for _, r := range items {
 			if r.Verdict.Failed() || len(r.Warnings) > 0 {
 				res.Items = append(res.Items, r)
@@ -505,6 +515,7 @@ func (res *Results) rollbacks(g *Git, ref string) error {
 		id item.ID
 	}
 	var old map[key]gitrepo.File
+	var byBlob map[gitrepo.Hash][]string // the ref's files, for copies
 	var gone []string
 	wants := map[key][]int{}
 	for i, src := range res.Sources {
@@ -516,10 +527,24 @@ func (res *Results) rollbacks(g *Git, ref string) error {
 			if err != nil {
 				return err
 			}
-			old = map[key]gitrepo.File{}
+			old, byBlob = map[key]gitrepo.File{}, map[gitrepo.Hash][]string{}
 			for rel, f := range files {
 				if k, id, ext, err := space.KindAndID(rel); err == nil && k.HasExtension(ext) {
 					old[key{k, id}] = f
+				}
+				byBlob[f.Blob] = append(byBlob[f.Blob], rel)
+			}
+		}
+		if res.Items[i].CopyKey != "" {
+			// A legacy item whose bytes are another path's at the ref: a
+			// copy the change made, which the same signature lets pass.
+			if data, err := src.Bytes(); err == nil {
+				for _, rel := range byBlob[gitrepo.BlobID(data)] {
+					if rel != src.Rel {
+						r := res.Items[i]
+						res.Copies = append(res.Copies, Copy{Kind: r.Kind, ID: r.ID, Path: r.Path, Of: ref + ":" + path.Join(g.AIPrefix, rel), Format: r.Format})
+						break
+					}
 				}
 			}
 		}
@@ -622,3 +647,33 @@ func readOnce(read func() ([]byte, error)) func() ([]byte, error) {
 // RequestErrorOf marks err as a problem with a field of a request (see
 // RequestError), for the pipelines built on this one (lint).
 func RequestErrorOf(field string, err error) error { return requestError(field, err) }
+
+// Copy is an item that is a copy of another file under another name.
+type Copy struct {
+	Kind   item.Kind
+	ID     item.ID
+	Path   string // the copy, as shown
+	Of     string // the other file: as shown, or REF:path
+	Format string
+}
+
+// noteCopies records the items of results that carry another item's
+// signature (Result.CopyKey), keeping one key and path per such item.
+func (res *Results) noteCopies(results []Result) {
+	for i := range results {
+		r := &results[i]
+		if r.CopyKey == "" || r.Verdict != Verified {
+			continue
+		}
+		if res.copyOf == nil {
+			res.copyOf = map[string]string{}
+		}
+		first, seen := res.copyOf[r.CopyKey]
+		switch {
+		case !seen:
+			res.copyOf[r.CopyKey] = r.Path
+		case first != r.Path: // one file read as two kinds is not a copy
+			res.Copies = append(res.Copies, Copy{Kind: r.Kind, ID: r.ID, Path: r.Path, Of: first, Format: r.Format})
+		}
+	}
+}

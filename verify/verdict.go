@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"crypto/sha256"
 	"bytes"
 	"errors"
 	"fmt"
@@ -93,6 +94,11 @@ type Result struct {
 	// Warnings do not fail verification: a key that expires soon, a v1
 	// signature while v2 is not required.
 	Warnings []string `json:"warnings,omitempty"`
+	// CopyKey identifies the signature of an item verified in a format
+	// that does not bind its location (v1 and the RYE OS eras): 16 bytes
+	// of a hash of the signed content's hash and the signature. Two items
+	// with one key are one signed file under two names ("" otherwise).
+	CopyKey string `json:"-"`
 }
 
 // ItemPath and WithPath let a report name the result's file as a machine
@@ -259,6 +265,8 @@ func Check(in Input, ts *TrustStore, p Policy) Result {
 			return fail(LegacyFormat, "%s signature while v2 is required; re-sign it: rye sign --format v2 %s %s", l.Format, in.Kind, in.ID)
 		}
 		r.Warnings = append(r.Warnings, LegacyWarning(l.Format, in.Kind, in.ID, ext))
+		sum := sha256.Sum256([]byte(l.Hash + ":" + l.Signature))
+		r.CopyKey = string(sum[:16])
 	}
 	if l.Format == sign.R1 || l.Format == sign.RyeOS {
 		if _, err := metadataOf(in); err != nil {
