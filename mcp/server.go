@@ -175,17 +175,32 @@ func (s *server) logf(format string, args ...any) {
 	}
 }
 
-// project checks a call's project_path and loads the project: an absolute
+// opened is the project of one call, held open for the call.
+type opened struct {
+	*project.Project
+	// userSpace is a project that is, or reaches through a link, the user
+	// space: the server writes to it only with Options.AllowUserSpace.
+	userSpace bool
+	held      *os.File
+}
+
+// close lets the project's folder go at the end of the call.
+func (o *opened) close() { o.held.Close() }
+
+// project checks a call's project_path and opens the project: an absolute
 // path to an existing folder with a .ai/ folder; when the server is
 // pinned, the pinned project, and otherwise a folder of the caller's own,
-// inside one of Options.Roots when there are any.
+// inside one of Options.Roots when there are any. The caller closes it
+// when the call ends.
 //
-// The project is loaded from a path that nobody but the user can change
-// under it: the pinned root resolved at start, or the agent's path
-// resolved once, here, to the real folder whose owner was checked. The
-// agent's path itself is never opened again after the check, so a
-// symbolic link swapped between the check and the load changes nothing.
-func (s *server) project(path string) (*project.Project, error) {
+// The folder checked is the folder read, for the whole call: it is held
+// open from before its checks, opened as that very folder
+// (project.Options.Held), and, for an unpinned server, every folder above
+// it must be the user's or root's and writable by nobody else (sticky
+// folders such as /tmp excepted), so that nobody else can put another
+// folder in its place. The agent's path itself is never opened again after
+// it is resolved, so a symbolic link swapped in between changes nothing.
+func (s *server) project(path string) (*opened, error) {
 	if !filepath.IsAbs(path) {
 		return nil, fmt.Errorf("project_path %q is not an absolute path: give the absolute path of the project root (the folder that holds .ai/)", path)
 	}
@@ -198,25 +213,22 @@ func (s *server) project(path string) (*project.Project, error) {
 		return nil, fmt.Errorf("project_path %s is not a folder: give the project root (the folder that holds .ai/)", path)
 	}
 	var root string
+	var held *os.File
 	if s.o.Pin != "" {
-		if root, err = s.pinned(path, info); err != nil {
-			return nil, err
-		}
-	} else if root, err = s.unpinned(path); err != nil {
+		root, held, err = s.pinned(path, info)
+	} else {
+		root, held, err = s.unpinned(path)
+	}
+	if err != nil {
 		return nil, err
 	}
-	// The folder checked is held open, and opened as that very folder.
-	held, err := os.Open(root)
-	if err != nil {
-		return nil, fmt.Errorf("project_path %s: %v", path, err)
-	}
-	defer held.Close()
 	open := s.o.Open
 	if open == nil {
 		open = project.Open
 	}
 	p, err := open(root, project.Options{Root: root, Held: held, Getenv: s.o.Getenv})
 	if err != nil {
+		held.Close()
 		return nil, err
 	}
 	for _, i := range p.Settings.Ignored() {
@@ -225,59 +237,104 @@ func (s *server) project(path string) (*project.Project, error) {
 	for _, pr := range p.Trust.Problems {
 		s.logf("warning: %s: %s", pr.Path, pr.Reason)
 	}
-	return p, nil
+	return &opened{Project: p, held: held, userSpace: reachesUserSpace(root, p.Spaces.User)}, nil
+}
+
+// reachesUserSpace reports whether the project at root is the user space,
+// or its .ai/ folder is (or lies in) the user space's through a link.
+func reachesUserSpace(root string, user *space.Space) bool {
+	if user == nil {
+		return false
+	}
+	realUser, err := filepath.EvalSymlinks(user.Root)
+	if err != nil {
+		return false
+	}
+	realAI, err := filepath.EvalSymlinks(filepath.Join(root, space.AIDir))
+	if err != nil {
+		return false
+	}
+	ri, err1 := os.Stat(root)
+	ui, err2 := os.Stat(realUser)
+	return err1 == nil && err2 == nil && os.SameFile(ri, ui) || space.Within(filepath.Join(realUser, space.AIDir), realAI)
 }
 
 // pinned returns the pinned project's root, resolved when the server
-// started, when path (whose stat is info) is that folder.
-func (s *server) pinned(path string, info os.FileInfo) (string, error) {
+// started, held open, when path (whose stat is info) is that folder.
+func (s *server) pinned(path string, info os.FileInfo) (string, *os.File, error) {
 	refuse := fmt.Errorf("project_path %s: this server serves only the project %s (it was started with rye mcp -C %s); start another server for another project", path, s.o.Pin, s.o.Pin)
 	if s.pin.err != nil {
-		return "", fmt.Errorf("the pinned project %s: %v", s.o.Pin, s.pin.err)
+		return "", nil, fmt.Errorf("the pinned project %s: %v", s.o.Pin, s.pin.err)
 	}
 	if !os.SameFile(info, s.pin.info) {
-		return "", refuse
+		return "", nil, refuse
 	}
 	// The root was resolved at start; it must still be the folder it was
 	// then (nobody moved another folder in its place).
-	now, err := os.Stat(s.pin.root)
-	if err != nil || !os.SameFile(now, s.pin.info) {
-		return "", fmt.Errorf("the pinned project %s is no longer the folder the server started with (%s was replaced): restart the server", s.o.Pin, s.pin.root)
+	held, err := os.Open(s.pin.root)
+	if err != nil {
+		return "", nil, fmt.Errorf("the pinned project %s: %v", s.o.Pin, err)
+	}
+	if now, err := held.Stat(); err != nil || !os.SameFile(now, s.pin.info) {
+		held.Close()
+		return "", nil, fmt.Errorf("the pinned project %s is no longer the folder the server started with (%s was replaced): restart the server", s.o.Pin, s.pin.root)
 	}
 	if ai, err := os.Stat(filepath.Join(s.pin.root, space.AIDir)); err != nil || !ai.IsDir() {
-		return "", fmt.Errorf("the pinned project %s has no %s/ folder any more", s.o.Pin, space.AIDir)
+		held.Close()
+		return "", nil, fmt.Errorf("the pinned project %s has no %s/ folder any more", s.o.Pin, space.AIDir)
 	}
-	return s.pin.root, nil
+	return s.pin.root, held, nil
 }
 
-// unpinned resolves path to its real folder and checks it: a RYE project
-// (a .ai/ folder), owned with its .ai/ by the user the server runs as, and
+// unpinned resolves path to its real folder, holds it open and checks it:
+// a RYE project (a .ai/ folder), owned with its .ai/ by the user the
+// server runs as, in folders nobody else can write (space.SafeFolder), and
 // inside one of Options.Roots when there are any. An unpinned server
 // trusts the keys of whatever project a call names; a folder another user
 // controls must not be one, for root too (as git refuses a repository
 // another user owns).
-func (s *server) unpinned(path string) (string, error) {
-	root, err := filepath.EvalSymlinks(path)
+func (s *server) unpinned(path string) (root string, held *os.File, err error) {
+	root, err = filepath.EvalSymlinks(path)
 	if err != nil {
-		return "", fmt.Errorf("project_path %s: %v", path, err)
+		return "", nil, fmt.Errorf("project_path %s: %v", path, err)
+	}
+	if len(s.roots) > 0 && !slices.ContainsFunc(s.roots, func(r string) bool { return space.Within(r, root) }) {
+		return "", nil, fmt.Errorf("project_path %s is not inside the folders this server serves (rye mcp --root %s): start the server with --root for its folder, or pinned to it with -C", path, strings.Join(s.o.Roots, " --root "))
+	}
+	if held, err = os.Open(root); err != nil {
+		return "", nil, fmt.Errorf("project_path %s: %v", path, err)
+	}
+	fail := func(err error) (string, *os.File, error) {
+		held.Close()
+		return "", nil, err
+	}
+	notOurs := func(err error) (string, *os.File, error) {
+		return fail(fmt.Errorf("project_path %s: %v: this server runs the project's tools as you and trusts the keys in its %s/trusted_keys, so it serves only folders of your own that nobody else can change; if you trust this project, start a server for it: rye mcp -C %s", path, err, space.AIDir, path))
+	}
+	info, err := held.Stat()
+	if err != nil {
+		return fail(err)
+	}
+	if err := space.SafeFolder(root, info); err != nil {
+		return notOurs(err)
 	}
 	ai := filepath.Join(root, space.AIDir)
 	if info, err := os.Stat(ai); err != nil || !info.IsDir() {
-		return "", fmt.Errorf("project_path %s has no %s/ folder: it is not a RYE project (rye init makes one)", path, space.AIDir)
+		return fail(fmt.Errorf("project_path %s has no %s/ folder: it is not a RYE project (rye init makes one)", path, space.AIDir))
+	}
+	if err := space.OwnedByCaller(ai); err != nil {
+		return notOurs(err)
 	}
 	realAI, err := filepath.EvalSymlinks(ai)
 	if err != nil {
-		return "", fmt.Errorf("project_path %s: %v", path, err)
+		return fail(fmt.Errorf("project_path %s: %v", path, err))
 	}
-	for _, p := range []string{root, ai, realAI} {
-		if err := space.OwnedByCaller(p); err != nil {
-			return "", fmt.Errorf("project_path %s: %v: this server runs the project's tools as you and trusts the keys in its %s/trusted_keys, so it serves only folders of your own; if you trust this project, start a server for it: rye mcp -C %s", path, err, space.AIDir, path)
-		}
+	if aiInfo, err := os.Stat(realAI); err != nil {
+		return fail(err)
+	} else if err := space.SafeFolder(realAI, aiInfo); err != nil {
+		return notOurs(err)
 	}
-	if len(s.roots) > 0 && !slices.ContainsFunc(s.roots, func(r string) bool { return space.Within(r, root) }) {
-		return "", fmt.Errorf("project_path %s is not inside the folders this server serves (rye mcp --root %s): start the server with --root for its folder, or pinned to it with -C", path, strings.Join(s.o.Roots, " --root "))
-	}
-	return root, nil
+	return root, held, nil
 }
 
 // respond turns a response into the tool's result: one text content with

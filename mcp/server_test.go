@@ -622,7 +622,7 @@ func TestProjectOfAnotherUser(t *testing.T) {
 	for _, path := range []string{evil, aiOnly, link} {
 		got := call(t, cs, "execute", map[string]any{"item_type": "tool", "item_id": "p/marker", "project_path": path, "parameters": map[string]any{"who": "x"}})
 		if got["status"] != "error" || !strings.Contains(got["error"].(string), "belongs to another user (uid 65534)") ||
-			!strings.Contains(got["error"].(string), "it serves only folders of your own; if you trust this project, start a server for it: rye mcp -C "+path) {
+			!strings.Contains(got["error"].(string), "it serves only folders of your own that nobody else can change; if you trust this project, start a server for it: rye mcp -C "+path) {
 			t.Errorf("%s: %s", path, mustJSON(got))
 		}
 		dir, _ := filepath.EvalSymlinks(path)

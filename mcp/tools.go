@@ -53,6 +53,7 @@ func (s *server) execute(ctx context.Context, _ *sdk.CallToolRequest, a executeA
 	if err != nil {
 		return respond(failure(a.ItemType, a.ItemID, err, started))
 	}
+	defer p.close()
 	x, noCache, err := executor.New(p.Spaces, p.Trust, p.Policy, p.Settings, p.Spaces.Project.Root)
 	if err != nil {
 		return respond(failure(a.ItemType, a.ItemID, err, started))
@@ -94,6 +95,7 @@ func (s *server) search(ctx context.Context, _ *sdk.CallToolRequest, a searchArg
 	if err != nil {
 		return fail(err)
 	}
+	defer p.close()
 	extractors, err := p.Spaces.Extractors()
 	if err != nil {
 		return fail(err)
@@ -146,6 +148,7 @@ func (s *server) load(ctx context.Context, _ *sdk.CallToolRequest, a loadArgs) (
 	if err != nil {
 		return fail(err)
 	}
+	defer p.close()
 	req := verify.LoadRequest{Spaces: p.Spaces, Trust: p.Trust, Policy: p.Policy, Kind: k, ID: id}
 	if a.Source != "" {
 		if req.From, err = p.Spaces.Named(a.Source); err != nil {
@@ -156,7 +159,7 @@ func (s *server) load(ctx context.Context, _ *sdk.CallToolRequest, a loadArgs) (
 		}
 	}
 	if a.Destination != "" {
-		if req.To, err = s.writable(p.Spaces, a.Destination, "load"); err != nil {
+		if req.To, err = s.writable(p, a.Destination, "load"); err != nil {
 			return fail(err)
 		}
 	}
@@ -251,9 +254,14 @@ func copied(ss *space.Spaces, l *verify.Loaded, to *space.Space, k item.Kind, id
 // (load or sign). The user space only when the user allowed it
 // (Options.AllowUserSpace): what is written there is used by every
 // project of the user, not just the one the call names.
-func (s *server) writable(ss *space.Spaces, name, verb string) (*space.Space, error) {
+func (s *server) writable(p *opened, name, verb string) (*space.Space, error) {
+	ss := p.Spaces
 	switch name {
 	case "project":
+		if p.userSpace && !s.o.AllowUserSpace {
+			return nil, fmt.Errorf("%s writes only to the project, and this project is your user space (%s), or reaches it through a link: what is written there is used by every project of yours, so this server, started without --allow-user-space, does not write it. "+
+				"Letting an agent write there is the user's choice: they can restart the server as rye mcp --allow-user-space, or do it themselves", verb, userRoot(ss))
+		}
 		return ss.Project, nil
 	case "user":
 		if !s.o.AllowUserSpace {
@@ -308,11 +316,12 @@ func (s *server) sign(ctx context.Context, _ *sdk.CallToolRequest, a signArgs) (
 	if err != nil {
 		return fail(err)
 	}
+	defer p.close()
 	source := a.Source
 	if source == "" {
 		source = "project"
 	}
-	if _, err := s.writable(p.Spaces, source, "sign"); err != nil {
+	if _, err := s.writable(p, source, "sign"); err != nil {
 		return fail(err)
 	}
 	req, err := p.SignRequest(project.Signing{Space: source})
