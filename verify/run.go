@@ -167,7 +167,7 @@ type Request struct {
 	// hook's): a path that is not an item is skipped, as with Staged and
 	// ChangedSince; otherwise it is an error (Selection.NotItems).
 	FromChange bool
-	Policy       Policy
+	Policy     Policy
 	// KeepBytes keeps every item's bytes after verification, for a caller
 	// that reads them again and must get the very bytes verified.
 	KeepBytes bool

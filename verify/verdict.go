@@ -1,8 +1,8 @@
 package verify
 
 import (
-	"crypto/sha256"
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"path"
