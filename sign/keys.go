@@ -300,9 +300,13 @@ func decryptPEM(data, pass []byte) (key any, err error) {
 func parseOpenSSHPrivateKey(data []byte, passphrase func() ([]byte, error)) (ed25519.PrivateKey, error) {
 	raw, err := ssh.ParseRawPrivateKey(data)
 	var missing *ssh.PassphraseMissingError
+	var clear ed25519.PublicKey // an encrypted file's public half, stored in clear
 	if errors.As(err, &missing) {
 		if missing.PublicKey != nil {
 			if err := checkSSHKeyType(missing.PublicKey.Type()); err != nil {
+				return nil, err
+			}
+			if clear, err = sshEd25519(missing.PublicKey); err != nil {
 				return nil, err
 			}
 		}
@@ -321,11 +325,22 @@ func parseOpenSSHPrivateKey(data []byte, passphrase func() ([]byte, error)) (ed2
 	if err != nil {
 		return nil, fmt.Errorf("not an OpenSSH private key rye can read: %s", strings.TrimPrefix(err.Error(), "ssh: "))
 	}
+	var priv ed25519.PrivateKey
 	switch k := raw.(type) {
 	case *ed25519.PrivateKey:
-		return wholeKey(*k)
+		priv = *k
 	case ed25519.PrivateKey:
-		return wholeKey(k)
+		priv = k
+	}
+	if priv != nil {
+		priv, err := wholeKey(priv)
+		// The clear half is what rye trust self and rye keys show read
+		// without the passphrase: a file whose halves disagree would be
+		// trusted as one key and sign with the other.
+		if err == nil && clear != nil && !clear.Equal(priv.Public()) {
+			return nil, errors.New("the key file is damaged or was edited: the public key it stores in clear is not its private key's (rye trust self and rye keys show read the first, signing uses the second); make a new key (ssh-keygen -t ed25519) or restore the file")
+		}
+		return priv, err
 	}
 	if pk, ok := raw.(interface{ Public() crypto.PublicKey }); ok {
 		if sk, err := ssh.NewPublicKey(pk.Public()); err == nil {

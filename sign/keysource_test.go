@@ -600,3 +600,40 @@ func BenchmarkSignMessage(b *testing.B) {
 		run(b, key)
 	})
 }
+
+// An encrypted OpenSSH key file whose public half in clear is another
+// key's is refused when it is loaded, naming the file: rye trust self
+// (which reads the clear half) would trust one key and sign with another.
+func TestOpenSSHHalvesDisagree(t *testing.T) {
+	mine := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{1}, 32))
+	other := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{2}, 32))
+	data, err := MarshalOpenSSHPrivateKey(mine, "me", []byte("pw"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	block, _ := pem.Decode(data)
+	i := bytes.Index(block.Bytes, mine.Public().(ed25519.PublicKey))
+	if i < 0 {
+		t.Fatal("no public half in clear")
+	}
+	copy(block.Bytes[i:], other.Public().(ed25519.PublicKey))
+	file := filepath.Join(t.TempDir(), "id_ed25519")
+	if err := os.WriteFile(file, pem.EncodeToMemory(block), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	src := KeySource{Path: file, Passphrase: func(string, int) ([]byte, error) { return []byte("pw"), nil }}
+	pub, _, err := PublicKeyOf(src, "")
+	if err != nil || !pub.Equal(other.Public()) {
+		t.Fatalf("the clear half: %v", err)
+	}
+	_, err = LoadSigningKey(src)
+	var ke *KeyError
+	if !errors.As(err, &ke) || ke.Path != file || !strings.Contains(err.Error(), "the public key it stores in clear is not its private key's") {
+		t.Errorf("halves that disagree: %v", err)
+	}
+	// The file as written loads.
+	os.WriteFile(file, data, 0o600)
+	if k, err := LoadSigningKey(src); err != nil || !k.Public.Equal(mine.Public()) {
+		t.Errorf("a good file: %v", err)
+	}
+}

@@ -93,7 +93,15 @@ func ParseAllowedSigner(line string) (*TrustedKey, error) {
 	if !sign.IsOpenSSHPublicKey([]byte(rest)) {
 		opts, after := optionsField(rest)
 		rest = after
+		seen := map[string]bool{}
 		for _, o := range opts {
+			// ssh-keygen refuses a line that repeats an option: which of
+			// two valid-before dates would it mean?
+			name, _, _ := strings.Cut(o, "=")
+			if name = strings.ToLower(name); seen[name] {
+				return nil, fmt.Errorf("option %s is given twice: ssh-keygen refuses such a line, and so does rye; keep one", name)
+			}
+			seen[name] = true
 			if err := k.allowedSignerOption(o); err != nil {
 				return nil, err
 			}

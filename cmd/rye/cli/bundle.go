@@ -31,6 +31,7 @@ install' verifies then installs it, and 'rye bundle list' shows what is
 installed. See docs/bundles.md.`,
 	}
 	cmd.AddCommand(a.bundleCreateCommand(), a.bundleVerifyCommand(), a.bundleInstallCommand(), a.bundleListCommand())
+	verbGroup(cmd)
 	return cmd
 }
 

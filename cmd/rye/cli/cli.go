@@ -202,6 +202,25 @@ directives, tools and knowledge, each carrying an embedded Ed25519 signature.`,
 	return root
 }
 
+// verbGroup makes a verb of sub-verbs (rye trust, keys, bundle, execute)
+// print its help when given none, and refuse one it does not have: a
+// mistyped sub-verb is a usage error (exit 2) that says what was meant,
+// never help and success, which scripts and agents would take for done.
+func verbGroup(cmd *cobra.Command) {
+	cmd.SuggestionsMinimumDistance = 2
+	cmd.Args = func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return nil
+		}
+		msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+			msg += "; did you mean " + strings.Join(s, " or ") + "?"
+		}
+		return usageError("%s (rye %s --help lists them)", msg, cmd.Name())
+	}
+	cmd.RunE = func(cmd *cobra.Command, args []string) error { return cmd.Help() }
+}
+
 // severalProjects is the annotation of the verbs that take several -C
 // folders.
 const severalProjects = "several-projects"

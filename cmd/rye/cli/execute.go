@@ -37,6 +37,7 @@ one positional for the primary parameter, --params JSON|@file underneath.
 'rye execute tool ID --help' lists them.`,
 	}
 	cmd.AddCommand(a.executeToolCommand(), a.executeItemCommand(item.Directive), a.executeItemCommand(item.Knowledge))
+	verbGroup(cmd)
 	return cmd
 }
 

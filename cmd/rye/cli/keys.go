@@ -32,6 +32,7 @@ passphrase comes from RYE_KEY_PASSWORD, else a prompt on your terminal
 (/dev/tty, even when stdin is not a terminal). See docs/keys.md.`,
 	}
 	cmd.AddCommand(a.keysGenerateCommand(), a.keysShowCommand(), a.keysExportCommand())
+	verbGroup(cmd)
 	return cmd
 }
 

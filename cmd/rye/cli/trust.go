@@ -32,6 +32,7 @@ a .pub file) or a line of an OpenSSH allowed_signers file; rye trust export
 fingerprint is always rye's, recomputed from the key. See docs/keys.md.`,
 	}
 	cmd.AddCommand(a.trustAddCommand(), a.trustSelfCommand(), a.trustListCommand(), a.trustRemoveCommand(), a.trustExportCommand())
+	verbGroup(cmd)
 	return cmd
 }
 
