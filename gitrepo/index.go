@@ -59,6 +59,10 @@ const (
 	modeGitlink = 0o160000
 )
 
+// splitIndex names the index git writes with core.splitIndex, and how to
+// undo it.
+const splitIndex = "a split index (core.splitIndex; undo with git config core.splitIndex false, then git update-index --no-split-index)"
+
 // readIndex reads and parses the repository's index: GIT_INDEX_FILE when
 // git set it (in a hook) for this repository, else the index of the work
 // tree's git folder.
@@ -113,6 +117,12 @@ func (r *Repo) readIndex() (*gitIndex, error) {
 	}
 	entries, trees, err := parseIndex(data)
 	if err != nil {
+		// A split index's entries are a diff against a shared index
+		// (sharedindex.<id> beside it): they do not parse on their own,
+		// and its "link" extension, which says so, comes after them.
+		if shared, _ := filepath.Glob(filepath.Join(filepath.Dir(file), "sharedindex.*")); len(shared) > 0 {
+			return nil, fmt.Errorf("%s: the index is %s, which rye does not read", file, splitIndex)
+		}
 		return nil, fmt.Errorf("%s: %v", file, err)
 	}
 	return &gitIndex{Entries: entries, Written: fi.ModTime(), Trees: trees}, nil
@@ -191,7 +201,7 @@ func parseIndex(data []byte) ([]indexEntry, map[string]plumbing.Hash, error) {
 			return nil, nil, fmt.Errorf("byte %d: extension %q runs past the end", pos, sig)
 		}
 		if sig[0] < 'A' || sig[0] > 'Z' {
-			what := map[string]string{"link": "a split index (core.splitIndex; undo with git update-index --no-split-index)", "sdir": "a sparse index (index.sparse; undo with git sparse-checkout init --no-sparse-index)"}[sig]
+			what := map[string]string{"link": splitIndex, "sdir": "a sparse index (index.sparse; undo with git sparse-checkout init --no-sparse-index)"}[sig]
 			if what == "" {
 				what = fmt.Sprintf("the required extension %q", sig)
 			}

@@ -323,6 +323,21 @@ func (ts *TrustStore) Added() []*TrustedKey {
 	return out
 }
 
+// addedKey is the key the change under review adds with fingerprint fp,
+// rye's 16-hex fingerprint or the 64-hex one of the RYE OS Rust eras (r1,
+// ryeos), or nil.
+func (ts *TrustStore) addedKey(fp string) *TrustedKey {
+	if k := ts.added[fp]; k != nil {
+		return k
+	}
+	for _, k := range ts.added {
+		if k.Fingerprint64 == fp {
+			return k
+		}
+	}
+	return nil
+}
+
 // Ref is the git ref whose keys the project tier holds ("" for the
 // working tree's).
 func (ts *TrustStore) Ref() string { return ts.ref }

@@ -229,7 +229,7 @@ func Check(in Input, ts *TrustStore, p Policy) Result {
 	key := ts.Lookup(l.Fingerprint)
 	if key == nil {
 		hint := "if you trust its owner: rye trust add <their public key>.pem"
-		switch added := ts.added[l.Fingerprint]; {
+		switch added := ts.addedKey(l.Fingerprint); {
 		case in.TrustHint != nil:
 			hint = in.TrustHint(l.Fingerprint)
 		case added != nil:
