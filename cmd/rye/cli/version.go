@@ -83,3 +83,17 @@ func (a *app) printVersion() error {
 	_, err := fmt.Fprintf(a.stdout, "rye %s (commit %s, %s)\n", ver, rev, gov)
 	return err
 }
+
+// versionFlag gives the root command --version, which prints what rye
+// version prints (--json included), as golangci-lint and go do. Without
+// it (and without a verb) rye prints its help, as before.
+func (a *app) versionFlag(root *cobra.Command) {
+	var show bool
+	root.Flags().BoolVar(&show, "version", false, "print rye's version, commit and Go version (what rye version prints)")
+	root.RunE = func(cmd *cobra.Command, args []string) error {
+		if show {
+			return a.printVersion()
+		}
+		return cmd.Help()
+	}
+}
