@@ -1,11 +1,16 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/ryekit/rye/internal/releasesig"
+	"github.com/ryekit/rye/internal/sshsig"
 )
 
 // version, commit and date are set at link time by release builds
@@ -60,7 +65,7 @@ func commitDate() string {
 }
 
 func (a *app) versionCommand() *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print rye's version, commit and Go version",
 		Args:  cobra.NoArgs,
@@ -68,6 +73,110 @@ func (a *app) versionCommand() *cobra.Command {
 			return a.printVersion()
 		},
 	}
+	cmd.AddCommand(a.versionVerifyCommand())
+	return cmd
+}
+
+func (a *app) versionVerifyCommand() *cobra.Command {
+	var signature, signersFile string
+	cmd := &cobra.Command{
+		Use:   "verify CHECKSUMS [FILE...]",
+		Short: "Check downloaded rye release files: the checksums file's signature, then each file",
+		Long: `rye version verify checks the files of a rye release before you run them:
+first the SSH signature of the checksums file (CHECKSUMS.sig, namespace
+rye-release) against the release keys compiled into this rye (the
+repository's ` + releasesig.PinnedFile + ` at the commit this rye was
+built from), never a key that comes with the download; then the SHA-256
+of each FILE against the line of the checksums file that names it.
+
+  rye version verify rye_1.2.3_checksums.txt rye_1.2.3_linux_amd64.tar.gz
+
+Exit 0: signed by a release key and every file as listed; 1: a bad
+signature, a file changed or not listed; 2: a file cannot be read, or
+this rye has no release key (give --signers). The same check without
+rye: ssh-keygen -Y verify -f allowed_signers -I rye-release -n rye-release
+-s CHECKSUMS.sig < CHECKSUMS, then sha256sum --ignore-missing -c CHECKSUMS
+(docs/releasing.md).`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			req := releasesig.Request{Checksums: args[0], Signature: signature, Files: args[1:]}
+			if signersFile != "" {
+				data, err := os.ReadFile(signersFile)
+				if err != nil {
+					return asUsage(err)
+				}
+				if req.Signers, err = releasesig.ParseSigners(data); err != nil {
+					return usageError("%s: %v", signersFile, err)
+				}
+			}
+			rep, err := releasesig.Verify(req)
+			var failure *releasesig.Failure
+			switch {
+			case errors.As(err, &failure):
+				return findings("%v\nthese are not the files the rye release key signed: download them again from the release page, and do not run them", err)
+			case errors.Is(err, releasesig.ErrNoKey):
+				return usageError("%v\nthis rye was built before the release key was added: give --signers FILE, the allowed_signers file of the rye repository (%s)", err, releasesig.PinnedFile)
+			case err != nil:
+				return asUsage(err)
+			}
+			return a.reportVerifiedRelease(rep)
+		},
+	}
+	cmd.Flags().StringVar(&signature, "signature", "", "the checksums file's signature (`FILE`; default: CHECKSUMS.sig)")
+	cmd.Flags().StringVar(&signersFile, "signers", "", "trust the release keys of this allowed_signers `FILE` instead of the ones compiled into rye")
+	return cmd
+}
+
+// reportVerifiedRelease prints the outcome of rye version verify.
+func (a *app) reportVerifiedRelease(rep *releasesig.Report) error {
+	key := sshsig.Fingerprint(rep.Signer.Key)
+	if a.json {
+		type file struct {
+			Path   string `json:"path"`
+			SHA256 string `json:"sha256,omitempty"`
+			OK     bool   `json:"ok"`
+			Error  string `json:"error,omitempty"`
+		}
+		out := struct {
+			Checksums string `json:"checksums"`
+			Signature string `json:"signature"`
+			Signer    string `json:"signer"`
+			Key       string `json:"key"`
+			Listed    int    `json:"listed"`
+			Files     []file `json:"files"`
+			OK        bool   `json:"ok"`
+		}{rep.Checksums, rep.Signature, rep.Signer.Principal, key, rep.Listed, []file{}, rep.OK()}
+		for _, f := range rep.Files {
+			e := ""
+			if f.Err != nil {
+				e = f.Err.Error()
+			}
+			out.Files = append(out.Files, file{f.Path, f.SHA256, f.Err == nil, e})
+		}
+		if err := writeJSON(a.stdout, out); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(a.stdout, "%s: signed by release key %s (%s), %d files listed\n", rep.Checksums, rep.Signer.Principal, key, rep.Listed)
+		for _, f := range rep.Files {
+			if f.Err == nil {
+				fmt.Fprintf(a.stdout, "%s: ok (sha256 %s)\n", f.Path, f.SHA256)
+			}
+		}
+		if len(rep.Files) == 0 {
+			fmt.Fprintf(a.stdout, "no file checked: name the files you downloaded after %s\n", rep.Checksums)
+		}
+	}
+	if rep.OK() {
+		return nil
+	}
+	for _, f := range rep.Files {
+		if f.Err != nil {
+			fmt.Fprintf(a.stderr, "rye: %v\n", f.Err)
+		}
+	}
+	fmt.Fprintln(a.stderr, "rye: do not run these files: download them again from the release page")
+	return errReported
 }
 
 // printVersion is rye version, and rye --version.
