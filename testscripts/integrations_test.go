@@ -50,8 +50,10 @@ func TestPreCommitHooks(t *testing.T) {
 	}
 }
 
-// TestAction checks action.yml: a composite action that installs rye from
-// its own ref and runs rye check once against the base commit, with GitHub
+// TestAction checks action.yml: a composite action that installs rye with
+// action/install.sh (a checked release binary, or a build from its own
+// source with setup-go only then; install_test.go tests the script) and
+// runs that rye's check once against the base commit, with GitHub
 // annotations and, when asked, a SARIF file from the same run that the
 // upload step then takes. The check step's script is run with bash and a
 // stand-in rye that records its arguments, writes the SARIF file it is
@@ -93,7 +95,7 @@ func TestAction(t *testing.T) {
 	for _, s := range action.Runs.Steps {
 		uses[strings.Split(s.Uses, "@")[0]] = s
 		steps[s.Name] = s
-		if strings.Contains(s.Run, "rye check") {
+		if strings.Contains(s.Run, `"$RYE" check`) {
 			runsRye++
 		}
 	}
@@ -108,10 +110,19 @@ func TestAction(t *testing.T) {
 	if upload.With["sarif_file"] != "${{ steps."+check.ID+".outputs.sarif }}" || !strings.Contains(upload.If, "steps."+check.ID+".outputs.sarif != ''") || !strings.Contains(upload.If, "always()") {
 		t.Errorf("the upload step does not take the check's SARIF file: if %q, with %v", upload.If, upload.With)
 	}
-	if uses["actions/setup-go"].Uses == "" || !strings.Contains(steps["Install rye from this action's ref"].Run, "go install ./cmd/rye") {
-		t.Errorf("steps use %v", uses)
+	plan, install := action.Runs.Steps[0], action.Runs.Steps[2]
+	if plan.ID != "plan" || !strings.Contains(plan.Run, `action/install.sh" plan >> "$GITHUB_OUTPUT"`) ||
+		uses["actions/setup-go"].If != "steps.plan.outputs.mode == 'build'" ||
+		install.ID != "install" || !strings.Contains(install.Run, `action/install.sh" install "$RUNNER_TEMP/rye-bin" >> "$GITHUB_OUTPUT"`) ||
+		check.Env["RYE"] != "${{ steps.install.outputs.rye }}" {
+		t.Errorf("the action does not plan, set up Go only to build, install, and check with the installed rye: %+v", action.Runs.Steps)
 	}
-	for _, in := range []string{"trust-ref", "args", "working-directory", "all-projects", "sarif"} {
+	for _, s := range []step{plan, install} {
+		if s.Env["RYE_ACTION_REF"] != "${{ github.action_ref }}" || s.Env["RYE_VERSION"] != "${{ inputs.version }}" {
+			t.Errorf("step %s does not pass the action's ref and version input: %v", s.Name, s.Env)
+		}
+	}
+	for _, in := range []string{"trust-ref", "args", "working-directory", "all-projects", "sarif", "version"} {
 		if _, ok := action.Inputs[in]; !ok {
 			t.Errorf("no input %s", in)
 		}
@@ -142,7 +153,7 @@ exit "${RYE_EXIT:-0}"
 		output := filepath.Join(bin, "output")
 		os.Remove(output)
 		cmd := exec.Command(bash, "-c", script)
-		cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "RYE_TRUST_REF="+ref, "RYE_ARGS=tool", "RUNNER_TEMP="+bin,
+		cmd.Env = append(os.Environ(), "RYE="+filepath.Join(bin, "rye"), "RYE_TRUST_REF="+ref, "RYE_ARGS=tool", "RUNNER_TEMP="+bin,
 			"RYE_SARIF="+sarif, "RYE_ALL_PROJECTS="+all, "RYE_EXIT="+exit, "GITHUB_OUTPUT="+output)
 		out, _ := cmd.CombinedOutput()
 		got, _ := os.ReadFile(output)
