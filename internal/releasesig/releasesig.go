@@ -10,9 +10,10 @@
 // the same signature with the same file, trusting nothing downloaded.
 //
 // The pinned file is read strictly, so that the two verifiers cannot
-// disagree on what it trusts: every key line must limit its key to the
-// rye-release namespace (namespaces="rye-release") and carry no other
-// option, and only Ed25519 keys are accepted.
+// disagree on what it trusts: every key line names the principal
+// rye-release (what ssh-keygen -Y verify -I is given), limits its key to
+// the rye-release namespace (namespaces="rye-release") and carries no
+// other option, and only Ed25519 keys are accepted.
 package releasesig
 
 import (
@@ -36,6 +37,10 @@ import (
 
 // Namespace is the SSHSIG namespace of release signatures.
 const Namespace = "rye-release"
+
+// Principal is the principals field of every release key line: the
+// identity ssh-keygen -Y verify -I checks.
+const Principal = "rye-release"
 
 // PinnedFile is where the pinned keys live in the repository, for
 // messages and for the install script, which reads the same file.
@@ -105,6 +110,11 @@ func parseSigner(line string) (Signer, error) {
 	principal := line[:i]
 	if strings.HasPrefix(principal, "ssh-") || strings.HasPrefix(principal, "ecdsa-") || strings.HasPrefix(principal, "sk-") {
 		return Signer{}, errors.New("not a key line (no principals before the key): " + signerForm)
+	}
+	// ssh-keygen -Y verify is told -I rye-release by every script: a
+	// line for another principal would verify in rye and not there.
+	if principal != Principal {
+		return Signer{}, fmt.Errorf("principals %.40q: every release key line starts with %s (tell keys apart in the comment at the end)", principal, Principal)
 	}
 	// The rest is an authorized_keys line: options, type, key, comment.
 	key, _, options, rest, err := ssh.ParseAuthorizedKey([]byte(strings.TrimSpace(line[i:])))

@@ -46,12 +46,12 @@ func TestPinnedFileParses(t *testing.T) {
 func TestParseSigners(t *testing.T) {
 	k := keyText(testKey(0))
 	good := "# release keys\n\nrye-release namespaces=\"rye-release\" " + k + " first key\n" +
-		"old namespaces=\"file,rye-release\" " + keyText(testKey(0x20)) + "\n"
+		"rye-release namespaces=\"file,rye-release\" " + keyText(testKey(0x20)) + " old key\n"
 	s, err := ParseSigners([]byte(good))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s) != 2 || s[0].Principal != "rye-release" || s[0].Line != 3 || !s[0].Key.Equal(testKey(0).Public()) || s[1].Line != 4 {
+	if len(s) != 2 || s[0].Principal != Principal || s[0].Line != 3 || !s[0].Key.Equal(testKey(0).Public()) || s[1].Line != 4 {
 		t.Fatalf("got %+v", s)
 	}
 	for name, tc := range map[string]struct{ in, err string }{
@@ -63,6 +63,7 @@ func TestParseSigners(t *testing.T) {
 		"rsa":               {`rye-release namespaces="rye-release" ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAAAgQDHfq7sZ2y0vVgQu9tJYhsH0Kz8Q2VXo3bP+ZyPjQOeC8pX2N6T0pG5c3jvU6xB5y6V2o2sYyE5kVJb0D0gCq0sQpZx6Y1a1l2u3nE0y2x9Q7Hc8P2m8bE7YbZr5Gx7h1hL1m3p3x7vR2u9xS3cE5t5Zp8Q8rM9k6yV1c7gq8nD3w==`, "ssh-rsa key"},
 		"key only":          {k, "not a key line"},
 		"quoted principals": {`"rye release" namespaces="rye-release" ` + k, "not a key line"},
+		"other principal":   {`alice@example.com namespaces="rye-release" ` + k, "starts with rye-release"},
 		"garbage":           {"rye-release namespaces=\"rye-release\" ssh-ed25519 !!!", "allowed_signers"},
 	} {
 		_, err := ParseSigners([]byte("# x\n" + tc.in + "\n"))
