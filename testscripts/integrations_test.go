@@ -16,28 +16,41 @@ import (
 
 // TestPreCommitHooks checks .pre-commit-hooks.yaml: the four hooks exist,
 // run rye with the golang language on files under every .ai/ folder, at
-// any depth, and each entry is a rye command line that rye accepts.
+// any depth, and each entry is a rye command line that rye accepts; each
+// has a language: system twin (rye-check-system, ...) with the same
+// entry, files and serial run, for a rye installed on PATH.
 func TestPreCommitHooks(t *testing.T) {
 	data, err := os.ReadFile("../.pre-commit-hooks.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var hooks []struct {
-		ID       string `yaml:"id"`
-		Entry    string `yaml:"entry"`
-		Language string `yaml:"language"`
-		Files    string `yaml:"files"`
+	type hook struct {
+		ID            string `yaml:"id"`
+		Entry         string `yaml:"entry"`
+		Language      string `yaml:"language"`
+		Files         string `yaml:"files"`
+		RequireSerial bool   `yaml:"require_serial"`
 	}
+	var hooks []hook
 	if err := yaml.Unmarshal(data, &hooks); err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]string{"rye-check": "rye check --staged", "rye-verify": "rye verify --staged", "rye-lint": "rye lint --no-verify", "rye-sign": "rye sign"}
-	if len(hooks) != len(want) {
-		t.Errorf("%d hooks, want %d", len(hooks), len(want))
+	if len(hooks) != 2*len(want) {
+		t.Errorf("%d hooks, want %d (each golang hook and its -system twin)", len(hooks), 2*len(want))
+	}
+	byID := map[string]hook{}
+	for _, h := range hooks {
+		byID[h.ID] = h
 	}
 	for _, h := range hooks {
-		if want[h.ID] != h.Entry || h.Language != "golang" {
+		id, system := strings.CutSuffix(h.ID, "-system")
+		language := map[bool]string{false: "golang", true: "system"}[system]
+		if want[id] != h.Entry || h.Language != language {
 			t.Errorf("hook %s: entry %q language %q", h.ID, h.Entry, h.Language)
+		}
+		if twin, ok := byID[id+"-system"]; !system && (!ok || twin.Entry != h.Entry || twin.Files != h.Files || twin.RequireSerial != h.RequireSerial) {
+			t.Errorf("hook %s: its -system twin %+v differs from it (%+v)", h.ID, twin, h)
 		}
 		re, err := regexp.Compile(h.Files)
 		if err != nil || !re.MatchString(".ai/tools/x/y.py") || !re.MatchString("packages/a/.ai/tools/x/y.py") || re.MatchString("src/main.go") || re.MatchString("src/x.ai/tools/y.py") {
