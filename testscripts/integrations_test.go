@@ -16,28 +16,41 @@ import (
 
 // TestPreCommitHooks checks .pre-commit-hooks.yaml: the four hooks exist,
 // run rye with the golang language on files under every .ai/ folder, at
-// any depth, and each entry is a rye command line that rye accepts.
+// any depth, and each entry is a rye command line that rye accepts; each
+// has a language: system twin (rye-check-system, ...) with the same
+// entry, files and serial run, for a rye installed on PATH.
 func TestPreCommitHooks(t *testing.T) {
 	data, err := os.ReadFile("../.pre-commit-hooks.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var hooks []struct {
-		ID       string `yaml:"id"`
-		Entry    string `yaml:"entry"`
-		Language string `yaml:"language"`
-		Files    string `yaml:"files"`
+	type hook struct {
+		ID            string `yaml:"id"`
+		Entry         string `yaml:"entry"`
+		Language      string `yaml:"language"`
+		Files         string `yaml:"files"`
+		RequireSerial bool   `yaml:"require_serial"`
 	}
+	var hooks []hook
 	if err := yaml.Unmarshal(data, &hooks); err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]string{"rye-check": "rye check --staged", "rye-verify": "rye verify --staged", "rye-lint": "rye lint --no-verify", "rye-sign": "rye sign"}
-	if len(hooks) != len(want) {
-		t.Errorf("%d hooks, want %d", len(hooks), len(want))
+	if len(hooks) != 2*len(want) {
+		t.Errorf("%d hooks, want %d (each golang hook and its -system twin)", len(hooks), 2*len(want))
+	}
+	byID := map[string]hook{}
+	for _, h := range hooks {
+		byID[h.ID] = h
 	}
 	for _, h := range hooks {
-		if want[h.ID] != h.Entry || h.Language != "golang" {
+		id, system := strings.CutSuffix(h.ID, "-system")
+		language := map[bool]string{false: "golang", true: "system"}[system]
+		if want[id] != h.Entry || h.Language != language {
 			t.Errorf("hook %s: entry %q language %q", h.ID, h.Entry, h.Language)
+		}
+		if twin, ok := byID[id+"-system"]; !system && (!ok || twin.Entry != h.Entry || twin.Files != h.Files || twin.RequireSerial != h.RequireSerial) {
+			t.Errorf("hook %s: its -system twin %+v differs from it (%+v)", h.ID, twin, h)
 		}
 		re, err := regexp.Compile(h.Files)
 		if err != nil || !re.MatchString(".ai/tools/x/y.py") || !re.MatchString("packages/a/.ai/tools/x/y.py") || re.MatchString("src/main.go") || re.MatchString("src/x.ai/tools/y.py") {
@@ -50,8 +63,10 @@ func TestPreCommitHooks(t *testing.T) {
 	}
 }
 
-// TestAction checks action.yml: a composite action that installs rye from
-// its own ref and runs rye check once against the base commit, with GitHub
+// TestAction checks action.yml: a composite action that installs rye with
+// action/install.sh (a checked release binary, or a build from its own
+// source with setup-go only then; install_test.go tests the script) and
+// runs that rye's check once against the base commit, with GitHub
 // annotations and, when asked, a SARIF file from the same run that the
 // upload step then takes. The check step's script is run with bash and a
 // stand-in rye that records its arguments, writes the SARIF file it is
@@ -93,7 +108,7 @@ func TestAction(t *testing.T) {
 	for _, s := range action.Runs.Steps {
 		uses[strings.Split(s.Uses, "@")[0]] = s
 		steps[s.Name] = s
-		if strings.Contains(s.Run, "rye check") {
+		if strings.Contains(s.Run, `"$RYE" check`) {
 			runsRye++
 		}
 	}
@@ -108,10 +123,19 @@ func TestAction(t *testing.T) {
 	if upload.With["sarif_file"] != "${{ steps."+check.ID+".outputs.sarif }}" || !strings.Contains(upload.If, "steps."+check.ID+".outputs.sarif != ''") || !strings.Contains(upload.If, "always()") {
 		t.Errorf("the upload step does not take the check's SARIF file: if %q, with %v", upload.If, upload.With)
 	}
-	if uses["actions/setup-go"].Uses == "" || !strings.Contains(steps["Install rye from this action's ref"].Run, "go install ./cmd/rye") {
-		t.Errorf("steps use %v", uses)
+	plan, install := action.Runs.Steps[0], action.Runs.Steps[2]
+	if plan.ID != "plan" || !strings.Contains(plan.Run, `action/install.sh" plan >> "$GITHUB_OUTPUT"`) ||
+		uses["actions/setup-go"].If != "steps.plan.outputs.mode == 'build'" ||
+		install.ID != "install" || !strings.Contains(install.Run, `action/install.sh" install "$RUNNER_TEMP/rye-bin" >> "$GITHUB_OUTPUT"`) ||
+		check.Env["RYE"] != "${{ steps.install.outputs.rye }}" {
+		t.Errorf("the action does not plan, set up Go only to build, install, and check with the installed rye: %+v", action.Runs.Steps)
 	}
-	for _, in := range []string{"trust-ref", "args", "working-directory", "all-projects", "sarif"} {
+	for _, s := range []step{plan, install} {
+		if s.Env["RYE_ACTION_REF"] != "${{ github.action_ref }}" || s.Env["RYE_VERSION"] != "${{ inputs.version }}" {
+			t.Errorf("step %s does not pass the action's ref and version input: %v", s.Name, s.Env)
+		}
+	}
+	for _, in := range []string{"trust-ref", "args", "working-directory", "all-projects", "sarif", "version"} {
 		if _, ok := action.Inputs[in]; !ok {
 			t.Errorf("no input %s", in)
 		}
@@ -142,7 +166,7 @@ exit "${RYE_EXIT:-0}"
 		output := filepath.Join(bin, "output")
 		os.Remove(output)
 		cmd := exec.Command(bash, "-c", script)
-		cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "RYE_TRUST_REF="+ref, "RYE_ARGS=tool", "RUNNER_TEMP="+bin,
+		cmd.Env = append(os.Environ(), "RYE="+filepath.Join(bin, "rye"), "RYE_TRUST_REF="+ref, "RYE_ARGS=tool", "RUNNER_TEMP="+bin,
 			"RYE_SARIF="+sarif, "RYE_ALL_PROJECTS="+all, "RYE_EXIT="+exit, "GITHUB_OUTPUT="+output)
 		out, _ := cmd.CombinedOutput()
 		got, _ := os.ReadFile(output)

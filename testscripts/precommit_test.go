@@ -19,10 +19,11 @@ import (
 // that the hook environment holds rye alone, that rye-verify fails a
 // modified item with a fix that names the hook's own binary (which is not
 // on the user's PATH) and the project, that rye-lint does not repeat it,
-// and that rye-check reports it too. It needs pre-commit, git and go, and
-// builds rye from source: it is skipped when one is missing and in -short
-// runs. Nothing is fetched from the network: modules come from the local
-// module cache.
+// and that rye-check reports it too; then that the language: system
+// twins (rye-check-system, rye-lint-system) run the rye on PATH. It needs
+// pre-commit, git and go, and builds rye from source: it is skipped when
+// one is missing and in -short runs. Nothing is fetched from the network:
+// modules come from the local module cache.
 func TestPreCommitForReal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: installing the hooks builds rye")
@@ -132,6 +133,25 @@ func TestPreCommitForReal(t *testing.T) {
 	out = run(repo, 1, tools["pre-commit"], "run", "rye-check")
 	if strings.Count(out, "apps/two/.ai/tools/hello/greet.py:2:1: error: modified") != 1 {
 		t.Errorf("rye-check:\n%s", out)
+	}
+
+	// The language: system hooks run the rye on PATH (here the one the
+	// golang hook built, copied into a folder put first on PATH), with the
+	// same files and arguments as their golang twins.
+	pathBin := filepath.Join(work, "path-bin")
+	copyFile(t, bins[0], filepath.Join(pathBin, "rye"), 0o755)
+	env = append(env, "PATH="+pathBin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	config = "repos:\n  - repo: " + hooks + "\n    rev: " + rev + "\n    hooks:\n      - id: rye-check-system\n      - id: rye-lint-system\n"
+	os.WriteFile(filepath.Join(repo, ".pre-commit-config.yaml"), []byte(config), 0o644)
+	run(repo, 0, tools["git"], "add", ".pre-commit-config.yaml")
+	out = run(repo, 1, tools["pre-commit"], "run", "rye-check-system")
+	if strings.Count(out, "apps/two/.ai/tools/hello/greet.py:2:1: error: modified") != 1 ||
+		!strings.Contains(out, pathBin+"/rye -C apps/two sign tool hello/greet") {
+		t.Errorf("rye-check-system does not run the rye on PATH:\n%s", out)
+	}
+	out = run(repo, 0, tools["pre-commit"], "run", "rye-lint-system")
+	if !regexp.MustCompile(`(?m)^rye lint \(rye from PATH\)\.+Passed$`).MatchString(out) {
+		t.Errorf("rye-lint-system:\n%s", out)
 	}
 }
 

@@ -99,3 +99,36 @@ func TestConfigTemplate(t *testing.T) {
 		t.Error("the template does not point to docs/configuration.md")
 	}
 }
+
+// TestReadmeInstallSaysTheGoVersion: the README's Install section names
+// the Go version go.mod requires (an older Go refuses to build rye under
+// GOTOOLCHAIN=local), and the three ways in.
+func TestReadmeInstallSaysTheGoVersion(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gomod, err := os.ReadFile("../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^go (\S+)$`).FindSubmatch(gomod)
+	if m == nil {
+		t.Fatal("go.mod has no go line")
+	}
+	_, section, ok := strings.Cut(string(readme), "\n## Install\n")
+	if !ok {
+		t.Fatal("README has no Install section")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	for _, want := range []string{
+		"**Go " + string(m[1]) + "**",
+		"rye version verify",
+		"go install github.com/ryekit/rye/cmd/...@",
+		"uses: ryekit/rye@",
+	} {
+		if !strings.Contains(section, want) {
+			t.Errorf("the Install section does not say %q", want)
+		}
+	}
+}

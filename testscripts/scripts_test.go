@@ -19,6 +19,7 @@ import (
 
 	"github.com/ryekit/rye/cmd/rye/cli"
 	"github.com/ryekit/rye/internal/agenttest"
+	"github.com/ryekit/rye/internal/releasesig"
 	"github.com/ryekit/rye/internal/sarifcheck"
 	"github.com/ryekit/rye/internal/vectors"
 	"github.com/ryekit/rye/sign"
@@ -87,6 +88,10 @@ func TestScripts(t *testing.T) {
 				return runtime.GOOS != "windows", nil
 			case "python3", "bash", "setsid":
 				_, err := exec.LookPath(cond)
+				return err == nil, nil
+			case "pinnedkey":
+				// The repository pins a release key (rye version verify).
+				_, err := releasesig.Pinned()
 				return err == nil, nil
 			}
 			return false, nil

@@ -180,6 +180,7 @@ directives, tools and knowledge, each carrying an embedded Ed25519 signature.`,
 	f.BoolVar(&a.noColor, "no-color", false, "no colour in text output on a terminal (also NO_COLOR)")
 	f.BoolVarP(&a.quiet, "quiet", "q", false, "print only errors")
 	f.BoolVarP(&a.verbose, "verbose", "v", false, "print more detail")
+	a.versionFlag(root)
 
 	root.AddCommand(
 		a.initCommand(),

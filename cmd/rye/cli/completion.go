@@ -13,7 +13,7 @@ import (
 
 func (a *app) completionCommand() *cobra.Command {
 	return &cobra.Command{
-		Use:   "completion bash|zsh|fish",
+		Use:   "completion bash|zsh|fish|powershell",
 		Short: "Print a shell completion script",
 		Long: `rye completion prints a completion script for your shell. It completes verbs,
 flags and their values (--format, --space, --output, analyzers, ...), item
@@ -24,13 +24,15 @@ execute the tools you can run (not the extractor rule files).
   bash:  source <(rye completion bash)          # in ~/.bashrc
   zsh:   rye completion zsh > "${fpath[1]}/_rye"
   fish:  rye completion fish > ~/.config/fish/completions/rye.fish
+  powershell:  rye completion powershell | Out-String | Invoke-Expression   # in $PROFILE
 
 The bash script works in a bare bash (4 or later): it uses the
 bash-completion package's helpers when they are loaded and brings minimal
 ones of its own otherwise. zsh needs compinit (autoload -U compinit;
-compinit), which most setups run.`,
+compinit), which most setups run. PowerShell (5.1 or 7) shows each
+candidate's description in its menu (Tab; MenuComplete shows them all).`,
 		Args:      cobra.ExactArgs(1),
-		ValidArgs: []string{"bash", "zsh", "fish"},
+		ValidArgs: []string{"bash", "zsh", "fish", "powershell"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			root := cmd.Root()
 			switch args[0] {
@@ -46,8 +48,10 @@ compinit), which most setups run.`,
 				return root.GenZshCompletion(a.stdout)
 			case "fish":
 				return root.GenFishCompletion(a.stdout, true)
+			case "powershell":
+				return root.GenPowerShellCompletionWithDesc(a.stdout)
 			}
-			return usageError("unknown shell %q: use bash, zsh or fish", args[0])
+			return usageError("unknown shell %q: use bash, zsh, fish or powershell", args[0])
 		},
 	}
 }

@@ -1,0 +1,123 @@
+package releasesig
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// Request is a check of downloaded release files (rye version verify).
+type Request struct {
+	Checksums string   // the checksums file
+	Signature string   // its signature; "" is Checksums + ".sig"
+	Files     []string // files to check against it (archives, SBOMs)
+	Signers   []Signer // nil: the pinned keys
+}
+
+// Report is what Verify found. Signer is set once the signature verified;
+// each file has its result.
+type Report struct {
+	Checksums string
+	Signature string
+	Signer    Signer
+	Listed    int // files the checksums file lists
+	Files     []FileResult
+}
+
+// FileResult is one file's check.
+type FileResult struct {
+	Path   string
+	SHA256 string // "" when the file is not listed
+	Err    error  // nil: the file is the one the signed checksums file lists
+}
+
+// OK reports whether the signature and every file verified.
+func (r *Report) OK() bool {
+	for _, f := range r.Files {
+		if f.Err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// Failure is the error of a release file that does not verify (a bad or
+// missing signature, a checksums file that does not parse): the files are
+// not what the release key signed. Other errors of Verify are the caller's
+// (a file that cannot be read, a signers file that does not parse).
+type Failure struct {
+	Path string
+	Err  error
+}
+
+func (f *Failure) Error() string { return f.Path + ": " + f.Err.Error() }
+func (f *Failure) Unwrap() error { return f.Err }
+
+// Verify checks the checksums file's signature against the signers (the
+// pinned keys by default), and then each file against the checksums. A
+// file whose checksum differs, or that is not listed, is in the report
+// with its error; Verify's error is a *Failure when the signature or the
+// checksums file does not verify, any other error when a file cannot be
+// read.
+func Verify(req Request) (*Report, error) {
+	signers := req.Signers
+	if signers == nil {
+		var err error
+		if signers, err = Pinned(); err != nil {
+			return nil, err
+		}
+	}
+	rep := &Report{Checksums: req.Checksums, Signature: req.Signature}
+	if rep.Signature == "" {
+		rep.Signature = req.Checksums + ".sig"
+	}
+	sums, err := readBounded(req.Checksums, MaxChecksums)
+	if err != nil {
+		return nil, err
+	}
+	armored, err := readBounded(rep.Signature, 64<<10)
+	if err != nil {
+		return nil, fmt.Errorf("%w (the signature of %s; --signature names another file)", err, req.Checksums)
+	}
+	if rep.Signer, err = VerifySignature(sums, armored, signers); err != nil {
+		return nil, &Failure{Path: rep.Signature, Err: err}
+	}
+	c, err := ParseChecksums(sums)
+	if err != nil {
+		return nil, &Failure{Path: req.Checksums, Err: err}
+	}
+	rep.Listed = len(c.Names)
+	for _, p := range req.Files {
+		r := FileResult{Path: p}
+		f, err := os.Open(p)
+		if err != nil {
+			return nil, err
+		}
+		r.SHA256, r.Err = c.Check(filepath.Base(p), f)
+		f.Close()
+		if errors.Is(r.Err, ErrNotListed) {
+			r.SHA256 = ""
+		}
+		rep.Files = append(rep.Files, r)
+	}
+	return rep, nil
+}
+
+// readBounded reads a file of at most limit bytes.
+func readBounded(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, &Failure{Path: path, Err: fmt.Errorf("larger than %d bytes: not a release's checksums file or signature", limit)}
+	}
+	return data, nil
+}
