@@ -40,7 +40,7 @@ func Check(req CheckRequest) (*CheckResult, error) {
 	var byIndex []*File
 	chunks := 0
 	vreq := req.Verify
-	vreq.EachSize = chunkSize
+	vreq.ChunkSize = chunkSize
 	// Each chunk is linted as soon as it is verified, from the bytes its
 	// verdicts are about: the tree is read once and never held whole.
 	vreq.Each = func(srcs []verify.Source, first, n int, _ []verify.Result) error {

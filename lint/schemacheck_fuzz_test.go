@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ryekit/rye/internal/paramschema"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/item/syntax"
 )
@@ -22,8 +21,6 @@ func FuzzCheckParamSchema(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	paramschema.CatchPanics = false // let the fuzzer see panics of the validator
-	f.Cleanup(func() { paramschema.CatchPanics = true })
 	f.Fuzz(func(t *testing.T, src []byte) {
 		md, err := item.ReadMetadata(item.Tool, "x.yaml", src)
 		if err != nil {
@@ -52,6 +49,9 @@ func FuzzCheckParamSchema(f *testing.F) {
 			}
 			if !nodes[p.Node] {
 				t.Fatalf("problem %q at %v: the node is not in the schema", p.Msg, p.Node.Pos)
+			}
+			if strings.Contains(p.Msg, "the validator failed") {
+				t.Fatalf("the validator panicked: %s", p.Msg) // a *paramschema.PanicError
 			}
 			if p.Msg == "" || strings.ContainsAny(p.Msg, "\n\r") || (strings.HasSuffix(p.Msg, ".") && !strings.HasSuffix(p.Msg, "..")) {
 				t.Fatalf("bad message %q", p.Msg)

@@ -23,16 +23,14 @@ func benchSpaces(b *testing.B) []*space.Space {
 // cache, rank.
 func BenchmarkSearch10kWarm(b *testing.B) {
 	spaces := benchSpaces(b)
-	racyMargin = 0 // the tree was just written: entries of a real one are reused
-	defer func() { racyMargin = 2 * time.Second }()
 	cache := b.TempDir()
-	if _, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret}); err != nil {
+	if _, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret, RacyMargin: time.Nanosecond}); err != nil {
 		b.Fatal(err)
 	}
 	sc, _ := ParseScope("all")
 	b.ResetTimer()
 	for b.Loop() {
-		ix, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret})
+		ix, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret, RacyMargin: time.Nanosecond})
 		if err != nil {
 			b.Fatal(err)
 		}

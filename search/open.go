@@ -24,22 +24,28 @@ type Options struct {
 	Secret []byte
 	// Extractors supply the field weights per kind (nil: defaults).
 	Extractors map[item.Kind]*item.Extractor
+	// RacyMargin is how long before its read a file must last have changed
+	// for its cached entry to be reused later (filestat.Stat.Racy); 0 is
+	// the default, RacyMargin. Tests that index files they have just
+	// written make it tiny.
+	RacyMargin time.Duration
 }
 
-// racyMargin is how long before its read a file must last have changed
-// for its cached entry to be reused later (filestat.Stat.Racy). A variable
-// for the tests only.
-var racyMargin = 2 * time.Second
+// RacyMargin is the default of Options.RacyMargin.
+const RacyMargin = 2 * time.Second
 
 // Open indexes every item of the spaces, reusing the cached entry of each
 // file whose stat data (size, modification and change times, inode and
 // device; filestat) are those it had when it was indexed. An entry for a
-// file that changed within racyMargin of its read is never reused. An
+// file that changed within Options.RacyMargin of its read is never reused. An
 // item found more than once (in several spaces, or in several file forms
 // of one space) is indexed once, from the file that resolution would
 // pick. Items whose metadata does not parse are still indexed by their
 // id.
 func Open(spaces []*space.Space, o Options) (*Index, error) {
+	if o.RacyMargin == 0 {
+		o.RacyMargin = RacyMargin
+	}
 	cachePath := ""
 	var cached *Index
 	if o.CacheDir != "" && len(o.Secret) > 0 {
@@ -82,7 +88,7 @@ func Open(spaces []*space.Space, o Options) (*Index, error) {
 		read := time.Now()
 		fields, sum := fieldsOf(f.Found)
 		d := &Doc{Kind: f.Kind, ID: f.ID, Space: f.Space.Label, Path: f.Path(), rel: f.Rel, sum: sum}
-		if f.statOK && !f.stat.Racy(read, racyMargin) {
+		if f.statOK && !f.stat.Racy(read, o.RacyMargin) {
 			d.stat = f.stat // else zero: read again next time
 		}
 		ix.Add(d, fields)

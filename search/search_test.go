@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ryekit/rye/internal/corpus"
 	"github.com/ryekit/rye/item"
@@ -119,15 +120,11 @@ func TestRanking(t *testing.T) {
 // testSecret authenticates the caches of the tests.
 var testSecret = []byte("0123456789abcdef0123456789abcdef")
 
-// noRacyMargin lets a test reuse entries of files it has just written.
-func noRacyMargin(t *testing.T) {
-	old := racyMargin
-	racyMargin = 0
-	t.Cleanup(func() { racyMargin = old })
-}
+// noRacy is the smallest margin: a test reuses the entries of files it
+// has just written.
+const noRacy = time.Nanosecond
 
 func TestCacheRoundTripAndRefresh(t *testing.T) {
-	noRacyMargin(t)
 	root := t.TempDir()
 	if err := corpus.Generate(root, 60, 1); err != nil {
 		t.Fatal(err)
@@ -135,7 +132,7 @@ func TestCacheRoundTripAndRefresh(t *testing.T) {
 	cache := t.TempDir()
 	sp := space.NewDiskSpace(space.Project, root, "")
 	spaces := []*space.Space{sp, space.EmbeddedSpace()}
-	first, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret})
+	first, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret, RacyMargin: noRacy})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +143,7 @@ func TestCacheRoundTripAndRefresh(t *testing.T) {
 		t.Fatalf("cache files: %v", files)
 	}
 	info, _ := os.Stat(files[0])
-	second, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret})
+	second, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret, RacyMargin: noRacy})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +165,7 @@ func TestCacheRoundTripAndRefresh(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Remove(filepath.Join(root, ".ai", "tools", "ns02", "group02", "item_00002.py"))
-	third, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret})
+	third, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret, RacyMargin: noRacy})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +179,7 @@ func TestCacheRoundTripAndRefresh(t *testing.T) {
 	if err := os.WriteFile(files[0], append(append([]byte(nil), cacheMagic...), "garbage"...), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if fourth, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret}); err != nil || len(fourth.Docs) != len(third.Docs) {
+	if fourth, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret, RacyMargin: noRacy}); err != nil || len(fourth.Docs) != len(third.Docs) {
 		t.Errorf("damaged cache: %v", err)
 	}
 }
@@ -207,14 +204,13 @@ func TestShadowedItemsIndexedOnce(t *testing.T) {
 // relative to it) while the cache file does not: the same cache opened
 // with another Shown must give that Shown's paths, not the cached ones.
 func TestCachedPathFollowsShown(t *testing.T) {
-	noRacyMargin(t)
 	root, cache := t.TempDir(), t.TempDir()
 	writeItem(t, root, "tools/acme/x.js", "// A tool.\n")
 	open := func(shown string) *Index {
 		t.Helper()
 		sp := space.NewDiskSpace(space.Project, root, "")
 		sp.Shown = shown
-		ix, err := Open([]*space.Space{sp}, Options{CacheDir: cache, Secret: testSecret})
+		ix, err := Open([]*space.Space{sp}, Options{CacheDir: cache, Secret: testSecret, RacyMargin: noRacy})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -304,7 +300,6 @@ func FuzzDecodeCache(f *testing.F) {
 // only when the file's stat data are all those it was indexed with: size
 // and modification time kept, the change time tells.
 func TestCacheIsAuthenticatedAndKeyedOnAllStatData(t *testing.T) {
-	noRacyMargin(t)
 	root, cache := t.TempDir(), t.TempDir()
 	writeItem(t, root, "knowledge/acme/k.md", "```yaml\nid: k\ntitle: Real title\n```\n")
 	p := filepath.Join(root, ".ai", "knowledge", "acme", "k.md")
@@ -315,7 +310,7 @@ func TestCacheIsAuthenticatedAndKeyedOnAllStatData(t *testing.T) {
 	if files, _ := filepath.Glob(filepath.Join(cache, "*.idx")); len(files) != 0 {
 		t.Fatalf("a cache without a secret: %v", files)
 	}
-	if _, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret}); err != nil {
+	if _, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret, RacyMargin: noRacy}); err != nil {
 		t.Fatal(err)
 	}
 	files, _ := filepath.Glob(filepath.Join(cache, "*.idx"))
@@ -337,7 +332,7 @@ func TestCacheIsAuthenticatedAndKeyedOnAllStatData(t *testing.T) {
 		"no HMAC":        forged.encode(),
 	} {
 		os.WriteFile(files[0], sealed, 0o600)
-		ix, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret})
+		ix, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret, RacyMargin: noRacy})
 		if err != nil || ix.Docs[0].Title != "Real title" {
 			t.Errorf("%s: %v %+v", name, err, ix.Docs)
 		}
@@ -346,7 +341,7 @@ func TestCacheIsAuthenticatedAndKeyedOnAllStatData(t *testing.T) {
 	info, _ := os.Stat(p)
 	os.WriteFile(p, []byte("```yaml\nid: k\ntitle: Next title\n```\n"), 0o644)
 	os.Chtimes(p, info.ModTime(), info.ModTime())
-	if ix, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret}); err != nil || ix.Docs[0].Title != "Next title" {
+	if ix, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret, RacyMargin: noRacy}); err != nil || ix.Docs[0].Title != "Next title" {
 		t.Errorf("same size and time: %v %+v", err, ix.Docs[0])
 	}
 }

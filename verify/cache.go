@@ -37,7 +37,7 @@ import (
 // It also remembers, per file, the stat data (size, modification and
 // change times, inode) it had when its bytes were hashed, like git's
 // index: a file whose stat data are unchanged need not be read again to
-// know its hash (StatSum). A file modified within statMargin of its read
+// know its hash (StatSum). A file modified within a margin of its read
 // is never remembered (git's racy-timestamp rule, with a margin for
 // coarse file-system clocks), and the change time cannot be set back
 // without changing the clock, so a modified file is always read again.
@@ -45,6 +45,7 @@ type Cache struct {
 	path   string
 	self   string // identifies the rye binary
 	secret []byte
+	limits CacheLimits
 
 	mu sync.Mutex
 	// file is the cache file as read: its tables are searched in place
@@ -88,22 +89,45 @@ func statOf(fi fs.FileInfo) (filestat.Stat, bool) {
 	return filestat.Of(fi)
 }
 
-// statMargin is how long before its read a file must last have changed for
+// StatMargin is how long before its read a file must last have changed for
 // its stat data to be trusted later (git's racy rule, widened for file
-// systems whose timestamps lag the clock). A variable for the tests only.
-var statMargin = 2 * time.Second
+// systems whose timestamps lag the clock): the default of
+// CacheLimits.StatMargin.
+const StatMargin = 2 * time.Second
 
 const cacheMagic = "rye-verify-cache-v6\n"
 
-// maxCacheEntries bounds the file: entries not used by the last run are
-// kept only up to this many. A variable for the tests only.
-var maxCacheEntries = 200000
+// MaxCacheEntries bounds the file: entries not used by the last run are
+// kept only up to this many (the default of CacheLimits.MaxEntries).
+const MaxCacheEntries = 200000
+
+// CacheLimits are a cache's bounds; zero fields are the defaults
+// (StatMargin, MaxCacheEntries). Tests shorten them.
+type CacheLimits struct {
+	StatMargin time.Duration
+	MaxEntries int
+}
+
+func (l CacheLimits) withDefaults() CacheLimits {
+	if l.StatMargin == 0 {
+		l.StatMargin = StatMargin
+	}
+	if l.MaxEntries == 0 {
+		l.MaxEntries = MaxCacheEntries
+	}
+	return l
+}
 
 // OpenCache opens (or starts) the cache file at path, authenticated with
 // secret (at least 32 bytes). A missing, unreadable, damaged or
 // unauthenticated file is an empty cache.
 func OpenCache(path string, secret []byte) *Cache {
-	c := &Cache{path: path, self: selfIdentity(), secret: secret, entries: map[[32]byte]cached{}, stats: map[[32]byte]statEntry{}}
+	return OpenCacheWith(path, secret, CacheLimits{})
+}
+
+// OpenCacheWith is OpenCache with the cache's bounds.
+func OpenCacheWith(path string, secret []byte, limits CacheLimits) *Cache {
+	c := &Cache{path: path, self: selfIdentity(), secret: secret, limits: limits.withDefaults(), entries: map[[32]byte]cached{}, stats: map[[32]byte]statEntry{}}
 	data, err := os.ReadFile(path)
 	if err != nil || len(data) < len(cacheMagic)+sha256.Size || string(data[:len(cacheMagic)]) != cacheMagic {
 		return c
@@ -112,7 +136,7 @@ func OpenCache(path string, secret []byte) *Cache {
 	if !hmac.Equal(mac, c.mac(body)) {
 		return c
 	}
-	if t, err := parseTables(body[len(cacheMagic):]); err == nil {
+	if t, err := parseTables(body[len(cacheMagic):], c.limits.MaxEntries); err == nil {
 		c.file, c.usedFile = t, make([]atomic.Bool, t.entryCount())
 	}
 	return c
@@ -246,11 +270,11 @@ func (c *Cache) StatSum(file string, fi fs.FileInfo) ([32]byte, bool) {
 }
 
 // PutStat records that file, with stat data fi taken before it was read at
-// readAt, hashed to sum; unless it changed within statMargin of the read,
+// readAt, hashed to sum; unless it changed within the stat margin of the read,
 // when its stat data could not tell a later change in the same tick apart.
 func (c *Cache) PutStat(file string, fi fs.FileInfo, sum [32]byte, readAt time.Time) {
 	st, ok := statOf(fi)
-	if !ok || st.Racy(readAt, statMargin) {
+	if !ok || st.Racy(readAt, c.limits.StatMargin) {
 		return
 	}
 	h := sha256.Sum256([]byte(file))
@@ -266,7 +290,7 @@ func (c *Cache) PutStat(file string, fi fs.FileInfo, sum [32]byte, readAt time.T
 }
 
 // Save writes the cache when this run added to it: the verdicts this run
-// used or added first, then the others up to maxCacheEntries; the stat
+// used or added first, then the others up to the bound of entries; the stat
 // records this run added first, then the others up to the same bound.
 func (c *Cache) Save() error {
 	c.mu.Lock()
@@ -294,12 +318,12 @@ func (c *Cache) encodeTo(dst []byte) []byte {
 		rec []byte // the encoded cached value
 	}
 	n := c.file.entryCount()
-	vs := make([]verdict, 0, min(len(c.entries)+n, maxCacheEntries+len(c.entries)))
+	vs := make([]verdict, 0, min(len(c.entries)+n, c.limits.MaxEntries+len(c.entries)))
 	for k, e := range c.entries {
 		vs = append(vs, verdict{k, encodeCached(e)})
 	}
 	for _, used := range []bool{true, false} {
-		for i := 0; i < n && len(vs) < maxCacheEntries; i++ {
+		for i := 0; i < n && len(vs) < c.limits.MaxEntries; i++ {
 			if c.usedFile[i].Load() != used {
 				continue
 			}
@@ -313,17 +337,17 @@ func (c *Cache) encodeTo(dst []byte) []byte {
 		h [32]byte
 		e statEntry
 	}
-	ss := make([]stat, 0, min(len(c.stats)+c.file.statCount(), maxCacheEntries+len(c.stats)))
+	ss := make([]stat, 0, min(len(c.stats)+c.file.statCount(), c.limits.MaxEntries+len(c.stats)))
 	for h, e := range c.stats {
 		ss = append(ss, stat{h, e})
 	}
-	for i := 0; i < c.file.statCount() && len(ss) < maxCacheEntries; i++ {
+	for i := 0; i < c.file.statCount() && len(ss) < c.limits.MaxEntries; i++ {
 		h, e := c.file.stat(i)
 		if _, dup := c.stats[h]; !dup {
 			ss = append(ss, stat{h, e})
 		}
 	}
-	vs = vs[:min(len(vs), maxCacheEntries)]
+	vs = vs[:min(len(vs), c.limits.MaxEntries)]
 	slices.SortFunc(vs, func(a, b verdict) int { return bytes.Compare(a.key[:], b.key[:]) })
 	slices.SortFunc(ss, func(a, b stat) int { return bytes.Compare(a.h[:], b.h[:]) })
 	blobSize := 0
@@ -444,12 +468,12 @@ const (
 
 // parseTables checks that the sizes add up; the file's HMAC has already
 // shown that rye wrote it.
-func parseTables(b []byte) (tables, error) {
+func parseTables(b []byte, maxEntries int) (tables, error) {
 	if len(b) < 8 {
 		return tables{}, errDamaged
 	}
 	nv, ns := uint64(binary.BigEndian.Uint32(b)), uint64(binary.BigEndian.Uint32(b[4:]))
-	if nv > uint64(maxCacheEntries) || ns > uint64(maxCacheEntries) || uint64(len(b)-8) < nv*verdictSize+ns*statSize {
+	if nv > uint64(maxEntries) || ns > uint64(maxEntries) || uint64(len(b)-8) < nv*verdictSize+ns*statSize {
 		return tables{}, errDamaged
 	}
 	b = b[8:]

@@ -140,12 +140,11 @@ func TestCacheAndChangedSinceAgreeWithFullRun(t *testing.T) {
 	cacheFile := filepath.Join(t.TempDir(), "verify.cache")
 	removed := map[string]bool{} // items of the commit removed so far
 	r := rand.New(rand.NewPCG(9, 9))
-	// The stat shortcut trusts files unchanged for statMargin: a short
+	// The stat shortcut trusts files unchanged for the stat margin: a short
 	// margin and a pause before each cached pass let it serve the files the
 	// round did not touch, while the edits (some keeping size and
 	// modification time) must all be read again.
-	defer func(m time.Duration) { statMargin = m }(statMargin)
-	statMargin = 20 * time.Millisecond
+	limits := CacheLimits{StatMargin: 20 * time.Millisecond}
 	for round := 0; round < 4; round++ {
 		// Random edits: flip a byte, append, delete, add an unsigned item,
 		// touch without changing, or change a byte keeping the size and the
@@ -191,8 +190,8 @@ func TestCacheAndChangedSinceAgreeWithFullRun(t *testing.T) {
 			}
 		}
 		for pass := 0; pass < 2; pass++ {
-			time.Sleep(2 * statMargin)
-			cache := OpenCache(cacheFile, testSecret)
+			time.Sleep(2 * limits.StatMargin)
+			cache := OpenCacheWith(cacheFile, testSecret, limits)
 			sources, _ := allSources(t, sp)
 			got := (&Verifier{Trust: ts, Policy: policy, Cache: cache}).Run(withEmbedded(sources))
 			if err := cache.Save(); err != nil {
@@ -371,7 +370,7 @@ func TestStatShortcut(t *testing.T) {
 	sum := sha256.Sum256([]byte("one"))
 	// Read (as if) well after its last change: its change time, which no
 	// one can set back, is now, so the read is placed past the margin.
-	c.PutStat(file, fi, sum, time.Now().Add(statMargin+time.Second))
+	c.PutStat(file, fi, sum, time.Now().Add(StatMargin+time.Second))
 	if got, ok := c.StatSum(file, fi); !ok || got != sum {
 		t.Fatal("an unchanged file's hash is not known")
 	}
@@ -411,12 +410,11 @@ func TestStatShortcut(t *testing.T) {
 // are found in the file's sorted tables; a bounded file keeps what the
 // last run used or added before what it did not.
 func TestCacheFileRoundTrip(t *testing.T) {
-	defer func(n int) { maxCacheEntries = n }(maxCacheEntries)
 	file := filepath.Join(t.TempDir(), "c")
 	dir := t.TempDir()
 	c := OpenCache(file, testSecret)
 	key := func(i int) [32]byte { return sha256.Sum256([]byte(fmt.Sprint("key", i))) }
-	later := time.Now().Add(statMargin + time.Second)
+	later := time.Now().Add(StatMargin + time.Second)
 	var files []string
 	for i := range 300 {
 		c.Put(key(i), Result{Verdict: Verified, Format: "v2", Fingerprint: fmt.Sprint("fp", i), Line: i, Warnings: []string{fmt.Sprint("w", i)}})
@@ -448,22 +446,20 @@ func TestCacheFileRoundTrip(t *testing.T) {
 	}
 	// Bounded at 100: a run that used verdicts 0-49 and added 1000 keeps
 	// 1000 and 0-49, and fills up with others.
-	maxCacheEntries = 100
-	c = OpenCache(file, testSecret)
+	c = OpenCacheWith(file, testSecret, CacheLimits{MaxEntries: 100})
 	if c.size() != 0 {
 		t.Fatal("a file over the bound was read") // 300 > 100: refused as damaged
 	}
-	maxCacheEntries = 400
-	c = OpenCache(file, testSecret)
+	c = OpenCacheWith(file, testSecret, CacheLimits{MaxEntries: 400})
 	for i := range 50 {
 		c.Get(key(i), Input{})
 	}
 	c.Put(key(1000), Result{Verdict: Verified})
-	maxCacheEntries = 100
+	c.limits.MaxEntries = 100
 	if err := c.Save(); err != nil {
 		t.Fatal(err)
 	}
-	c = OpenCache(file, testSecret)
+	c = OpenCacheWith(file, testSecret, CacheLimits{MaxEntries: 100})
 	if c.size() != 100 {
 		t.Fatalf("bounded file: %d verdicts", c.size())
 	}
@@ -481,7 +477,7 @@ func FuzzCacheTables(f *testing.F) {
 	f.Add(c.encode())
 	f.Add([]byte{0, 0, 0, 1, 0, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, body []byte) {
-		tb, err := parseTables(body)
+		tb, err := parseTables(body, MaxCacheEntries)
 		if err != nil {
 			return
 		}
@@ -563,7 +559,7 @@ func TestReadEveryJudgesTheBytesRead(t *testing.T) {
 	for _, s := range srcs {
 		data, _ := os.ReadFile(s.DiskFile())
 		fi, _ := os.Lstat(s.DiskFile())
-		c.PutStat(s.DiskFile(), fi, sha256.Sum256(data), time.Now().Add(statMargin+time.Second))
+		c.PutStat(s.DiskFile(), fi, sha256.Sum256(data), time.Now().Add(StatMargin+time.Second))
 	}
 	tampered := make([]Source, len(srcs))
 	for i, s := range srcs {

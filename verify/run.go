@@ -172,13 +172,15 @@ type Request struct {
 	// that reads them again and must get the very bytes verified.
 	KeepBytes bool
 	// Each, when set, is called with each chunk of the sources (at most
-	// EachSize of them: sources[first:first+n]) as soon as it is
+	// ChunkSize of them: sources[first:first+n]) as soon as it is
 	// verified, in order, with its results. Until it returns, each of the
 	// chunk's sources reads the very bytes its verdict is about (read
 	// once); after, they are let go. rye check lints there: a tree is
 	// read once, and never held whole. An error from Each ends the run.
-	Each     func(sources []Source, first, n int, results []Result) error
-	EachSize int
+	Each func(sources []Source, first, n int, results []Result) error
+	// ChunkSize is how many sources a chunked run verifies at a time (Each,
+	// CountPassed); 0: 2048 for Each, 4096 for CountPassed.
+	ChunkSize int
 	// CountPassed keeps in Items only the results that failed or carry
 	// warnings, and counts the others in Results.Passed, for a report
 	// that shows only problems: a run over a hundred thousand items then
@@ -201,6 +203,8 @@ type Request struct {
 	// both, everything is verified.
 	Cache       string
 	CacheSecret []byte
+	// CacheLimits are the cache's bounds (zero: the defaults).
+	CacheLimits CacheLimits
 	// Progress, when set, is told how many of the selected items have been
 	// verified (a progress line on a terminal).
 	Progress func(done, total int)
@@ -354,7 +358,7 @@ func Run(req Request) (*Results, error) {
 	}
 	v := &Verifier{Trust: ts, Policy: req.Policy, Progress: req.Progress, ReadEvery: req.KeepBytes || ref != "" || req.Each != nil}
 	if req.Cache != "" && len(req.CacheSecret) >= 32 {
-		v.Cache = OpenCache(req.Cache, req.CacheSecret)
+		v.Cache = OpenCacheWith(req.Cache, req.CacheSecret, req.CacheLimits)
 	}
 	switch {
 	case req.Each != nil:
@@ -362,7 +366,7 @@ func Run(req Request) (*Results, error) {
 			return nil, err
 		}
 	case req.CountPassed && !req.KeepBytes && ref == "":
-		res.countPassed(v)
+		res.countPassed(v, req.ChunkSize)
 	default:
 		res.Items = v.Run(res.Sources)
 		res.noteCopies(res.Items)
@@ -405,7 +409,7 @@ func Run(req Request) (*Results, error) {
 // inChunks verifies the sources a chunk at a time and hands each chunk to
 // req.Each while its bytes are held (see Request.Each).
 func (res *Results) inChunks(v *Verifier, req Request) error {
-	size := req.EachSize
+	size := req.ChunkSize
 	if size <= 0 {
 		size = 2048
 	}
@@ -432,11 +436,17 @@ func (res *Results) inChunks(v *Verifier, req Request) error {
 	})
 }
 
-// countPassed verifies the sources a chunk at a time, keeping the results
-// that failed or carry warnings and counting the others; each chunk's
-// sources are let go once verified (Request.CountPassed).
-func (res *Results) countPassed(v *Verifier) {
-	v.runChunks(res.Sources, countChunk, nil, func(_ int, chunk []Source, items []Result) error {
+// countPassed verifies the sources a chunk at a time (chunkSize, 0: 4096:
+// enough to keep the workers busy, few enough that their results are
+// small), keeping the results that failed or carry warnings and counting
+// the others; each chunk's sources are let go once verified
+// (Request.CountPassed).
+func (res *Results) countPassed(v *Verifier, chunkSize int) {
+	size := chunkSize
+	if size <= 0 {
+		size = 4096
+	}
+	v.runChunks(res.Sources, size, nil, func(_ int, chunk []Source, items []Result) error {
 		res.noteCopies(items)
 		for _, r := range items {
 			if r.Verdict.Failed() || len(r.Warnings) > 0 {
@@ -451,10 +461,6 @@ func (res *Results) countPassed(v *Verifier) {
 	res.Sources = nil
 }
 
-// countChunk is how many sources countPassed verifies at a time: enough
-// to keep the workers busy, few enough that their results are small. (A
-// variable: tests vary it.)
-var countChunk = 4096
 
 // stagedBase is what a staged check compares the index with: HEAD's files
 // below .ai/, when HEAD's trusted keys and configuration are the index's

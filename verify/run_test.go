@@ -181,7 +181,7 @@ func TestEachHandsOnTheVerifiedBytes(t *testing.T) {
 	}
 	var chunks []int
 	var let []Source
-	res, err := Run(Request{Spaces: ss, Trust: treeTrust(t, ss), Policy: Policy{Now: now}, EachSize: 3, Each: func(srcs []Source, first, n int, results []Result) error {
+	res, err := Run(Request{Spaces: ss, Trust: treeTrust(t, ss), Policy: Policy{Now: now}, ChunkSize: 3, Each: func(srcs []Source, first, n int, results []Result) error {
 		chunks = append(chunks, n)
 		for i := first; i < first+n; i++ {
 			if results[i-first].Verdict != Verified {
@@ -214,7 +214,7 @@ func TestEachHandsOnTheVerifiedBytes(t *testing.T) {
 		t.Errorf("chunks %v; results equal: %v", chunks, reflect.DeepEqual(res.Items, whole.Items))
 	}
 	stop := errors.New("stop")
-	if _, err := Run(Request{Spaces: ss, Trust: treeTrust(t, ss), Policy: Policy{Now: now}, EachSize: 3, Each: func([]Source, int, int, []Result) error { return stop }}); !errors.Is(err, stop) {
+	if _, err := Run(Request{Spaces: ss, Trust: treeTrust(t, ss), Policy: Policy{Now: now}, ChunkSize: 3, Each: func([]Source, int, int, []Result) error { return stop }}); !errors.Is(err, stop) {
 		t.Errorf("an error from Each: %v", err)
 	}
 }
@@ -224,7 +224,6 @@ func TestEachHandsOnTheVerifiedBytes(t *testing.T) {
 // rest, and no source is kept; with a trust ref or KeepBytes every result
 // is kept.
 func TestCountPassed(t *testing.T) {
-	defer func(n int) { countChunk = n }(countChunk)
 	root := t.TempDir()
 	sp := signedProject(t, root, 60)
 	ss := spacesOf(t, root)
@@ -249,10 +248,9 @@ func TestCountPassed(t *testing.T) {
 	if len(problems) != 3 {
 		t.Fatalf("%d problems, want 3", len(problems))
 	}
-	for _, chunk := range []int{1, 7, countChunk} {
-		countChunk = chunk
+	for _, chunk := range []int{1, 7, 0} {
 		var progress []int
-		res, err := Run(Request{Spaces: ss, Trust: treeTrust(t, ss), Policy: Policy{Now: now}, CountPassed: true, Progress: func(done, _ int) { progress = append(progress, done) }})
+		res, err := Run(Request{Spaces: ss, Trust: treeTrust(t, ss), Policy: Policy{Now: now}, CountPassed: true, ChunkSize: chunk, Progress: func(done, _ int) { progress = append(progress, done) }})
 		if err != nil {
 			t.Fatal(err)
 		}
