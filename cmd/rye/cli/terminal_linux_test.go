@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ryekit/rye/internal/cleancopy"
 	"github.com/ryekit/rye/internal/ptytest"
 )
 
@@ -18,7 +19,7 @@ import (
 // and a walk draws a progress line on stderr that it erases when done.
 func TestTerminalColourAndProgress(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS("../../../examples/hello")); err != nil {
+	if err := cleancopy.Copy(dir, "../../../examples/hello"); err != nil {
 		t.Fatal(err)
 	}
 	item := filepath.Join(dir, ".ai/tools/hello/greet.py")
