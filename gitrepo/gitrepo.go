@@ -13,6 +13,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/user"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -648,7 +649,9 @@ func sameStat(e *indexEntry, fi fs.FileInfo) bool {
 }
 
 // Owner names the user as git does when working in dir: "Name <email>"
-// (Identity), or what of them is set, else the login name (USER).
+// (Identity), or what of them is set, else the login name (USER, LOGNAME,
+// else the system's name for the user running rye); "" when none is
+// known, for the caller to ask for one.
 func Owner(dir string, getenv func(string) string) string {
 	name, email := Identity(dir, getenv)
 	switch {
@@ -659,7 +662,15 @@ func Owner(dir string, getenv func(string) string) string {
 	case email != "":
 		return email
 	}
-	return getenv("USER")
+	for _, v := range []string{"USER", "LOGNAME"} {
+		if name := getenv(v); name != "" {
+			return name
+		}
+	}
+	if u, err := user.Current(); err == nil {
+		return u.Username
+	}
+	return ""
 }
 
 // Nested lists the projects the index tracks below the folder prefix
