@@ -3,10 +3,13 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ryekit/rye/gitrepo"
 	"github.com/ryekit/rye/lint"
 	"github.com/ryekit/rye/project"
 	"github.com/ryekit/rye/report"
@@ -160,10 +163,13 @@ func (a *app) cannotFix(fs []report.Finding) {
 	}
 }
 
-// printDiffs prints the fixes as one diff that git apply takes from
-// anywhere in the repository: paths from its top level (or --path-prefix).
+// printDiffs prints the fixes as one diff that git apply takes: paths from
+// the repository's top level (or --path-prefix).
 func (a *app) printDiffs(fixed []lint.Fixed) error {
 	m := a.pathMapper()
+	if err := a.appliesHere(m, fixed); err != nil {
+		return err
+	}
 	for _, fx := range fixed {
 		fmt.Fprint(a.stdout, lint.Diff(m.Map(fx.File.Name), fx.File.Src, fx.New))
 	}
@@ -173,6 +179,46 @@ func (a *app) printDiffs(fixed []lint.Fixed) error {
 		return nil
 	}
 	return errReported // there is something to fix
+}
+
+// appliesHere refuses a diff that git apply, run where rye was started,
+// would apply only in part: in a sub-folder of a repository it skips every
+// file of the patch outside that folder and still exits 0.
+func (a *app) appliesHere(m report.Paths, fixed []lint.Fixed) error {
+	cwd, err := os.Getwd()
+	if err != nil || a.out.prefixSet {
+		return nil
+	}
+	below, top := belowTop(cwd)
+	if below == "." {
+		return nil
+	}
+	for _, fx := range fixed {
+		if p := m.Map(fx.File.Name); !strings.HasPrefix(p, below+"/") {
+			work, _ := belowTop(a.workDir())
+			up := strings.TrimSuffix(strings.Repeat("../", strings.Count(below, "/")+1), "/")
+			return usageError("--diff: git apply run in this folder would skip %s (outside it) without a word; run rye from the repository's top level (%s): cd %s && rye -C %s lint --diff | git apply", p, top, up, work)
+		}
+	}
+	return nil
+}
+
+// belowTop is dir's path below the top level of its git repository
+// ('/'-separated; "." at the top and outside a repository) and that top.
+func belowTop(dir string) (string, string) {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return ".", ""
+	}
+	repo, err := gitrepo.Open(real)
+	if err != nil {
+		return ".", ""
+	}
+	rel, err := filepath.Rel(repo.Root, real)
+	if err != nil || report.Outside(rel) {
+		return ".", ""
+	}
+	return filepath.ToSlash(rel), repo.Root
 }
 
 // lintSummary is the summary object of lint's JSON output.
