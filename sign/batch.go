@@ -24,6 +24,9 @@ type Target struct {
 	Rel     string
 	File    string // path on disk, derived from Space and Rel
 	Display string // path as shown to the user
+	// replace lets the signer replace the valid line of another trusted
+	// signer (Request.ReplaceOthers), in any format.
+	replace bool
 }
 
 // resolve fills in the target's file on disk from its space.
@@ -46,10 +49,11 @@ const (
 	OutcomeUnchanged                // already validly signed by this key in this format
 	OutcomeWouldSign                // --dry-run: would be rewritten
 	OutcomeFailed                   // refused or not written; Err says why
+	OutcomeKept                     // validly signed by another trusted key: left as it is
 )
 
 func (o Outcome) String() string {
-	return [...]string{"signed", "unchanged", "would sign", "failed"}[o]
+	return [...]string{"signed", "unchanged", "would sign", "failed", "kept"}[o]
 }
 
 // Result is the outcome for one target.
@@ -57,6 +61,9 @@ type Result struct {
 	Target
 	Outcome Outcome
 	Err     error
+	// Signer is the other signer whose valid signature was kept
+	// (OutcomeKept).
+	Signer *Signature
 }
 
 // Batch signs many items: in parallel, idempotently, and atomically per
@@ -148,8 +155,9 @@ func (b *Batch) one(t Target, staged *atomicfile.Batch) Result {
 		return r
 	}
 	// Another format's line is the first thing to say: validating an item
-	// rye will not sign anyway would only hide it.
-	if err := replaceable(b.Key, t.Kind, t.ID, ext, src, found); err != nil {
+	// rye will not sign anyway would only hide it. A trusted signer's line
+	// the caller asked to replace is replaced, whatever its format.
+	if err := replaceable(b.Key, t.Kind, t.ID, ext, src, found); err != nil && !t.replace {
 		r.Err = err
 		return r
 	}
@@ -163,13 +171,17 @@ func (b *Batch) one(t Target, staged *atomicfile.Batch) Result {
 		r.Err = ErrDuplicate
 		return r
 	}
+	if b.DryRun { // no private key: what signing would refuse, then stop
+		if err := formatFits(b.Format, src); err != nil {
+			r.Err = err
+			return r
+		}
+		r.Outcome = OutcomeWouldSign
+		return r
+	}
 	out, err := signFound(b.Key, b.Format, t.Kind, t.ID, ext, src, found, b.Time)
 	if err != nil {
 		r.Err = err
-		return r
-	}
-	if b.DryRun {
-		r.Outcome = OutcomeWouldSign
 		return r
 	}
 	// The new file keeps the old one's permission bits.

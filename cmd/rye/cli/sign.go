@@ -13,7 +13,7 @@ import (
 
 func (a *app) signCommand() *cobra.Command {
 	var formatFlag, spaceFlag, changedSince string
-	var force, dryRun bool
+	var force, dryRun, replaceOthers bool
 	cmd := &cobra.Command{
 		Use:   "sign [KIND] PATTERN...",
 		Short: "Sign items with your key (ids, globs or file paths)",
@@ -25,8 +25,12 @@ passes it (.ai/tools/hello/greet.py). Without KIND, all three kinds.
 Metadata is validated first; an invalid item is refused with the reason and
 the others are still signed. An item already validly signed by your key in
 the requested format is left byte for byte alone (no timestamp churn)
-unless --force. Each file is replaced atomically. SOURCE_DATE_EPOCH, when
-set, is the signing time, so that signing is reproducible.
+unless --force. An item validly signed by another trusted key (a
+teammate's, in any format) is kept and reported; --replace-other-signers
+signs it with your key instead. Your key is loaded (and its passphrase
+asked for) only when something needs signing, never for --dry-run. Each
+file is replaced atomically. SOURCE_DATE_EPOCH, when set, is the signing
+time, so that signing is reproducible.
 
 With --changed-since REF only the selected items whose content differs from
 git commit REF (new or edited since) are signed: rye sign --changed-since
@@ -43,7 +47,8 @@ main "**" signs what a branch changed and leaves the rest alone.`,
 				return err
 			}
 			res, err := project.Sign(parts, project.SignRun{Signing: project.Signing{Space: spaceFlag, Format: formatFlag}, Kinds: kinds,
-				Force: force, DryRun: dryRun, ChangedSince: changedSince, FromChange: fromHook(), Key: a.signingKey, Progress: a.progress("signing")})
+				Force: force, DryRun: dryRun, ChangedSince: changedSince, FromChange: fromHook(), Key: a.signingKey, PublicKey: a.publicHalf,
+				ReplaceOthers: replaceOthers, Progress: a.progress("signing")})
 			if err != nil {
 				return a.requestError(err)
 			}
@@ -63,7 +68,7 @@ main "**" signs what a branch changed and leaves the rest alone.`,
 			case changedSince != "":
 				a.info("%s of %s changed since %s", report.Plural(len(results), "item"), report.Count(selected), changedSince)
 			}
-			return a.reportSigning(results, res.Key, res.Format, dryRun)
+			return a.reportSigning(results, res.Fingerprint, res.Format, dryRun)
 		},
 	}
 	cmd.Flags().StringVar(&formatFlag, "format", "", "signature format `v1|v2` (default: sign.format of .ai/config/rye.yaml, else v2)")
@@ -71,7 +76,8 @@ main "**" signs what a branch changed and leaves the rest alone.`,
 	cmd.RegisterFlagCompletionFunc("format", fixedValues("v1", "v2"))
 	cmd.RegisterFlagCompletionFunc("space", fixedValues("project", "user"))
 	cmd.Flags().BoolVar(&force, "force", false, "re-sign items that are already validly signed")
-	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "list what would be signed; write nothing")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "list what would be signed; write nothing (needs no passphrase)")
+	cmd.Flags().BoolVar(&replaceOthers, "replace-other-signers", false, "sign with your key the items validly signed by another trusted key, which are otherwise kept")
 	cmd.Flags().StringVar(&changedSince, "changed-since", "", "sign only the selected items whose content differs from git commit `REF`")
 	a.keyFlag(cmd)
 	return cmd
@@ -94,36 +100,67 @@ func (a *app) signParts(spaceFlag string, kinds []item.Kind, patterns []string) 
 	return a.openRun(false, project.Run{Kinds: kinds, Patterns: patterns})
 }
 
-// reportSigning prints one line per signed, would-be-signed and failed item
-// (unchanged ones with -v), then the summary; any failure is exit 1.
-func (a *app) reportSigning(results []sign.Result, key *sign.Key, format sign.Format, dryRun bool) error {
+// listed is how many items of one outcome rye sign lists before it
+// counts the rest (-v lists them all).
+const listed = 10
+
+// reportSigning prints what a signing run did: every failure, the items
+// kept for another signer (by signer), up to ten signed items (-v: all,
+// and the unchanged ones), then the summary; any failure is exit 1.
+func (a *app) reportSigning(results []sign.Result, fp string, format sign.Format, dryRun bool) error {
 	counts := map[sign.Outcome]int{}
+	kept := map[string][]sign.Result{}
+	var signers []string
 	for _, r := range results {
 		counts[r.Outcome]++
+		if r.Outcome == sign.OutcomeKept {
+			if kept[r.Signer.Who()] == nil {
+				signers = append(signers, r.Signer.Who())
+			}
+			kept[r.Signer.Who()] = append(kept[r.Signer.Who()], r)
+		}
 	}
 	if a.json {
-		if err := writeJSON(a.stdout, sign.Summarize(key, format, results)); err != nil {
+		if err := writeJSON(a.stdout, sign.Summarize(fp, format, results)); err != nil {
 			return err
 		}
 	} else {
+		shown := 0
 		for _, r := range results {
 			switch {
 			case r.Outcome == sign.OutcomeFailed:
 				fmt.Fprintf(a.stdout, "failed     %s %s (%s): %v\n", r.Kind, r.ID, r.Display, r.Err)
-			case r.Outcome != sign.OutcomeUnchanged || a.verbose:
+			case r.Outcome == sign.OutcomeKept, a.quiet, r.Outcome == sign.OutcomeUnchanged && !a.verbose:
+			case r.Outcome == sign.OutcomeUnchanged || a.verbose || shown < listed:
 				fmt.Fprintf(a.stdout, "%-10s %s %s (%s)\n", r.Outcome, r.Kind, r.ID, r.Display)
+				shown++
 			}
 		}
-		fp := ""
-		if key != nil {
-			fp = key.Fingerprint
+		if more := counts[sign.OutcomeSigned] + counts[sign.OutcomeWouldSign] - shown; more > 0 && !a.quiet {
+			fmt.Fprintf(a.stdout, "… and %s more (-v lists them)\n", report.Count(more))
+		}
+		for _, who := range signers {
+			rs := kept[who]
+			if len(rs) == 1 || a.verbose {
+				for _, r := range rs {
+					fmt.Fprintf(a.stdout, "kept       %s %s (%s): signed by %s; kept — pass --replace-other-signers to sign it yourself\n", r.Kind, r.ID, r.Display, who)
+				}
+				continue
+			}
+			fmt.Fprintf(a.stdout, "kept       %s signed by %s (%s %s, …; -v lists them); kept — pass --replace-other-signers to sign them yourself\n", report.Plural(len(rs), "item"), who, rs[0].Kind, rs[0].ID)
 		}
 		verb := "signed"
 		if dryRun {
 			verb = "would sign"
 		}
-		fmt.Fprintf(a.stdout, "%s: %s %s, %s unchanged, %s failed (key %s, %s)\n", report.Plural(len(results), "item"),
-			report.Count(counts[sign.OutcomeSigned]+counts[sign.OutcomeWouldSign]), verb, report.Count(counts[sign.OutcomeUnchanged]), report.Count(counts[sign.OutcomeFailed]), fp, format)
+		if !a.quiet {
+			keptText := ""
+			if n := counts[sign.OutcomeKept]; n > 0 {
+				keptText = ", " + report.Count(n) + " kept"
+			}
+			fmt.Fprintf(a.stdout, "%s: %s %s, %s unchanged%s, %s failed (key %s, %s)\n", report.Plural(len(results), "item"),
+				report.Count(counts[sign.OutcomeSigned]+counts[sign.OutcomeWouldSign]), verb, report.Count(counts[sign.OutcomeUnchanged]), keptText, report.Count(counts[sign.OutcomeFailed]), orDash(fp), format)
+		}
 	}
 	if n := counts[sign.OutcomeFailed]; n > 0 {
 		return findings("%s not signed", report.Plural(n, "item"))
