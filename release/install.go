@@ -89,10 +89,10 @@ func (in *Installed) marshal() []byte {
 type InstallOptions struct {
 	Root  string // the space's root (the folder that holds .ai/)
 	Force bool   // replace files that another bundle, or no bundle, installed
-	// TrustKey is the shipped key file to add to .ai/trusted_keys (from
-	// --trust FP, after ShippedKey checked it); nil for none.
-	TrustKey   []byte
-	TrustFP    string
+	// Trust are the shipped key files to add to .ai/trusted_keys, by
+	// fingerprint (from --trust FP, repeatable, after ShippedKey checked
+	// each: CheckTrusting's shipped keys).
+	Trust      map[string][]byte
 	ArchiveSum string
 	Now        time.Time
 
@@ -218,15 +218,15 @@ func Install(r *Result, o InstallOptions) (*Installed, error) {
 			conflict(f.Path, "the item already exists as "+sibling+"; one would shadow the other")
 		}
 	}
-	if o.TrustKey != nil {
-		p := trustedKeyPath(o.TrustFP)
+	for _, fp := range slices.Sorted(maps.Keys(o.Trust)) {
+		p := trustedKeyPath(fp)
 		target := filepath.Join(o.Root, filepath.FromSlash(p))
 		if _, err := os.Lstat(target); errors.Is(err, fs.ErrNotExist) {
-			if err := add(p, o.TrustKey, false); err != nil {
+			if err := add(p, o.Trust[fp], false); err != nil {
 				return nil, err
 			}
 			delete(rec.Files, p) // recorded as a key, not as a shipped file
-			rec.TrustedKeys = append(rec.TrustedKeys, o.TrustFP)
+			rec.TrustedKeys = append(rec.TrustedKeys, fp)
 		} // an existing trust entry for the same key is the user's and wins
 	}
 	if previous != nil {

@@ -197,7 +197,7 @@ signature. It prints one verdict per item and the bundle's verdict.`,
 		},
 	}
 	cmd.Flags().StringVar(&bt.trustRef, "trust-ref", "", "trust the project keys of git commit `REF`, not the working tree")
-	cmd.Flags().StringArrayVar(&bt.trust, "trust", nil, "trust the bundle's shipped key `FP` (its recomputed fingerprint must match)")
+	cmd.Flags().StringArrayVar(&bt.trust, "trust", nil, "trust the bundle's shipped key `FP` (its recomputed fingerprint must match); repeatable")
 	cmd.Flags().StringVar(&a.out.format, "format", "text", "output `FORMAT`: text, json, sarif or github")
 	cmd.RegisterFlagCompletionFunc("format", fixedValues(report.Formats...))
 	return cmd
@@ -207,14 +207,17 @@ func (a *app) bundleInstallCommand() *cobra.Command {
 	bt := &bundleTrust{}
 	var user, toProject, force bool
 	cmd := &cobra.Command{
-		Use:   "install FILE [--project | --user] [--trust FP] [--force]",
+		Use:   "install FILE [--project | --user] [--trust FP]... [--force]",
 		Short: "Verify a bundle, then install it into the project (or user) space",
 		Long: `rye bundle install verifies the bundle exactly as rye bundle verify does and
 installs nothing unless it passed. The files are written into a staging
 folder inside the destination's .ai/ and moved into place only then; if a
 step fails, every change is undone. The keys the bundle ships are trusted
 only when named with --trust FP (and only if the key's recomputed
-fingerprint is FP); such a key is added to the destination's trusted_keys.
+fingerprint is FP; repeat --trust for a bundle several people signed); such
+a key is added to the destination's trusted_keys. A refusal names the
+shipped keys you do not trust, by fingerprint and owner, and the command
+that trusts them.
 A file installed by another bundle, written by you, or changed since this
 bundle installed it is not replaced without --force. The installation is
 recorded in .ai/bundles/<id>/installed.yaml: rye bundle list shows it, and
@@ -223,9 +226,6 @@ installing a newer version replaces it cleanly.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if user && toProject {
 				return usageError("--user and --project do not go together")
-			}
-			if len(bt.trust) > 1 {
-				return usageError("--trust names one key")
 			}
 			p, err := a.open(project.Options{SpacesOnly: true})
 			if err != nil {
@@ -245,10 +245,7 @@ installing a newer version replaces it cleanly.`,
 				return findings("nothing installed")
 			}
 			sum := sha256.Sum256(data)
-			o := release.InstallOptions{Root: dest.Root, Force: force, ArchiveSum: hex.EncodeToString(sum[:]), Now: time.Now()}
-			for fp, keyData := range shipped {
-				o.TrustFP, o.TrustKey = fp, keyData
-			}
+			o := release.InstallOptions{Root: dest.Root, Force: force, ArchiveSum: hex.EncodeToString(sum[:]), Now: time.Now(), Trust: shipped}
 			rec, err := release.Install(r, o)
 			var ce *release.ConflictError
 			switch {
@@ -273,7 +270,7 @@ installing a newer version replaces it cleanly.`,
 	cmd.Flags().BoolVar(&toProject, "project", false, "install into the project (the default)")
 	cmd.Flags().BoolVar(&force, "force", false, "replace files that another bundle or you wrote")
 	cmd.Flags().StringVar(&bt.trustRef, "trust-ref", "", "trust the project keys of git commit `REF`, not the working tree")
-	cmd.Flags().StringArrayVar(&bt.trust, "trust", nil, "trust the bundle's shipped key `FP` (its recomputed fingerprint must match) and add it to the destination's trusted keys")
+	cmd.Flags().StringArrayVar(&bt.trust, "trust", nil, "trust the bundle's shipped key `FP` (its recomputed fingerprint must match) and add it to the destination's trusted keys; repeatable, for a bundle several people signed")
 	return cmd
 }
 
