@@ -28,7 +28,7 @@ it verifies against the project's trust store.
 
 Every call names its project (project_path). With -C DIR or --project DIR
 the server serves that project only and refuses any other: the safest way
-to run it. Without, it serves any project that you own (the folder and its
+to run it, where project_path may be left out. Without, it serves any project that you own (the folder and its
 .ai/), trusting that project's own trusted keys; --root DIR narrows that
 to projects in DIR or below.
 
