@@ -87,7 +87,7 @@ func TestScripts(t *testing.T) {
 			switch cond {
 			case "unix":
 				return runtime.GOOS != "windows", nil
-			case "python3", "bash", "setsid":
+			case "python3", "bash", "setsid", "node":
 				_, err := exec.LookPath(cond)
 				return err == nil, nil
 			case "pinnedkey":

@@ -184,6 +184,7 @@ directives, tools and knowledge, each carrying an embedded Ed25519 signature.`,
 
 	root.AddCommand(
 		a.initCommand(),
+		a.newCommand(),
 		a.loadCommand(),
 		a.searchCommand(),
 		a.keysCommand(),
