@@ -36,19 +36,19 @@ func trustedKeyPath(fp string) string {
 // cleanly (removing files the new version no longer ships).
 type Installed struct {
 	Bundle struct {
-		ID            string `yaml:"id"`
-		Version       string `yaml:"version"`
-		InstalledAt   string `yaml:"installed_at"`
-		ArchiveSHA256 string `yaml:"archive_sha256"`
-	} `yaml:"bundle"`
+		ID            string `yaml:"id" json:"id"`
+		Version       string `yaml:"version" json:"version"`
+		InstalledAt   string `yaml:"installed_at" json:"installed_at"`
+		ArchiveSHA256 string `yaml:"archive_sha256" json:"archive_sha256"`
+	} `yaml:"bundle" json:"bundle"`
 	// Files are the paths written (relative to the space's root, ".ai/…")
 	// with the SHA-256 of what was written, so that a later install can
 	// tell a file the user changed since from one it may replace.
-	Files map[string]string `yaml:"files"`
+	Files map[string]string `yaml:"files" json:"files"`
 	// TrustedKeys are keys installed into .ai/trusted_keys by --trust.
-	TrustedKeys []string `yaml:"trusted_keys,omitempty"`
+	TrustedKeys []string `yaml:"trusted_keys,omitempty" json:"trusted_keys,omitempty"`
 	// Space is where it was found (rye bundle list); not stored.
-	Space string `yaml:"-"`
+	Space string `yaml:"-" json:"space,omitempty"`
 }
 
 // ListAll lists the bundles installed in each space given (nil ones are

@@ -82,6 +82,7 @@ func TestScripts(t *testing.T) {
 			"signfile":    signFile,
 			"sshagent":    sshAgent,
 			"mcp":         mcpSession,
+			"jsonvalid":   jsonValid,
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {
