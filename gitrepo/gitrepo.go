@@ -648,6 +648,25 @@ func sameStat(e *indexEntry, fi fs.FileInfo) bool {
 		e.CTime.UnixNano() == st.Ctime && e.Ino == uint32(st.Ino)
 }
 
+// Below is dir's path below the top level of the git repository that
+// holds it ('/'-separated; "." at the top and outside a repository), and
+// that top ("" outside one).
+func Below(dir string) (below, top string) {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return ".", ""
+	}
+	repo, err := Open(real)
+	if err != nil {
+		return ".", ""
+	}
+	rel, err := filepath.Rel(repo.Root, real)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return ".", ""
+	}
+	return filepath.ToSlash(rel), repo.Root
+}
+
 // Owner names the user as git does when working in dir: "Name <email>"
 // (Identity), or what of them is set, else the login name (USER, LOGNAME,
 // else the system's name for the user running rye); "" when none is

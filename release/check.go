@@ -2,12 +2,15 @@ package release
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"path"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/report"
 	"github.com/ryekit/rye/sign"
 	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
@@ -355,4 +358,39 @@ func ShippedKey(a *Archive, fp string) (verify.TrustSource, []byte, error) {
 	}
 	src := verify.MemTrustSource("bundle (trusted by fingerprint)", "the bundle's key "+fp, map[string][]byte{fp + ".toml": f.Data})
 	return src, f.Data, nil
+}
+
+// ReadFile reads a bundle file, refusing one over DefaultLimits'
+// compressed size before reading it all.
+func ReadFile(file string) ([]byte, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, DefaultLimits.MaxCompressed+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", file, err)
+	}
+	return data, nil
+}
+
+// Line is the one-line summary of a checked bundle: "bundle acme 1.2.0:
+// verified; 3 items: 3 verified".
+func (r *Result) Line() string {
+	what := "bundle"
+	if r.ID != "" {
+		what += " " + string(r.ID)
+	}
+	if r.Manifest != nil {
+		what += " " + r.Manifest.Bundle.Version
+	}
+	failed := 0
+	for _, it := range r.Items {
+		if it.Verdict.Failed() {
+			failed++
+		}
+	}
+	return fmt.Sprintf("%s: %s; %s: %s", what, r.Verdict, report.Plural(len(r.Items), "item"),
+		report.Join(report.Count(len(r.Items)-failed)+" verified", report.Count(failed)+" failed"))
 }

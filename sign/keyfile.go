@@ -63,6 +63,35 @@ func FindKey(file, userRoot string, getenv func(string) string, ask func(path st
 	return paths, src, nil
 }
 
+// LoadKeyNoPrompt loads the signing key FindKey names (file, else
+// RYE_SIGNING_KEY, else the user space's), never asking for a passphrase:
+// an encrypted key opens with passphrase alone (the caller's
+// RYE_KEY_PASSWORD), and without one it is a *KeyError that is
+// Unavailable. rye mcp --allow-sign loads its key so: the server's stdin
+// is the protocol, and a prompt on the user's terminal would land in the
+// middle of the agent's screen.
+func LoadKeyNoPrompt(file, userRoot string, getenv func(string) string, passphrase string) (*Key, error) {
+	env := func(k string) string {
+		if k == "RYE_KEY_PASSWORD" {
+			return passphrase
+		}
+		return getenv(k)
+	}
+	needed := false
+	_, src, err := FindKey(file, userRoot, env, func(string, int) ([]byte, error) {
+		needed = true
+		return nil, ErrPassphraseNeeded
+	})
+	if err != nil {
+		return nil, err
+	}
+	key, err := LoadSigningKey(src)
+	if needed {
+		return nil, &KeyError{Path: src.Path, Msg: "the key is encrypted, and no passphrase was given", Unavailable: true}
+	}
+	return key, err
+}
+
 // KeyError is a key that cannot be used, with what to do about it.
 type KeyError struct {
 	Path string

@@ -5,14 +5,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/ryekit/rye/internal/atomicfile"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/project"
 	"github.com/ryekit/rye/release"
@@ -89,15 +87,15 @@ items.`,
 			case err != nil:
 				return asUsage(fmt.Errorf("bundle %s: %v", id, err))
 			}
-			if err := atomicfile.WriteFile(output, c.Archive, 0o644); err != nil {
+			w, err := c.Write(output)
+			switch {
+			case err != nil:
 				return err
-			}
-			sum := sha256.Sum256(c.Archive)
-			if a.json {
-				return writeJSON(a.stdout, map[string]any{"file": output, "sha256": hex.EncodeToString(sum[:]), "bundle": c.Manifest.Bundle, "items": len(c.Items)})
+			case a.json:
+				return writeJSON(a.stdout, w)
 			}
 			fmt.Fprintln(a.stdout, output)
-			a.info("bundle %s %s: %s, signed by %s; sha256 %s", id, c.Manifest.Bundle.Version, report.Plural(len(c.Items), "item"), key.Fingerprint, hex.EncodeToString(sum[:]))
+			a.info("bundle %s %s: %s, signed by %s; sha256 %s", id, w.Bundle.Version, report.Plural(w.Items, "item"), key.Fingerprint, w.SHA256)
 			return nil
 		},
 	}
@@ -118,9 +116,9 @@ type bundleTrust struct {
 // --trust (each taken from the bundle only when its recomputed fingerprint
 // matches) added to the trust store (release.CheckTrusting).
 func (a *app) checkBundle(file string, bt *bundleTrust) (*release.Result, []byte, map[string][]byte, error) {
-	data, err := readBundleFile(file)
+	data, err := release.ReadFile(file)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, asUsage(err)
 	}
 	p, err := a.open(project.Options{TrustRef: bt.trustRef, Gate: true})
 	if err != nil {
@@ -136,40 +134,6 @@ func (a *app) checkBundle(file string, bt *bundleTrust) (*release.Result, []byte
 		return nil, nil, nil, err
 	}
 	return r, data, shipped, nil
-}
-
-// readBundleFile reads a bundle, refusing one over the size limit before
-// reading it all.
-func readBundleFile(file string) ([]byte, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, usageError("%v", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, release.DefaultLimits.MaxCompressed+1))
-	if err != nil {
-		return nil, usageError("%s: %v", file, err)
-	}
-	return data, nil
-}
-
-// bundleLine is the summary line of a checked bundle.
-func bundleLine(r *release.Result) string {
-	what := "bundle"
-	if r.ID != "" {
-		what += " " + string(r.ID)
-	}
-	if r.Manifest != nil {
-		what += " " + r.Manifest.Bundle.Version
-	}
-	failed := 0
-	for _, it := range r.Items {
-		if it.Verdict.Failed() {
-			failed++
-		}
-	}
-	return fmt.Sprintf("%s: %s; %s: %s", what, r.Verdict, report.Plural(len(r.Items), "item"),
-		report.Join(report.Count(len(r.Items)-failed)+" verified", report.Count(failed)+" failed"))
 }
 
 func (a *app) bundleVerifyCommand() *cobra.Command {
@@ -193,7 +157,7 @@ signature. It prints one verdict per item and the bundle's verdict.`,
 			if err != nil {
 				return err
 			}
-			return a.renderReport(r.Report(args[0], a.verbose), bundleLine(r), map[string]any{"bundle": r.ID, "verdict": r.Verdict, "items": len(r.Items)})
+			return a.renderReport(r.Report(args[0], a.verbose), r.Line(), map[string]any{"bundle": r.ID, "verdict": r.Verdict, "items": len(r.Items)})
 		},
 	}
 	cmd.Flags().StringVar(&bt.trustRef, "trust-ref", "", "trust the project keys of git commit `REF`, not the working tree")
@@ -241,7 +205,7 @@ installing a newer version replaces it cleanly.`,
 			}
 			if r.Failed() {
 				a.outs = []report.Output{{Format: "text"}}
-				a.renderReport(r.Report(args[0], a.verbose), bundleLine(r), nil) // the findings; the exit code is ours
+				a.renderReport(r.Report(args[0], a.verbose), r.Line(), nil) // the findings; the exit code is ours
 				return findings("nothing installed")
 			}
 			sum := sha256.Sum256(data)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -189,36 +188,18 @@ func (a *app) appliesHere(m report.Paths, fixed []lint.Fixed) error {
 	if err != nil || a.out.prefixSet {
 		return nil
 	}
-	below, top := belowTop(cwd)
+	below, top := gitrepo.Below(cwd)
 	if below == "." {
 		return nil
 	}
 	for _, fx := range fixed {
 		if p := m.Map(fx.File.Name); !strings.HasPrefix(p, below+"/") {
-			work, _ := belowTop(a.workDir())
+			work, _ := gitrepo.Below(a.workDir())
 			up := strings.TrimSuffix(strings.Repeat("../", strings.Count(below, "/")+1), "/")
 			return usageError("--diff: git apply run in this folder would skip %s (outside it) without a word; run rye from the repository's top level (%s): cd %s && rye -C %s lint --diff | git apply", p, top, up, work)
 		}
 	}
 	return nil
-}
-
-// belowTop is dir's path below the top level of its git repository
-// ('/'-separated; "." at the top and outside a repository) and that top.
-func belowTop(dir string) (string, string) {
-	real, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return ".", ""
-	}
-	repo, err := gitrepo.Open(real)
-	if err != nil {
-		return ".", ""
-	}
-	rel, err := filepath.Rel(repo.Root, real)
-	if err != nil || report.Outside(rel) {
-		return ".", ""
-	}
-	return filepath.ToSlash(rel), repo.Root
 }
 
 // lintSummary is the summary object of lint's JSON output.
