@@ -202,19 +202,7 @@ func (a *app) appliesHere(m report.Paths, fixed []lint.Fixed) error {
 	return nil
 }
 
-// lintSummary is the summary object of lint's JSON output.
-type lintSummary struct {
-	Projects int `json:"projects"`
-	Items    int `json:"items"`
-	Errors   int `json:"errors"`
-	Warnings int `json:"warnings"`
-}
-
 func (a *app) writeLintReport(rep *report.Report, items, projects int) error {
-	sum := lintSummary{Projects: projects, Items: items, Errors: rep.Count(report.Error), Warnings: rep.Count(report.Warning)}
-	line := projectsPrefix(projects) + report.Plural(items, "file") + ": " + report.Join(report.Plural(sum.Errors, "error"), report.Plural(sum.Warnings, "warning"))
-	if sum.Errors+sum.Warnings == 0 {
-		line = projectsPrefix(projects) + report.Plural(items, "file") + ": no problems"
-	}
-	return a.renderReport(rep, line, sum)
+	sum := rep.LintCounts(projects, items)
+	return a.renderReport(rep, sum.Line(), sum)
 }
