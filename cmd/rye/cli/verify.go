@@ -192,24 +192,13 @@ func (a *app) verifyAll(o *verifyOptions, args []string) (*report.Report, report
 }
 
 // merged runs one project's pipeline for each part and merges their
-// reports into one of tool: commands in each run in its project (rye -C
-// DIR), and with several projects each note names its own.
+// reports (project.Merge).
 func (a *app) merged(tool string, parts []project.Part, run func(project.Part) (*report.Report, error)) (*report.Report, error) {
-	reps := make([]*report.Report, len(parts))
-	for i, p := range parts {
-		rep, err := run(p)
-		if err != nil {
-			return nil, a.requestError(err)
-		}
-		inProject(rep, p.Spaces.Project)
-		for j, n := range rep.Notes {
-			if len(parts) > 1 && p.Spaces.Project != nil {
-				rep.Notes[j] = p.Spaces.Project.Shown + ": " + n
-			}
-		}
-		reps[i] = rep
+	rep, err := project.Merge(tool, parts, run)
+	if err != nil {
+		return nil, a.requestError(err)
 	}
-	return report.Merge(tool, reps...), nil
+	return rep, nil
 }
 
 // cacheNotSaved says with -v that the verdict cache could not be saved.
