@@ -92,3 +92,28 @@ func (req *Request) decide(r Result, s *Signature, pub ed25519.PublicKey, format
 func publicOnly(pub ed25519.PublicKey) *Key {
 	return &Key{Public: pub, Fingerprint: Fingerprint(pub)}
 }
+
+// Tally is a signing run's results counted by outcome, with the kept
+// items grouped by signer (Who) in the order first met: what a report of
+// the run shows.
+type Tally struct {
+	Counts  map[Outcome]int
+	Signers []string
+	Kept    map[string][]Result
+}
+
+// Count tallies results.
+func Count(results []Result) *Tally {
+	t := &Tally{Counts: map[Outcome]int{}, Kept: map[string][]Result{}}
+	for _, r := range results {
+		t.Counts[r.Outcome]++
+		if r.Outcome == OutcomeKept {
+			who := r.Signer.Who()
+			if t.Kept[who] == nil {
+				t.Signers = append(t.Signers, who)
+			}
+			t.Kept[who] = append(t.Kept[who], r)
+		}
+	}
+	return t
+}

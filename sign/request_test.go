@@ -157,6 +157,9 @@ func TestRunJudgesWithoutTheKey(t *testing.T) {
 	if err != nil || outcomes(out) != "acme/a=kept acme/b=kept" || asked != 0 || out.Results[0].Signer.Owner != "alice" || out.Fingerprint != bob.Fingerprint {
 		t.Fatalf("bob: %v %s (key asked %d times)", err, outcomes(out), asked)
 	}
+	if tl := Count(out.Results); len(tl.Signers) != 1 || tl.Signers[0] != "alice ("+alice.Fingerprint+")" || len(tl.Kept[tl.Signers[0]]) != 2 || tl.Counts[OutcomeKept] != 2 {
+		t.Errorf("tally: %+v", tl)
+	}
 	// Alice: her own, unchanged, without her key.
 	req.Key, req.PublicKey = counted(alice), func() (ed25519.PublicKey, error) { return alice.Public, nil }
 	if out, err = Run(req); err != nil || outcomes(out) != "acme/a=unchanged acme/b=unchanged" || asked != 0 {

@@ -108,18 +108,8 @@ const listed = 10
 // kept for another signer (by signer), up to ten signed items (-v: all,
 // and the unchanged ones), then the summary; any failure is exit 1.
 func (a *app) reportSigning(results []sign.Result, fp string, format sign.Format, dryRun bool) error {
-	counts := map[sign.Outcome]int{}
-	kept := map[string][]sign.Result{}
-	var signers []string
-	for _, r := range results {
-		counts[r.Outcome]++
-		if r.Outcome == sign.OutcomeKept {
-			if kept[r.Signer.Who()] == nil {
-				signers = append(signers, r.Signer.Who())
-			}
-			kept[r.Signer.Who()] = append(kept[r.Signer.Who()], r)
-		}
-	}
+	t := sign.Count(results)
+	counts := t.Counts
 	if a.json {
 		if err := writeJSON(a.stdout, sign.Summarize(fp, format, results)); err != nil {
 			return err
@@ -139,8 +129,8 @@ func (a *app) reportSigning(results []sign.Result, fp string, format sign.Format
 		if more := counts[sign.OutcomeSigned] + counts[sign.OutcomeWouldSign] - shown; more > 0 && !a.quiet {
 			fmt.Fprintf(a.stdout, "… and %s more (-v lists them)\n", report.Count(more))
 		}
-		for _, who := range signers {
-			rs := kept[who]
+		for _, who := range t.Signers {
+			rs := t.Kept[who]
 			if len(rs) == 1 || a.verbose {
 				for _, r := range rs {
 					fmt.Fprintf(a.stdout, "kept       %s %s (%s): signed by %s; kept — pass --replace-other-signers to sign it yourself\n", r.Kind, r.ID, r.Display, who)
