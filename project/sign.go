@@ -15,8 +15,9 @@ import (
 
 // Fields of a signing setup, as a verify.RequestError names them.
 const (
-	FieldFormat = "format"
-	FieldSpace  = "space"
+	FieldFormat      = "format"
+	FieldSpace       = "space"
+	FieldDestination = "destination"
 )
 
 // Signing says how a caller signs in a project: the space the items are
