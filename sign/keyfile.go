@@ -318,9 +318,8 @@ func SigningPublicKey(src KeySource, besidePEM string) (ed25519.PublicKey, error
 		return nil, ErrPassphraseNeeded
 	}
 	pub, _, err := PublicKeyOf(locked, besidePEM)
-	var ke *KeyError
-	if needed && errors.As(err, &ke) {
-		ke.Unavailable = true
+	if needed && err != nil {
+		return nil, &KeyError{Path: src.Path, Msg: "the key is encrypted and its public half cannot be read without the passphrase", Fix: "write it beside the key: rye keys export > " + besidePEM, Unavailable: true}
 	}
 	return pub, err
 }
