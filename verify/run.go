@@ -461,7 +461,6 @@ func (res *Results) countPassed(v *Verifier, chunkSize int) {
 	res.Sources = nil
 }
 
-
 // stagedBase is what a staged check compares the index with: HEAD's files
 // below .ai/, when HEAD's trusted keys and configuration are the index's
 // (an item the commit does not change then keeps its verdict), else nil
