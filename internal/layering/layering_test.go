@@ -18,23 +18,26 @@ const module = "github.com/ryekit/rye/"
 // allowed is ARCHITECTURE.md's table: the rye packages each package may
 // import (besides the shared bottom: report, config and internal/...).
 var allowed = map[string][]string{
-	"cmd/rye":       {"cmd/rye/cli"},
-	"cmd/rye/cli":   {"*"},
-	"mcp":           {"executor", "verify", "search", "sign", "space", "item"},
-	"lint":          {"chain", "verify", "space", "item", "item/syntax"},
-	"release":       {"verify", "sign", "space", "item"},
-	"executor":      {"chain", "params", "executor/prim", "verify", "sign", "space", "item", "item/syntax"},
-	"executor/prim": {},
-	"params":        {"item", "item/syntax"},
-	"chain":         {"space", "item", "item/syntax"},
-	"search":        {"verify", "space", "item"},
-	"verify":        {"gitrepo", "sign", "space", "item", "item/syntax"},
-	"gitrepo":       {},
-	"sign":          {"space", "item"},
-	"space":         {"item", "item/syntax"},
-	"item":          {"item/python", "item/syntax"},
-	"item/python":   {"item/syntax"},
-	"item/syntax":   {},
+	"cmd/rye":         {"cmd/rye/cli"},
+	"cmd/rye/cli":     {"*"},
+	"cmd/rye-confine": {"confine"},
+	"mcp":             {"executor", "verify", "search", "sign", "space", "item"},
+	"lint":            {"chain", "sandbox", "verify", "space", "item", "item/syntax"},
+	"release":         {"verify", "sign", "space", "item"},
+	"executor":        {"chain", "params", "executor/prim", "sandbox", "confine", "verify", "sign", "space", "item", "item/syntax"},
+	"executor/prim":   {},
+	"params":          {"item", "item/syntax"},
+	"chain":           {"space", "item", "item/syntax"},
+	"sandbox":         {"item/syntax"},
+	"confine":         {},
+	"search":          {"verify", "space", "item"},
+	"verify":          {"gitrepo", "sign", "space", "item", "item/syntax"},
+	"gitrepo":         {},
+	"sign":            {"space", "item"},
+	"space":           {"item", "item/syntax"},
+	"item":            {"item/python", "item/syntax"},
+	"item/python":     {"item/syntax"},
+	"item/syntax":     {},
 }
 
 // bottom may be imported by every package: they import nothing of rye's
@@ -135,6 +138,11 @@ func TestImportsFollowTheTable(t *testing.T) {
 		if im != "internal/jsonvalue" {
 			t.Errorf("executor/prim imports %s", im)
 		}
+	}
+	// The confinement engine is linked into the small helper program:
+	// nothing of rye's, not even the bottom.
+	for im := range rye["confine"] {
+		t.Errorf("confine imports %s: it takes the standard library and golang.org/x/sys only", im)
 	}
 }
 
