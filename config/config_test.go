@@ -79,14 +79,14 @@ func TestProjectFileOnlyTightens(t *testing.T) {
 	}
 	s := &Settings{
 		User:        parse("min_signature_version: 2\nverify: {trust_ref: main}\n"),
-		Project:     parse("min_signature_version: 1\nverify: {trust_ref: HEAD}\nexecute: {project_interpreters: true}\nlint: {disable: [secrets]}\n"),
+		Project:     parse("min_signature_version: 1\nverify: {trust_ref: HEAD}\nexecute: {project_interpreters: true, require_sandbox: true}\nlint: {disable: [secrets]}\n"),
 		ProjectPath: "p/.ai/config/rye.yaml",
 	}
-	if s.MinSignatureVersion() != 2 || s.UserTrustRef() != "main" || s.IgnoredTrustRef() != "HEAD" || s.ProjectInterpreters() {
+	if s.MinSignatureVersion() != 2 || s.UserTrustRef() != "main" || s.IgnoredTrustRef() != "HEAD" || s.ProjectInterpreters() || s.RequireSandbox() {
 		t.Errorf("min %d, ref %q, ignored %q, interpreters %v", s.MinSignatureVersion(), s.UserTrustRef(), s.IgnoredTrustRef(), s.ProjectInterpreters())
 	}
 	notes := strings.Join(s.Notes(), "\n")
-	if !strings.Contains(notes, "verify.trust_ref") || !strings.Contains(notes, "execute.project_interpreters") {
+	if !strings.Contains(notes, "verify.trust_ref") || !strings.Contains(notes, "execute.project_interpreters") || !strings.Contains(notes, "execute.require_sandbox is ignored") {
 		t.Errorf("notes: %s", notes)
 	}
 	s.TrustRef = "main"
@@ -98,6 +98,10 @@ func TestProjectFileOnlyTightens(t *testing.T) {
 	s.User.Execute.ProjectInterpreters = true
 	if !s.ProjectInterpreters() {
 		t.Error("the user's own choice of project interpreters is not taken")
+	}
+	s.User.Execute.RequireSandbox = true
+	if !s.RequireSandbox() {
+		t.Error("the user's own execute.require_sandbox is not taken")
 	}
 }
 
