@@ -45,6 +45,7 @@ func New(ss *space.Spaces, ts *verify.TrustStore, p verify.Policy, s *config.Set
 		LookPath:            exec.LookPath,
 		Exists:              func(p string) bool { _, err := os.Stat(p); return err == nil },
 		ProjectInterpreters: s != nil && s.ProjectInterpreters(),
+		RequireSandbox:      s != nil && s.RequireSandbox(),
 		Tracked:             verify.Tracker(project),
 		WorkTree: sync.OnceValue(func() error {
 			_, _, err := verify.OpenRepo(project)
