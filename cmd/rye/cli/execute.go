@@ -257,6 +257,9 @@ func (a *app) executor() (*executor.Executor, error) {
 // else that stops the tool, or a tool that fails, is exit 1 with the
 // result JSON on stdout.
 func (a *app) runTool(ctx context.Context, x *executor.Executor, id item.ID, given func(*syntax.Node) (map[string]any, error), o *execFlags) error {
+	if err := scrubSecrets(); err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	req := &executor.Request{Kind: item.Tool, ID: id}

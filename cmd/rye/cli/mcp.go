@@ -54,6 +54,9 @@ stdout carries the protocol only; warnings go to stderr.`,
 			// drops it from every run as well (executor.SecretVars).
 			passphrase := os.Getenv("RYE_KEY_PASSWORD")
 			os.Unsetenv("RYE_KEY_PASSWORD")
+			if err := scrubSecrets(); err != nil { // and from /proc/<pid>/environ
+				return err
+			}
 			o := mcp.Options{Open: a.openProject, Timeout: timeout, Log: a.stderr, AllowUserSpace: allowUserSpace}
 			o.Version, _, _ = Version()
 			if len(a.dirs) > 0 || a.projectDir != "" {
