@@ -19,7 +19,7 @@ import (
 // in the policy), not a file by path.
 func HelperMain() {
 	runtime.LockOSThread() // everything below applies to this thread, which executes the tool
-	if _, err := unix.FcntlInt(statusFD, unix.F_SETFD, unix.FD_CLOEXEC); err != nil {
+	if !startedByRye() {
 		fmt.Fprintf(os.Stderr, "%s: this program is started by rye execute, which hands it a policy; it does nothing on its own\n", HelperName)
 		os.Exit(2)
 	}
@@ -40,6 +40,22 @@ func HelperMain() {
 		msg = msg[n:]
 	}
 	os.Exit(127)
+}
+
+// startedByRye checks the descriptors rye hands over: a sealed memory file
+// on 3, a pipe on 4 (which it marks close-on-exec). Run any other way, the
+// helper touches neither.
+func startedByRye() bool {
+	var st unix.Stat_t
+	if unix.Fstat(statusFD, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFIFO {
+		return false
+	}
+	seals, err := unix.FcntlInt(policyFD, unix.F_GET_SEALS, 0)
+	if err != nil || seals&unix.F_SEAL_WRITE == 0 {
+		return false
+	}
+	_, err = unix.FcntlInt(statusFD, unix.F_SETFD, unix.FD_CLOEXEC)
+	return err == nil
 }
 
 // readPolicy reads and decodes the policy descriptor, then closes it.
