@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/ryekit/rye/confine"
 	"github.com/ryekit/rye/space"
 )
 
@@ -88,6 +89,9 @@ type app struct {
 
 // Main runs rye with args and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == confine.HelperArg {
+		confine.HelperMain() // rye as its own confinement helper: never returns
+	}
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
 	root := a.rootCommand()
 	root.SetArgs(args)
