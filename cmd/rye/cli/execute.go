@@ -289,6 +289,9 @@ func (a *app) printResult(r *executor.Result) error {
 		if r.Succeeded() {
 			fmt.Fprintf(a.stderr, "✓ %s %s %s in %d ms\n", r.Type, r.ItemID, what, r.Metadata.DurationMS)
 		}
+		if r.Confinement != nil {
+			fmt.Fprintf(a.stderr, "  %s\n", r.Confinement.Summary())
+		}
 	}
 	if !r.Succeeded() {
 		if !r.Ran {
