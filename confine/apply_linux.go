@@ -53,7 +53,7 @@ func apply(p *Policy) error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("no_new_privs: %v", err)
 	}
-	if err := landlock(p, min(abi, maxABI)); err != nil {
+	if err := restrict(p); err != nil {
 		return err
 	}
 	dropCapabilities()
@@ -64,68 +64,21 @@ func apply(p *Policy) error {
 	return nil
 }
 
-func landlock(p *Policy, abi int) error {
-	handled := handledAccess(abi)
-	attr := rulesetAttr{fs: uint64(handled)}
-	if abi >= ABIPorts {
-		// Handled even without ports: no TCP bind or connect at all then,
-		// besides the seccomp filter's refusal of every socket.
-		attr.net = unix.LANDLOCK_ACCESS_NET_BIND_TCP | unix.LANDLOCK_ACCESS_NET_CONNECT_TCP
-	}
-	if abi >= ABIScopes {
-		attr.scoped = unix.LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | unix.LANDLOCK_SCOPE_SIGNAL
-	}
-	rfd, _, e := unix.RawSyscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
-	if e != 0 {
-		return fmt.Errorf("landlock_create_ruleset: %v", e)
-	}
-	ruleset := int(rfd)
-	defer unix.Close(ruleset)
-	add := func(fd int, a Access) error {
-		var st unix.Stat_t
-		if err := unix.Fstat(fd, &st); err != nil {
-			return err
-		}
-		if st.Mode&unix.S_IFMT != unix.S_IFDIR {
-			a = FileRights(a)
-		}
-		a &= handled
-		if a == 0 {
-			return nil
-		}
-		attr := pathBeneath{access: uint64(a), fd: int32(fd)}
-		_, _, e := unix.RawSyscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(ruleset), unix.LANDLOCK_RULE_PATH_BENEATH, uintptr(unsafe.Pointer(&attr)), 0, 0, 0)
-		if e != 0 {
-			return e
-		}
-		return nil
-	}
-	for i, r := range p.Rules {
-		err := add(r.FD, r.Access)
-		unix.Close(r.FD)
-		if err != nil {
-			return fmt.Errorf("landlock rule %d (descriptor %d): %v", i, r.FD, err)
-		}
-	}
+// restrict adds the rule for /proc/self to the ruleset rye built (in rye,
+// /proc/self would be rye's own) and restricts this thread with it.
+func restrict(p *Policy) error {
+	defer unix.Close(rulesetFD)
 	if p.ProcSelf {
-		// Opened here: in rye, /proc/self would be rye's own.
 		fd, err := unix.Open("/proc/self", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 		if err == nil {
-			err = add(fd, Read)
+			err = addPathRule(rulesetFD, fd, Read)
 			unix.Close(fd)
 		}
 		if err != nil && !errors.Is(err, unix.ENOENT) {
 			return fmt.Errorf("landlock rule for /proc/self: %v", err)
 		}
 	}
-	for _, port := range p.Ports {
-		attr := netPort{access: unix.LANDLOCK_ACCESS_NET_CONNECT_TCP, port: uint64(port)}
-		_, _, e := unix.RawSyscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(ruleset), landlockRuleNetPort, uintptr(unsafe.Pointer(&attr)), 0, 0, 0)
-		if e != 0 {
-			return fmt.Errorf("landlock rule for TCP port %d: %v", port, e)
-		}
-	}
-	if _, _, e := unix.RawSyscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(ruleset), 0, 0); e != 0 {
+	if _, _, e := unix.RawSyscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(rulesetFD), 0, 0); e != 0 {
 		return fmt.Errorf("landlock_restrict_self: %v", e)
 	}
 	return nil

@@ -189,7 +189,7 @@ func newConfined(t *testing.T, needs Needs, grants ...Grant) *confined {
 	}
 	c := &confined{t: t}
 	c.spec = &Spec{Kernel: k, Needs: needs, Helper: Helper{Path: exe, Args: []string{HelperName}},
-		Grants: append(append(SystemGrants(), Grant{Base: exe, Access: Exec, Label: "the test program"}), grants...),
+		System: true, Grants: append([]Grant{{Base: exe, Access: Exec, Label: "the test program"}}, grants...),
 		Report: &c.report}
 	return c
 }

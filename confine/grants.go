@@ -55,23 +55,44 @@ func EtcSecrets() []string { return append([]string(nil), etcSecrets...) }
 // etcVerdict says what to do with the entry rel (relative to /etc):
 // "deny", "descend" (a folder holding a secret) or "grant".
 func etcVerdict(rel string) string {
-	depth := strings.Count(rel, "/") + 1
 	verdict := "grant"
 	for _, pat := range etcSecrets {
-		parts := strings.Split(pat, "/")
-		if len(parts) < depth {
-			continue
+		if rel == "" || (pat[0] != rel[0] && !strings.ContainsRune("*?[\\", rune(pat[0]))) {
+			continue // the first byte decides most
 		}
-		prefix := strings.Join(parts[:depth], "/")
-		if ok, _ := path.Match(prefix, rel); !ok {
-			continue
+		// Compare component by component, without allocating: this runs
+		// for every entry of /etc on every confined run.
+		r, p := rel, pat
+		for {
+			rc, rrest, rmore := strings.Cut(r, "/")
+			pc, prest, pmore := strings.Cut(p, "/")
+			if !componentMatch(pc, rc) {
+				break
+			}
+			if !rmore {
+				if !pmore {
+					return "deny"
+				}
+				verdict = "descend"
+				break
+			}
+			if !pmore {
+				break // rel is below a pattern's folder that is granted whole: cannot happen for a descended entry
+			}
+			r, p = rrest, prest
 		}
-		if len(parts) == depth {
-			return "deny"
-		}
-		verdict = "descend"
 	}
 	return verdict
+}
+
+// componentMatch matches one path component against a pattern's: by
+// comparison for a literal, path.Match for a glob.
+func componentMatch(pat, name string) bool {
+	if !strings.ContainsAny(pat, "*?[\\") {
+		return pat == name
+	}
+	ok, _ := path.Match(pat, name)
+	return ok
 }
 
 // Helper is how rye starts the helper: rye-confine beside rye, or rye
@@ -86,7 +107,14 @@ type Spec struct {
 	Kernel Kernel
 	Needs  Needs
 	Helper Helper
-	// Grants are the filesystem grants besides the interpreter's.
+	// System grants the system defaults (SystemDefaults): folders of the
+	// system, not of the project, opened following symbolic links.
+	System bool
+	// Ruleset, when set, is the ruleset BuildRuleset started for this run
+	// (with System); Prepare builds one otherwise. The caller closes it.
+	Ruleset *Ruleset
+	// Grants are the filesystem grants besides the defaults and the
+	// interpreter's.
 	Grants     []Grant
 	Ports      []uint16
 	Subprocess bool
@@ -111,6 +139,15 @@ type Launcher struct {
 
 // NewLauncher returns a launcher for s.
 func NewLauncher(s *Spec) *Launcher { return &Launcher{spec: s} }
+
+// SystemDefaults are the defaults every confined tool may read, which
+// the helper grants (Policy.System): /usr, /bin and /lib* (read and
+// execute: the system's programs and libraries), /etc less its secret
+// files (etcSecrets), the random devices and /dev/zero, /dev/null (read
+// and write), the CPU topology in /sys/devices/system/cpu (libc, Python
+// and Node size their pools by it) and /proc/self (which only the helper
+// can open: in rye it would name rye).
+const SystemDefaults = "/usr, /bin, /lib*, /etc less its secrets, /dev/null, /dev/random, /dev/urandom, /dev/zero, /sys/devices/system/cpu, /proc/self"
 
 // DefaultNames names the defaults in reports.
 func DefaultNames() []string {

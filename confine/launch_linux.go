@@ -8,93 +8,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 
 	"golang.org/x/sys/unix"
 )
-
-// SystemGrants are the defaults every confined tool may read: /usr,
-// /bin and /lib* (read and execute: the system's programs and libraries),
-// /etc less its secret files (etcSecrets), the random devices and
-// /dev/zero, /dev/null (read and write), and the CPU topology in
-// /sys/devices/system/cpu (how many processors there are: libc, Python
-// and Node size their pools by it). /proc/self is granted by the helper
-// itself (Policy.ProcSelf).
-func SystemGrants() []Grant {
-	gs := []Grant{
-		{Base: "/usr", Access: Exec, Optional: true, Label: "/usr"},
-		{Base: "/bin", Access: Exec, Optional: true, Label: "/bin"},
-	}
-	if libs, _ := filepath.Glob("/lib*"); len(libs) > 0 {
-		for _, l := range libs {
-			gs = append(gs, Grant{Base: l, Access: Exec, Optional: true, Label: "/lib*"})
-		}
-	}
-	gs = etcGrants("/etc", "", gs)
-	devRead := AccessReadFile
-	for _, d := range []string{"/dev/random", "/dev/urandom", "/dev/zero"} {
-		gs = append(gs, Grant{Base: d, Access: devRead, Optional: true, Label: d})
-	}
-	gs = append(gs,
-		Grant{Base: "/dev/null", Access: AccessReadFile | AccessWriteFile | AccessTruncate, Optional: true, Label: "/dev/null"},
-		Grant{Base: "/sys/devices/system/cpu", Access: Read, Optional: true, Label: "/sys/devices/system/cpu"},
-	)
-	return gs
-}
-
-// etcGrants adds /etc's entries below dir (rel below /etc) that are not
-// secrets: the folder itself may be listed, each entry is granted on its
-// own, and folders that hold a secret are descended into. An entry that
-// is a symbolic link is granted at its target, unless the target is in
-// /proc, /sys or /dev, or is itself a secret.
-func etcGrants(dir, rel string, gs []Grant) []Grant {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return gs
-	}
-	gs = append(gs, Grant{Base: dir, Access: AccessReadDir, Optional: true, Label: "/etc"})
-	for _, e := range entries {
-		r := e.Name()
-		if rel != "" {
-			r = rel + "/" + r
-		}
-		p := filepath.Join(dir, e.Name())
-		switch etcVerdict(r) {
-		case "deny":
-			continue
-		case "descend":
-			if e.IsDir() {
-				gs = etcGrants(p, r, gs)
-			}
-			continue
-		}
-		if e.Type()&fs.ModeSymlink != 0 {
-			target, err := filepath.EvalSymlinks(p)
-			if err != nil || !safeEtcTarget(target) {
-				continue
-			}
-			p = target
-		}
-		gs = append(gs, Grant{Base: p, Access: Read, Optional: true, Label: "/etc"})
-	}
-	return gs
-}
-
-func safeEtcTarget(target string) bool {
-	for _, root := range []string{"/proc", "/sys", "/dev"} {
-		if within(root, target) {
-			return false
-		}
-	}
-	if rel, ok := strings.CutPrefix(target, "/etc/"); ok {
-		for r := rel; r != "."; r = filepath.Dir(r) {
-			if etcVerdict(r) == "deny" {
-				return false
-			}
-		}
-	}
-	return true
-}
 
 // InterpreterGrants are the grants for the program rye executes (program:
 // the path found on PATH): its installation folder, read and execute, for
@@ -213,7 +129,8 @@ func FindHelper() (Helper, error) {
 
 // Prepare turns cmd (its Path resolved, its Args, Env and Dir final) into
 // a start of the helper, which receives the program, its arguments and its
-// environment in the policy.
+// environment in the policy, and the Landlock ruleset, complete but for
+// /proc/self, on descriptor 5.
 func (l *Launcher) Prepare(cmd *exec.Cmd) error {
 	s := l.spec
 	if err := Check(s.Kernel, s.Needs); err != nil {
@@ -222,17 +139,19 @@ func (l *Launcher) Prepare(cmd *exec.Cmd) error {
 	if len(cmd.ExtraFiles) > 0 {
 		return errors.New("confine: the command already passes descriptors")
 	}
+	rs := s.Ruleset
+	if rs == nil {
+		rs = BuildRuleset(s.Kernel, s.System)
+		defer rs.Close()
+	}
+	if err := rs.wait(); err != nil {
+		return fmt.Errorf("confine: the Landlock ruleset: %v", err)
+	}
 	interp, prefixes := InterpreterGrants(cmd.Path, s.NotIn)
 	l.interp = prefixes
-	p := &Policy{ABI: s.Needs.ABI(), ProcSelf: true, Ports: s.Ports, Subprocess: s.Subprocess, Path: cmd.Path, Argv: cmd.Args, Env: cmd.Env}
-	if p.Env == nil {
-		p.Env = []string{}
-	}
-	var rules []*os.File
 	for _, g := range append(append([]Grant(nil), s.Grants...), interp...) {
 		f, err := openGrant(g)
 		if err != nil {
-			closeAll(rules)
 			return err
 		}
 		if f == nil {
@@ -241,24 +160,44 @@ func (l *Launcher) Prepare(cmd *exec.Cmd) error {
 			}
 			continue
 		}
-		rules = append(rules, f)
-		p.Rules = append(p.Rules, Rule{FD: firstRuleFD + len(p.Rules), Access: g.Access})
+		err = rs.addFile(f, g.Access)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("confine: landlock rule for %s: %v", g.Path(), err)
+		}
+	}
+	for _, port := range s.Ports {
+		if err := rs.addPort(port); err != nil {
+			return fmt.Errorf("confine: %v", err)
+		}
+	}
+	p := &Policy{ABI: s.Needs.ABI(), ProcSelf: s.System, Ports: s.Ports, Subprocess: s.Subprocess, Path: cmd.Path, Argv: cmd.Args, Env: cmd.Env}
+	if p.Env == nil {
+		p.Env = []string{}
 	}
 	policy, err := memfd(p.Encode())
 	if err != nil {
-		closeAll(rules)
 		return fmt.Errorf("confine: the policy: %v", err)
 	}
+	dup, err := unix.FcntlInt(uintptr(rs.fd), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		policy.Close()
+		return fmt.Errorf("confine: %v", err)
+	}
+	ruleset := os.NewFile(uintptr(dup), "landlock-ruleset")
 	statusR, statusW, err := os.Pipe()
 	if err != nil {
-		closeAll(append(rules, policy))
+		closeAll([]*os.File{policy, ruleset})
 		return fmt.Errorf("confine: %v", err)
 	}
 	l.statusR = statusR
-	l.files = append([]*os.File{policy, statusW}, rules...)
+	l.files = []*os.File{policy, statusW, ruleset}
 	cmd.Path = s.Helper.Path
 	cmd.Args = s.Helper.Args
-	cmd.Env = []string{} // the helper reads nothing from its environment; the tool's is in the policy
+	// The helper reads nothing from its environment (the tool's is in the
+	// policy); these two keep its Go runtime small: one processor, and no
+	// garbage collection in a program that lives a millisecond.
+	cmd.Env = []string{"GOMAXPROCS=1", "GOGC=off"}
 	cmd.ExtraFiles = l.files
 	return nil
 }

@@ -9,9 +9,6 @@ import (
 
 var errNotLinux = errors.New("unenforceable: confinement needs Linux (Landlock and seccomp); nothing was run")
 
-// SystemGrants are Linux's defaults: none elsewhere.
-func SystemGrants() []Grant { return nil }
-
 // InterpreterGrants are Linux's: none elsewhere.
 func InterpreterGrants(program string, notIn []string) ([]Grant, *Prefixes) {
 	return nil, &Prefixes{Program: program}
@@ -33,3 +30,12 @@ func (l *Launcher) Started() error { return errNotLinux }
 
 // Close does nothing outside Linux.
 func (l *Launcher) Close() {}
+
+// Ruleset is Landlock's: none outside Linux.
+type Ruleset struct{}
+
+// BuildRuleset returns nothing to build outside Linux.
+func BuildRuleset(k Kernel, system bool) *Ruleset { return &Ruleset{} }
+
+// Close does nothing outside Linux.
+func (r *Ruleset) Close() {}

@@ -86,16 +86,15 @@ func (a Access) String() string {
 // everything the helper reads, handed to it on a file descriptor by rye.
 type Policy struct {
 	// ABI is the lowest Landlock ABI that enforces the declaration; the
-	// helper refuses to run on a kernel below it.
+	// helper refuses to run on a kernel below it. The filesystem and port
+	// rules are in the Landlock ruleset rye built, on descriptor 5.
 	ABI int
-	// Rules grant filesystem access below open files: FD is the
-	// descriptor number in the helper.
-	Rules []Rule
-	// ProcSelf grants reading /proc/self, which only the helper can open
-	// (in rye it would name rye).
+	// ProcSelf adds reading /proc/self to the ruleset, which only the
+	// helper can open (in rye it would name rye).
 	ProcSelf bool
-	// Ports are the TCP ports the tool may connect to; none means no
-	// network at all.
+	// Ports are the TCP ports the tool may connect to (the ruleset has
+	// them; the seccomp filter lets TCP sockets be made when there are
+	// any); none means no network at all.
 	Ports []uint16
 	// Subprocess lets the tool start other programs.
 	Subprocess bool
@@ -105,25 +104,18 @@ type Policy struct {
 	Env  []string
 }
 
-// Rule is one filesystem grant: the rights below (or on) the open file FD.
-type Rule struct {
-	FD     int
-	Access Access
-}
-
 // Limits of an encoded policy: far above any real tool, low enough that a
 // hostile encoding cannot make the helper allocate without bound.
 const (
 	maxPolicySize = 64 << 20
-	maxRules      = 1 << 14
 	maxPorts      = 1 << 12
 	maxStrings    = 1 << 18
-	firstRuleFD   = 5 // 3: the policy, 4: the status pipe
+	rulesetFD     = 5 // 3: the policy, 4: the status pipe
 )
 
 // policyMagic starts every encoded policy; a helper that reads another
 // version refuses it (an old rye-confine beside a newer rye).
-const policyMagic = "rye-confine policy 1\n"
+const policyMagic = "rye-confine policy 2\n"
 
 const (
 	flagSubprocess = 1 << iota
@@ -142,11 +134,6 @@ func (p *Policy) Encode() []byte {
 		flags |= flagProcSelf
 	}
 	b = binary.AppendUvarint(b, flags)
-	b = binary.AppendUvarint(b, uint64(len(p.Rules)))
-	for _, r := range p.Rules {
-		b = binary.AppendUvarint(b, uint64(r.FD))
-		b = binary.AppendUvarint(b, uint64(r.Access))
-	}
 	b = binary.AppendUvarint(b, uint64(len(p.Ports)))
 	for _, port := range p.Ports {
 		b = binary.AppendUvarint(b, uint64(port))
@@ -217,8 +204,7 @@ func (d *decoder) string(what string) string {
 }
 
 // DecodePolicy reads a policy that Encode wrote, checking everything the
-// helper relies on: descriptor numbers in sequence from 5, rights that
-// Landlock knows, ports from 1 to 65535, an absolute program path, an
+// helper relies on: ports from 1 to 65535, an absolute program path, an
 // argument list that is not empty, no NUL byte anywhere.
 func DecodePolicy(b []byte) (*Policy, error) {
 	if len(b) > maxPolicySize {
@@ -232,19 +218,7 @@ func DecodePolicy(b []byte) (*Policy, error) {
 	p.ABI = int(d.uvarint("abi", 1<<16))
 	flags := d.uvarint("flags", flagSubprocess|flagProcSelf)
 	p.Subprocess, p.ProcSelf = flags&flagSubprocess != 0, flags&flagProcSelf != 0
-	n := d.uvarint("rules", maxRules)
-	for i := uint64(0); i < n && d.err == nil; i++ {
-		fd := d.uvarint("rule descriptor", 1<<20)
-		a := Access(d.uvarint("rule access", uint64(allAccess)))
-		if d.err == nil && fd != firstRuleFD+i {
-			d.fail("rule %d: descriptor %d, expected %d", i, fd, firstRuleFD+i)
-		}
-		if d.err == nil && a == 0 {
-			d.fail("rule %d grants nothing", i)
-		}
-		p.Rules = append(p.Rules, Rule{FD: int(fd), Access: a})
-	}
-	n = d.uvarint("ports", maxPorts)
+	n := d.uvarint("ports", maxPorts)
 	for i := uint64(0); i < n && d.err == nil; i++ {
 		port := d.uvarint("port", 65535)
 		if d.err == nil && port == 0 {
