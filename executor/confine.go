@@ -35,6 +35,9 @@ type confinement struct {
 	block  *sandbox.Block
 	kernel confine.Kernel
 	needs  confine.Needs
+	// ruleset is the run's Landlock ruleset with the system defaults,
+	// built while the rest of Prepare and Run goes on.
+	ruleset *confine.Ruleset
 }
 
 // planConfinement reads the tool's own sandbox block (no element of its
@@ -90,8 +93,15 @@ func (x *Executor) planConfinement(p *Plan) error {
 		}
 		return err
 	}
-	p.confine = &confinement{block: b, kernel: k, needs: needs}
+	p.confine = &confinement{block: b, kernel: k, needs: needs, ruleset: confine.BuildRuleset(k, true)}
 	return nil
+}
+
+// release lets go of what Prepare started for the run (the ruleset).
+func (p *Plan) release() {
+	if p != nil && p.confine != nil {
+		p.confine.ruleset.Close()
+	}
 }
 
 func texts(ps []sandbox.Path) []string {
@@ -138,7 +148,7 @@ func (x *Executor) launcher(p *Plan, rd *runDir, m *materialised, runDir, userSp
 	value := func(name string) string { return values[name] }
 	rep := *p.Confinement
 	rep.Filesystem = confine.FSReport{Read: []string{}, Write: []string{}, Defaults: rep.Filesystem.Defaults}
-	grants := confine.SystemGrants()
+	var grants []confine.Grant
 	for _, dir := range []string{"ai", "lib"} {
 		grants = append(grants, confine.Grant{Base: filepath.Join(rd.root, dir), Access: confine.Exec, Optional: true, Label: "the run's verified files"})
 	}
@@ -169,7 +179,7 @@ func (x *Executor) launcher(p *Plan, rd *runDir, m *materialised, runDir, userSp
 			*list.report = append(*list.report, g.Path())
 		}
 	}
-	spec := &confine.Spec{Kernel: c.kernel, Needs: c.needs, Helper: h, Grants: grants, Ports: c.block.Ports(), Subprocess: c.block.Subprocess,
+	spec := &confine.Spec{Kernel: c.kernel, Needs: c.needs, Helper: h, System: true, Ruleset: c.ruleset, Grants: grants, Ports: c.block.Ports(), Subprocess: c.block.Subprocess,
 		NotIn: []string{home, x.ProjectPath, userSpace}, Report: &rep}
 	return confine.NewLauncher(spec), &rep, nil
 }
