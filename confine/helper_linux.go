@@ -25,6 +25,13 @@ func HelperMain() {
 	}
 	p, err := readPolicy()
 	if err == nil {
+		// Every descriptor above the status pipe closes on exec: rye's
+		// ruleset is closed already, and whatever rye itself inherited
+		// without close-on-exec (an agent's socket, say) would otherwise
+		// reach the tool, which Landlock does not judge.
+		err = unix.CloseRange(statusFD+1, ^uint(0), unix.CLOSE_RANGE_CLOEXEC)
+	}
+	if err == nil {
 		err = apply(p)
 	}
 	if err == nil {
