@@ -149,6 +149,14 @@ func act(what string, args []string) string {
 		return "no CapEff"
 	case "env":
 		return os.Getenv(args[0])
+	case "fds":
+		var fds []string
+		for fd := 0; fd < 1024; fd++ {
+			if _, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); err == nil {
+				fds = append(fds, strconv.Itoa(fd))
+			}
+		}
+		return strings.Join(fds, " ")
 	}
 	return "unknown act " + what
 }
@@ -451,5 +459,108 @@ func TestHelperRefusesTooNewABI(t *testing.T) {
 	cmd.Wait()
 	if serr == nil || !strings.Contains(serr.Error(), "ABI 99") || out.Len() != 0 {
 		t.Fatalf("Started: %v; output %q", serr, out.String())
+	}
+}
+
+// Attacks through /proc: the magic links of the tool's own /proc/self
+// (root, cwd) lead to files Landlock judges where they are; the parent's
+// /proc folder is not the tool's.
+func TestProcSelfLinks(t *testing.T) {
+	home := t.TempDir()
+	secret := filepath.Join(home, "secret")
+	os.WriteFile(secret, []byte("s"), 0o600)
+	c := newConfined(t, Needs{})
+	expect(t, c, "ok", "read", "/proc/self/status")
+	expect(t, c, "EACCES", "read", "/proc/self/root"+secret)
+	expect(t, c, "EACCES", "read", "/proc/self/cwd/policy.go") // cwd: the package's folder, not granted
+	expect(t, c, "EACCES", "read", fmt.Sprintf("/proc/%d/cmdline", os.Getpid()))
+	expect(t, c, "EACCES", "read", "/proc/self/../1/environ")
+}
+
+// The tool inherits no descriptor of rye's or the helper's: not the
+// policy, not the status pipe, not the ruleset, and none that rye
+// inherited itself without close-on-exec (one is made here, as an agent
+// that starts rye could leave one).
+func TestNoDescriptorLeaks(t *testing.T) {
+	fd, err := unix.Open("/dev/null", unix.O_RDONLY, 0) // no O_CLOEXEC: inherited by every child
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	c := newConfined(t, Needs{})
+	if got := c.run("fds"); got != "0 1 2" {
+		t.Errorf("open descriptors in the tool: %q, want 0 1 2", got)
+	}
+}
+
+// The helper's environment is rye's choice: none of the tool's variables
+// reach the helper's own Go runtime, and the tool gets exactly its own.
+func TestHelperEnvironment(t *testing.T) {
+	c := newConfined(t, Needs{})
+	exe, _ := os.Executable()
+	cmd := &exec.Cmd{Path: exe, Args: []string{"confine-act", "env", "GODEBUG"}, Env: []string{"GODEBUG=madvdontneed=1", "GOMAXPROCS=7"}}
+	l := NewLauncher(c.spec)
+	defer l.Close()
+	if err := l.Prepare(cmd); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(cmd.Env, " ") != "GOMAXPROCS=1 GOGC=off" {
+		t.Errorf("the helper's environment: %q", cmd.Env)
+	}
+}
+
+// An interpreter whose installation folder is (or resolves to) the root,
+// or holds the home folder or the project, is granted as a file alone.
+func TestInterpreterPrefixRefused(t *testing.T) {
+	home := t.TempDir()
+	os.MkdirAll(filepath.Join(home, "bin"), 0o755)
+	os.WriteFile(filepath.Join(home, "bin", "python3"), []byte("#!/bin/sh\n"), 0o755)
+	gs, rep := InterpreterGrants(filepath.Join(home, "bin", "python3"), []string{home})
+	if len(rep.Granted) != 0 || len(rep.Refused) != 1 || len(gs) != 1 || gs[0].Base != filepath.Join(home, "bin", "python3") {
+		t.Errorf("~/bin/python3: %+v %+v", gs, rep)
+	}
+	// A virtual environment that is a link to /.
+	project := t.TempDir()
+	os.Symlink("/", filepath.Join(project, ".venv"))
+	gs, rep = InterpreterGrants(filepath.Join(project, ".venv", "bin", "bash"), []string{home, project})
+	for _, g := range gs {
+		if g.Base == "/" {
+			t.Errorf("the root folder granted: %+v", rep)
+		}
+	}
+	if len(rep.Refused) == 0 {
+		t.Errorf("a .venv -> / was not refused: %+v", rep)
+	}
+	// The system's interpreter: /usr.
+	if _, rep := InterpreterGrants("/usr/bin/bash", []string{home}); len(rep.Granted) == 0 || rep.Granted[0] != "/usr" {
+		t.Errorf("/usr/bin/bash: %+v", rep)
+	}
+}
+
+// A helper that others could have replaced is refused.
+func TestFindHelperRefusesWritable(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cand := filepath.Join(filepath.Dir(exe), HelperName)
+	if _, err := os.Lstat(cand); err == nil {
+		t.Skipf("SKIPPED: %s exists already", cand)
+	}
+	if err := os.WriteFile(cand, []byte("#!/bin/sh\n"), 0o775); err != nil {
+		t.Skipf("SKIPPED: cannot write beside the test binary: %v", err)
+	}
+	defer os.Remove(cand)
+	os.Chmod(cand, 0o775)
+	if _, err := FindHelper(); err == nil || !strings.Contains(err.Error(), "writable by others") {
+		t.Errorf("group-writable helper: %v", err)
+	}
+	os.Chmod(cand, 0o755)
+	if h, err := FindHelper(); err != nil || h.Path != cand {
+		t.Errorf("helper: %+v %v", h, err)
+	}
+	os.Remove(cand)
+	if h, err := FindHelper(); err != nil || h.Path != exe || len(h.Args) != 2 || h.Args[1] != HelperArg {
+		t.Errorf("fallback: %+v %v", h, err)
 	}
 }

@@ -279,3 +279,49 @@ sandbox: {network: [":1"]}
 		t.Fatalf("%v", err)
 	}
 }
+
+// The placeholders take rye's own values: a project's .env that sets
+// TMPDIR (which it may: the tool's environment is not the sandbox), or the
+// chain's env_config that sets HOME, does not move {tmp} or {home} to a
+// folder of its choosing.
+func TestEnvironmentCannotMovePlaceholders(t *testing.T) {
+	needConfinement(t, confine.Needs{})
+	f := newFixture(t)
+	decoy := t.TempDir()
+	os.MkdirAll(filepath.Join(decoy, "data"), 0o755)
+	os.WriteFile(filepath.Join(decoy, "data", "secret"), []byte("s\n"), 0o600)
+	os.WriteFile(filepath.Join(f.project, ".env"), []byte("TMPDIR="+decoy+"\n"), 0o644)
+	f.write("project", "tools/box/t.sh", `#!/usr/bin/env bash
+# ---
+# version: "1.0.0"
+# tool_type: shell
+# executor_id: rye/core/runtimes/shell_runtime
+# category: box
+# description: reads $TMPDIR/data/secret and $HOME/data/secret
+# env_config:
+#   dotenv: true
+#   env: {HOME: "`+decoy+`"}
+# sandbox:
+#   filesystem:
+#     read: ["{home}/data", "{tmp}/data"]
+# ---
+if read -r s < "$TMPDIR/data/secret" 2>/dev/null; then tmp=ok; else tmp=refused; fi
+if read -r s < "$HOME/data/secret" 2>/dev/null; then home=ok; else home=refused; fi
+printf '{"tmp": "%s", "home": "%s", "tmpdir": "%s"}\n' "$tmp" "$home" "$TMPDIR"
+`, f.key)
+	x := f.executor()
+	x.Helper = testHelper
+	x.Home = t.TempDir()
+	r, err := runBox(t, x, nil)
+	if err != nil || !r.Succeeded() {
+		t.Fatalf("%v %+v", err, r)
+	}
+	data := r.Data.(map[string]any)
+	if data["tmpdir"] != decoy || data["tmp"] != "refused" || data["home"] != "refused" {
+		t.Errorf("data: %v", data)
+	}
+	want := []string{filepath.Join(x.Home, "data"), filepath.Join(os.TempDir(), "data")}
+	if got := r.Confinement.Filesystem.Read; strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("granted: %v, want %v", got, want)
+	}
+}
