@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ryekit/rye/confine"
+	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/sandbox"
 	"github.com/ryekit/rye/space"
 )
@@ -93,14 +94,51 @@ func (x *Executor) planConfinement(p *Plan) error {
 		}
 		return err
 	}
-	p.confine = &confinement{block: b, kernel: k, needs: needs, ruleset: confine.BuildRuleset(k, true)}
+	c := &confinement{block: b, kernel: k, needs: needs}
+	if e := p.early; e != nil && e.kernel == k {
+		c.ruleset, p.early = e.ruleset, nil
+	} else {
+		c.ruleset = confine.BuildRuleset(k, true)
+	}
+	p.confine = c
 	return nil
+}
+
+// earlyRuleset is the system defaults' ruleset, started as soon as the
+// verified tool shows a sandbox block, before the rest of its chain is
+// read and verified: the two take about as long, and run side by side.
+type earlyRuleset struct {
+	kernel  confine.Kernel
+	ruleset *confine.Ruleset
+}
+
+// startRuleset starts the defaults' ruleset for a tool whose metadata has
+// a sandbox block and whose kernel can hold one; nil otherwise. Whether
+// the block is valid and enforceable is decided later (planConfinement):
+// a ruleset that is not used is closed.
+func (x *Executor) startRuleset(it *item.Item) *earlyRuleset {
+	md, err := it.Metadata()
+	if err != nil || md.Get(sandbox.Key) == nil {
+		return nil
+	}
+	k := x.probe()
+	if k.LandlockABI < confine.ABIFilesystem {
+		return nil
+	}
+	return &earlyRuleset{kernel: k, ruleset: confine.BuildRuleset(k, true)}
 }
 
 // release lets go of what Prepare started for the run (the ruleset).
 func (p *Plan) release() {
-	if p != nil && p.confine != nil {
+	if p == nil {
+		return
+	}
+	if p.confine != nil {
 		p.confine.ruleset.Close()
+	}
+	if p.early != nil {
+		p.early.ruleset.Close()
+		p.early = nil
 	}
 }
 

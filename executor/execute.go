@@ -91,6 +91,7 @@ type Plan struct {
 	integrity   []string
 	files       *runFiles
 	confine     *confinement // nil: the tool runs unconfined
+	early       *earlyRuleset
 }
 
 // PrepareOptions vary Prepare.
@@ -127,6 +128,7 @@ func (e *ChainInvalidError) Error() string {
 func (x *Executor) Prepare(id item.ID, o PrepareOptions) (*Plan, error) {
 	v := &verifier{trust: x.Trust, policy: x.Policy}
 	files := map[*space.Located]*verifiedFile{}
+	var early *earlyRuleset
 	c, err := chain.Build(x.Spaces, id, func(loc *space.Located) (*item.Item, error) {
 		role := "executor"
 		if len(files) == 0 {
@@ -136,10 +138,13 @@ func (x *Executor) Prepare(id item.ID, o PrepareOptions) (*Plan, error) {
 		if err != nil {
 			return nil, err
 		}
+		if role == "tool" && !o.ForLock {
+			early = x.startRuleset(f.Item) // while the rest of the chain verifies
+		}
 		files[loc] = f
 		return f.Item, nil
 	}, nil)
-	p := &Plan{Chain: c}
+	p := &Plan{Chain: c, early: early}
 	if c != nil {
 		for _, el := range c.Elements {
 			f := files[el.Loc]

@@ -93,6 +93,7 @@ type RunOptions struct {
 // the templates, the primitive on the verified bytes, the result, and the
 // lockfile when the tool had none and the run succeeded.
 func (x *Executor) Run(ctx context.Context, p *Plan, o RunOptions) *Result {
+	defer p.release()
 	started := time.Now()
 	tool := p.Chain.Tool()
 	r := &Result{Type: "tool", ItemID: string(tool.ID()), Chain: p.Links, Ran: true, Confinement: p.Confinement}
