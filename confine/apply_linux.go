@@ -95,8 +95,10 @@ func restrict(p *Policy) error {
 func dropCapabilities() {
 	_ = unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
 	for c := uintptr(0); c < 64; c++ {
-		if err := unix.Prctl(unix.PR_CAPBSET_DROP, c, 0, 0, 0); err == unix.EINVAL {
-			break // past the last capability this kernel knows
+		// EINVAL: past the last capability this kernel knows; EPERM: no
+		// CAP_SETPCAP, so none of them can be dropped (nor gained).
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, c, 0, 0, 0); err == unix.EINVAL || err == unix.EPERM {
+			break
 		}
 	}
 }
