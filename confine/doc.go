@@ -11,18 +11,22 @@
 // Both are applied by the process that is about to become the tool, just
 // before it executes it: Go cannot run code between fork and exec, so rye
 // starts a small helper program (cmd/rye-confine, or rye itself in a
-// hidden mode when the helper is not installed beside it). The helper
-// reads a Policy from a file descriptor rye hands it (never from its
-// environment or arguments, which the tool's configuration could reach),
-// sets no_new_privs, drops capabilities, restricts its own thread with
-// Landlock and seccomp, and calls execve: the tool starts confined, and so
-// does everything it starts. Any failure before execve is reported to rye
-// on a status descriptor and nothing runs.
+// hidden mode when the helper is not installed beside it). rye builds the
+// Landlock ruleset (Ruleset: creating one and adding rules restricts
+// nobody) and hands it to the helper on a descriptor, with a Policy in a
+// sealed memory file on another (never in the helper's environment or
+// arguments, which the tool's configuration could reach). The helper adds
+// its own /proc/self, sets no_new_privs, restricts its own thread with the
+// ruleset, drops capabilities, installs the seccomp filter and calls
+// execve: the tool starts confined, and so does everything it starts. Any
+// failure before execve is reported to rye on a status pipe and nothing
+// runs.
 //
-// Paths are opened by rye (Launcher), not by the helper: a declared path
-// is resolved below its placeholder's folder without following symbolic
-// links, so a link that a change under review adds to the project cannot
-// widen what the tool may read. The helper receives the open descriptors.
+// Declared paths are opened by rye (Launcher), below their placeholder's
+// folder without following symbolic links, so that a link a change under
+// review adds to the project cannot widen what the tool may read. The
+// system defaults (SystemDefaults) are opened following links: they are
+// the system's.
 //
 // Nothing runs with less than declared: Check refuses, with an
 // *UnenforceableError naming what was needed and what was found, a kernel

@@ -144,3 +144,18 @@ func TestReportJSON(t *testing.T) {
 		t.Errorf("ports: %s", b)
 	}
 }
+
+func TestReportSummary(t *testing.T) {
+	for _, c := range []struct {
+		r    *Report
+		want string
+	}{
+		{Unconfined(), "unconfined (no sandbox block)"},
+		{&Report{Verdict: "unenforceable", Needed: []string{"Landlock ABI 4 or newer"}, Found: "linux/amd64, Landlock ABI 3"}, "refused: unenforceable (Landlock ABI 4 or newer; found linux/amd64, Landlock ABI 3)"},
+		{&Report{Verdict: "enforced", LandlockABI: 7, Filesystem: FSReport{Read: []string{"/a"}}, Network: []string{":443"}}, "confined (Landlock ABI 7, seccomp): read 1 declared, write 0 declared, network :443, no subprocess"},
+	} {
+		if got := c.r.Summary(); got != c.want {
+			t.Errorf("%q, want %q", got, c.want)
+		}
+	}
+}
