@@ -22,7 +22,7 @@ var allowed = map[string][]string{
 	"cmd/rye/cli":     {"*"},
 	"cmd/rye-confine": {"confine"},
 	"mcp":             {"executor", "verify", "search", "sign", "space", "item"},
-	"lint":            {"chain", "sandbox", "verify", "space", "item", "item/syntax"},
+	"lint":            {"chain", "sandbox", "verify", "space", "item", "item/python", "item/syntax"},
 	"release":         {"verify", "sign", "space", "item"},
 	"executor":        {"chain", "params", "executor/prim", "sandbox", "confine", "verify", "sign", "space", "item", "item/syntax"},
 	"executor/prim":   {},
