@@ -47,8 +47,6 @@ const (
 	// fileAccess are the rights that apply to a file (the others are
 	// about folders, and the kernel refuses them on a file).
 	fileAccess = AccessExecute | AccessWriteFile | AccessReadFile | AccessTruncate | AccessIoctlDev
-	// allAccess are the rights of ABI 1 to 7.
-	allAccess = AccessIoctlDev<<1 - 1
 )
 
 // FileRights are the rights of a that apply to a file that is not a folder.
