@@ -358,7 +358,11 @@ func shellUses(src []byte, md *item.Metadata) []use {
 			}
 		}
 		if w.forkAt >= 0 {
-			out = append(out, use{what: "subprocess", off: base + w.forkAt, end: base + w.forkAt + 2, why: "a command substitution"})
+			n := 1 // `
+			if body[w.forkAt] == '$' {
+				n = 2 // $(
+			}
+			out = append(out, use{what: "subprocess", off: base + w.forkAt, end: base + w.forkAt + n, why: "a command substitution"})
 		}
 		if w.text != "" {
 			switch {
