@@ -471,6 +471,8 @@ func TestProcSelfLinks(t *testing.T) {
 	os.WriteFile(secret, []byte("s"), 0o600)
 	c := newConfined(t, Needs{})
 	expect(t, c, "ok", "read", "/proc/self/status")
+	expect(t, c, "ok", "read", "/proc/meminfo")
+	expect(t, c, "EACCES", "read", "/proc/version")
 	expect(t, c, "EACCES", "read", "/proc/self/root"+secret)
 	expect(t, c, "EACCES", "read", "/proc/self/cwd/policy.go") // cwd: the package's folder, not granted
 	expect(t, c, "EACCES", "read", fmt.Sprintf("/proc/%d/cmdline", os.Getpid()))

@@ -144,16 +144,18 @@ func NewLauncher(s *Spec) *Launcher { return &Launcher{spec: s} }
 // the helper grants (Policy.System): /usr, /bin and /lib* (read and
 // execute: the system's programs and libraries), /etc less its secret
 // files (etcSecrets), the random devices and /dev/zero, /dev/null (read
-// and write), the CPU topology in /sys/devices/system/cpu (libc, Python
-// and Node size their pools by it) and /proc/self (which only the helper
-// can open: in rye it would name rye).
-const SystemDefaults = "/usr, /bin, /lib*, /etc less its secrets, /dev/null, /dev/random, /dev/urandom, /dev/zero, /sys/devices/system/cpu, /proc/self"
+// and write), the CPU topology in /sys/devices/system/cpu and the
+// system-wide /proc/cpuinfo, /proc/meminfo and /proc/stat (libc, Python
+// and Node size their pools and report processors and memory from them),
+// and /proc/self (which only the helper can open: in rye it would name
+// rye).
+const SystemDefaults = "/usr, /bin, /lib*, /etc less its secrets, /dev/null, /dev/random, /dev/urandom, /dev/zero, /sys/devices/system/cpu, /proc/cpuinfo, /proc/meminfo, /proc/stat, /proc/self"
 
 // DefaultNames names the defaults in reports.
 func DefaultNames() []string {
 	return []string{"/usr", "/bin", "/lib*", "/etc (less " + strings.Join(etcSecrets, ", ") + ")",
 		"/dev/null (read and write)", "/dev/random", "/dev/urandom", "/dev/zero", "/sys/devices/system/cpu",
-		"/proc/self", "the run's verified files", "the interpreter's installation"}
+		"/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/self", "the run's verified files", "the interpreter's installation"}
 }
 
 // within reports whether p is dir or below it (both clean and absolute).

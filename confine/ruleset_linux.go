@@ -145,6 +145,9 @@ func grantSystem(add func(fd int, a Access) error) error {
 	}
 	g.path(unix.AT_FDCWD, "/dev/null", AccessReadFile|AccessWriteFile|AccessTruncate)
 	g.path(unix.AT_FDCWD, "/sys/devices/system/cpu", Read)
+	for _, f := range []string{"/proc/cpuinfo", "/proc/meminfo", "/proc/stat"} {
+		g.path(unix.AT_FDCWD, f, AccessReadFile)
+	}
 	return g.err
 }
 
