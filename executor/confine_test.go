@@ -325,3 +325,59 @@ printf '{"tmp": "%s", "home": "%s", "tmpdir": "%s"}\n' "$tmp" "$home" "$TMPDIR"
 		t.Errorf("granted: %v, want %v", got, want)
 	}
 }
+
+// Python starts under the defaults (its installation under /usr), reads
+// what is declared, and the kernel refuses the rest: the network through
+// urllib, a subprocess, UDP, the home folder.
+func TestConfinedPythonTool(t *testing.T) {
+	needConfinement(t, confine.Needs{})
+	if _, err := os.Stat("/usr/bin/python3"); err != nil {
+		t.Skip("SKIPPED: no /usr/bin/python3")
+	}
+	f := newFixture(t)
+	os.MkdirAll(filepath.Join(f.project, "data"), 0o755)
+	os.WriteFile(filepath.Join(f.project, "data", "in.txt"), []byte("hello"), 0o644)
+	f.write("project", "tools/box/p.py", `__version__ = "1.0.0"
+__tool_type__ = "python"
+__executor_id__ = "rye/core/runtimes/python_script_runtime"
+__category__ = "box"
+__tool_description__ = "tries things"
+__sandbox__ = {"filesystem": {"read": ["{project}/data"], "write": ["{run_dir}"]}, "network": "none", "subprocess": False}
+
+import json, os, socket, subprocess, tempfile, urllib.request
+
+out = {}
+def attempt(name, fn):
+    try:
+        fn()
+        out[name] = "ok"
+    except OSError as e:
+        out[name] = "refused" if e.errno in (1, 13) or "Operation not permitted" in str(e) else "errno %s: %s" % (e.errno, e)
+    except Exception as e:
+        out[name] = "refused" if "Operation not permitted" in str(e) or "Permission denied" in str(e) else repr(e)
+
+attempt("read", lambda: open(os.path.join(os.getcwd(), "data", "in.txt")).read())
+attempt("home", lambda: open(os.path.join(os.environ["HOME"], "secret")).read())
+attempt("http", lambda: urllib.request.urlopen("http://127.0.0.1:9", timeout=1))
+attempt("udp", lambda: socket.socket(socket.AF_INET, socket.SOCK_DGRAM))
+attempt("subprocess", lambda: subprocess.run(["/usr/bin/true"]))
+attempt("tempfile", lambda: tempfile.mkstemp(dir=os.environ["RYE_RUN_DIR"]))
+print(json.dumps(out))
+`, f.key)
+	x := f.executor()
+	x.Helper = testHelper
+	x.Home = t.TempDir()
+	os.WriteFile(filepath.Join(x.Home, "secret"), []byte("s"), 0o600)
+	x.Environ = append(x.Environ, "RYE_PYTHON=/usr/bin/python3", "HOME="+x.Home)
+	r, err := x.Execute(context.Background(), &Request{Kind: "tool", ID: "box/p"})
+	if err != nil || !r.Succeeded() {
+		t.Fatalf("%v %+v", err, r)
+	}
+	want := map[string]any{"read": "ok", "home": "refused", "http": "refused", "udp": "refused", "subprocess": "refused", "tempfile": "ok"}
+	data := r.Data.(map[string]any)
+	for k, v := range want {
+		if data[k] != v {
+			t.Errorf("%s = %v, want %v (%v)", k, data[k], v, data)
+		}
+	}
+}
