@@ -60,6 +60,10 @@ type Execute struct {
 	// interpreters come from the project's .venv/ and node_modules/ (when
 	// git does not track them). Off by default.
 	ProjectInterpreters bool `yaml:"project_interpreters"`
+	// RequireSandbox refuses to run a tool that declares no sandbox
+	// block: every tool then runs confined or not at all. Off by
+	// default.
+	RequireSandbox bool `yaml:"require_sandbox"`
 }
 
 // Default is the file rye init writes into a project.
@@ -236,6 +240,13 @@ func (s *Settings) ProjectInterpreters() bool {
 	return s.User != nil && s.User.Execute.ProjectInterpreters
 }
 
+// RequireSandbox is the user's execute.require_sandbox. A project's is
+// ignored (and reported by Notes): what rye runs is the user's decision,
+// and a project that wants its tools confined declares sandbox blocks.
+func (s *Settings) RequireSandbox() bool {
+	return s.User != nil && s.User.Execute.RequireSandbox
+}
+
 // Lint returns the lint settings a run relies on, and those of the tree
 // under check that may only make them stricter. Without a trusted ref the
 // project's file is the project's own choice and is merged over the
@@ -294,6 +305,9 @@ func (s *Settings) Ignored() []Ignored {
 	}
 	if s.Project != nil && s.Project.Execute.ProjectInterpreters {
 		out = append(out, Ignored{File: s.ProjectPath, Key: KeyProjectInterpreters, Why: "only your own configuration can let a project choose what rye runs"})
+	}
+	if s.Project != nil && s.Project.Execute.RequireSandbox {
+		out = append(out, Ignored{File: s.ProjectPath, Key: "execute.require_sandbox", Why: "it is read from your own configuration only (a project confines its tools by declaring sandbox blocks)"})
 	}
 	return out
 }

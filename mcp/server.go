@@ -78,6 +78,9 @@ type Response struct {
 	// Verification is the verdict of an item that did not verify, with
 	// the reason and its fix.
 	Verification *verify.Result `json:"verification,omitempty"`
+	// Confinement is a tool's confinement, as rye execute reports it
+	// ("none", or the verdict and what was granted).
+	Confinement any `json:"confinement,omitempty"`
 	// Truncated says what was cut from Data to fit the message in
 	// MaxResponse ("" when nothing was).
 	Truncated string `json:"truncated,omitempty"`

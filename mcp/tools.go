@@ -66,6 +66,9 @@ func (s *server) execute(ctx context.Context, _ *sdk.CallToolRequest, a executeA
 	defer context.AfterFunc(s.life, cancel)()
 	r, err := x.Execute(ctx, &executor.Request{Kind: k, ID: id, Params: params, DryRun: a.DryRun, Timeout: s.o.Timeout})
 	resp := &Response{Status: r.Status, Type: r.Type, ItemID: r.ItemID, Data: r.Data, Error: r.Error, Chain: r.Chain, DeclaredInputs: r.DeclaredInputs, Verification: r.Verification, Metadata: r.Metadata}
+	if r.Confinement != nil {
+		resp.Confinement = r.Confinement
+	}
 	if r.DryRun && r.Succeeded() {
 		resp.Status = "validation_passed"
 	}

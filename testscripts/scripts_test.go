@@ -18,6 +18,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/ryekit/rye/cmd/rye/cli"
+	"github.com/ryekit/rye/confine"
 	"github.com/ryekit/rye/internal/agenttest"
 	"github.com/ryekit/rye/internal/releasesig"
 	"github.com/ryekit/rye/internal/sarifcheck"
@@ -33,6 +34,7 @@ func TestMain(m *testing.M) {
 			detachTerminal()
 			os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 		},
+		"rye-confine": confine.HelperMain, // beside rye, as go install ./cmd/... puts it
 	})
 }
 
@@ -81,11 +83,16 @@ func TestScripts(t *testing.T) {
 			"signfile":    signFile,
 			"sshagent":    sshAgent,
 			"mcp":         mcpSession,
+			"ryebinary":   ryeBinary,
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {
 			case "unix":
 				return runtime.GOOS != "windows", nil
+			case "linux":
+				return runtime.GOOS == "linux", nil
+			case "confine":
+				return canConfine()
 			case "python3", "bash", "setsid":
 				_, err := exec.LookPath(cond)
 				return err == nil, nil
@@ -296,4 +303,37 @@ func sshAgent(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	ts.Defer(stop)
 	ts.Setenv("SSH_AUTH_SOCK", sock)
+}
+
+// canConfine is the condition [confine]: the kernel enforces a sandbox
+// block with ports (Landlock ABI 4 or newer, seccomp). On a kernel that
+// has Landlock but cannot, it is an error, not a skip: a skipped
+// enforcement test must never read as a pass. RYE_REQUIRE_CONFINEMENT=1
+// makes a kernel without Landlock an error too.
+func canConfine() (bool, error) {
+	k := confine.Probe()
+	err := confine.Check(k, confine.Needs{Ports: true})
+	switch {
+	case err == nil:
+		return true, nil
+	case k.LandlockABI > 0 || os.Getenv("RYE_REQUIRE_CONFINEMENT") != "":
+		return false, fmt.Errorf("this kernel has Landlock (or RYE_REQUIRE_CONFINEMENT is set) but cannot run the confinement scripts: %v", err)
+	}
+	return false, nil
+}
+
+// ryebinary DST copies the rye program alone (without rye-confine beside
+// it) to DST, so that a script can run rye as it runs when the helper is
+// not installed.
+func ryeBinary(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: ryebinary DST")
+	}
+	src, err := exec.LookPath("rye") // testscript.Main put it on PATH
+	ts.Check(err)
+	data, err := os.ReadFile(src)
+	ts.Check(err)
+	dst := ts.MkAbs(args[0])
+	ts.Check(os.MkdirAll(filepath.Dir(dst), 0o755))
+	ts.Check(os.WriteFile(dst, data, 0o755))
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ryekit/rye/confine"
 	"github.com/ryekit/rye/project"
 	"github.com/ryekit/rye/report"
 )
@@ -92,6 +93,9 @@ type app struct {
 
 // Main runs rye with args and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == confine.HelperArg {
+		confine.HelperMain() // rye as its own confinement helper: never returns
+	}
 	return (&app{stdin: stdin, stdout: stdout, stderr: stderr, progressDelay: time.Second}).main(args)
 }
 
