@@ -42,7 +42,7 @@ func ParsePatterns(sp *Space, patterns []string, cwd string) ([]Pattern, error) 
 				return nil, err
 			}
 			pat.rel = rel
-			pat.NotItem = !isItemPath(rel)
+			pat.NotItem = !sp.IsItemPath(rel)
 		case strings.ContainsAny(p, "*?["):
 			if !doublestar.ValidatePattern(p) {
 				return nil, fmt.Errorf("invalid pattern %q", p)
