@@ -84,10 +84,7 @@ func Project(req ProjectRequest) (*ProjectResult, error) {
 	pl := &ProjectResult{}
 	opts := req.Options
 	opts.Fixes = req.Fix != NoFix
-	kinds := req.Kinds
-	if kinds == nil {
-		kinds = item.Kinds
-	}
+	kinds := req.Kinds // nil: every kind of the project's layout
 	load := func() (*Env, error) {
 		env, err := Load(req.Spaces, req.Spaces.Project, kinds, req.Patterns, req.WorkDir)
 		if err != nil {

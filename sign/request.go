@@ -55,11 +55,8 @@ type Outcomes struct {
 // request's: a pattern that matches nothing, Changed's, the key's; what
 // happens to each item is in its Result.
 func Run(req Request) (*Outcomes, error) {
-	kinds := req.Kinds
-	if kinds == nil {
-		kinds = item.Kinds
-	}
-	sel, err := space.Select(req.Space, kinds, req.Patterns, req.WorkDir)
+	// nil: every kind of the space's layout (space.Walk).
+	sel, err := space.Select(req.Space, req.Kinds, req.Patterns, req.WorkDir)
 	if err != nil {
 		return nil, err
 	}
