@@ -129,6 +129,10 @@ func Project(req ProjectRequest) (*ProjectResult, error) {
 		res.Findings = append(res.Findings, skipped...)
 	}
 	pl.Result, pl.Files = res, len(env.Files)
+	if sp := req.Spaces.Project; sp != nil && sp.Layout().RyeOS {
+		res.RyeOSTree = true
+		pl.Notes = append([]string{sp.Layout().Note()}, pl.Notes...)
+	}
 	return pl, nil
 }
 

@@ -102,7 +102,7 @@ func SignR1(key *Key, ext string, src []byte, t time.Time) ([]byte, error) {
 
 // ErrOtherSigner is a file whose signature line another key made: rye
 // sign replaces only a line of the signing key's own.
-var ErrOtherSigner = errors.New("signed by another key")
+var ErrOtherSigner = errors.New("rye replaces only a signature line of your own")
 
 // takeOver prepares src for signing in f (r1 or ryeos) with key: the line
 // at the top of the file may be replaced only when it is the signer's own
@@ -125,7 +125,7 @@ func takeOver(key *Key, f Format, kind item.Kind, id item.ID, ext string, src []
 		l := found.Line
 		own := (l.Fingerprint == key.Fingerprint || l.Fingerprint == key.Fingerprint64()) && VerifySignature(key.Public, l, kind, id)
 		if !own {
-			return nil, "", fmt.Errorf("%w: the file carries a %s signature by key %s, not by the signing key %s: rye replaces only a line of your own; if the item is yours to take over, remove that line first", ErrOtherSigner, l.Format, l.Fingerprint, key.Fingerprint64())
+			return nil, "", fmt.Errorf("the file carries a %s signature by key %s, which is not the signing key %s: %w; if the item is yours to take over, remove that line first", l.Format, l.Fingerprint, key.Fingerprint64(), ErrOtherSigner)
 		}
 		if l.Format != f {
 			note = "replaced its " + l.Format.String() + " line"
