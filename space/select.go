@@ -49,7 +49,11 @@ func ParsePatterns(sp *Space, patterns []string, cwd string) ([]Pattern, error) 
 			}
 			pat.glob = p
 		default:
-			id, err := item.ParseID(p)
+			parse := item.ParseID
+			if sp.Layout().RyeOS {
+				parse = item.ParseRyeOSID // RyeOS's ids are its paths
+			}
+			id, err := parse(p)
 			if err != nil {
 				return nil, err
 			}
