@@ -115,7 +115,7 @@ func takeOver(key *Key, f Format, kind item.Kind, id item.ID, ext string, src []
 	found := Find(src, ext)
 	start, end := item.SignatureSlot(src, ext)
 	line := trimEOL(src[start:end])
-	kindOf, rest := classify(line, ext)
+	kindOf, _ := classify(line, ext)
 	switch {
 	case found.Status == Malformed || found.Status == Duplicate:
 		return nil, "", fmt.Errorf("the file carries a signature line that rye cannot use (%s): rye does not sign above or over it; remove that line first if the item is yours", found.Reason)
@@ -135,7 +135,6 @@ func takeOver(key *Key, f Format, kind item.Kind, id item.ID, ext string, src []
 	}
 	// The line at the top (the signer's own, a placeholder or a legacy
 	// rye:validated: line) goes when RyeOS's signer would keep it.
-	_ = rest
 	if f == RyeOS && !item.IsRyeOSMarkerLine(line, ext) || f == R1 && !bytes.Contains(line, []byte("rye:signed:")) {
 		out = make([]byte, 0, len(src))
 		out = append(append(out, src[:start]...), src[end:]...)
