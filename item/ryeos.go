@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/ryekit/rye/item/syntax"
 )
 
 // This file is the table of a RyeOS 0.2+ tree (spec 7.1): its fifteen
@@ -278,41 +276,25 @@ func RyeOSItemAt(rel string) (k Kind, id ID, ext string, ok bool) {
 // RyeOSForm reports whether an item of rye's three kinds is written in a
 // form only RyeOS 0.2+ writes (spec 6.4), so that it is read with RyeOS's
 // rules whatever signs it: a directive whose first line after the
-// signature line is --- and that has no ```xml block; a knowledge page
-// whose front matter has no id or title but a category, tags, a version
-// or a description; a Python tool with a # ryeos-tool: header; a YAML tool
-// whose executor_id is an alias (@...), or that declares required_caps or
-// a command "bin:...".
-func RyeOSForm(k Kind, ext string, src []byte) bool {
+// signature line is --- and that has no ```xml block; a Python tool with a
+// # ryeos-tool: header; and, read from md (rye's reading of the file, nil
+// when it does not parse), a knowledge page whose front matter has no id
+// or title but a category, tags, a version or a description, or a YAML
+// tool whose executor_id is an alias (@...), or that declares
+// required_caps or a command "bin:...".
+func RyeOSForm(k Kind, ext string, src []byte, md *Metadata) bool {
 	start := AfterSignature(src, ext)
 	switch {
 	case k == Directive && ext == ".md":
 		first := lineEnd(src, start)
 		return isDashes(src[start:first]) && !bytes.Contains(src, []byte("```xml"))
-	case k == Knowledge && ext == ".md":
-		first := lineEnd(src, start)
-		if !isDashes(src[start:first]) {
-			return false
-		}
-		md, err := readFrontMatter(src, syntax.NewLineIndex(src), start, first)
-		if err != nil || md.Get("id") != nil || md.Get("title") != nil {
-			return false
-		}
-		for _, f := range []string{"category", "tags", "version", "description"} {
-			if md.Get(f) != nil {
-				return true
-			}
-		}
 	case k == Tool && ext == ".py":
 		off := start
-		if bytes.HasPrefix(src, []byte("#!")) && off == 0 {
-			off = lineEnd(src, 0)
-		}
 		for off < len(src) {
 			next := lineEnd(src, off)
 			line := bytes.TrimSpace(src[off:next])
 			switch {
-			case len(line) == 0 || item0Signature(line):
+			case len(line) == 0:
 				off = next
 				continue
 			case bytes.HasPrefix(line, []byte("#")):
@@ -320,17 +302,18 @@ func RyeOSForm(k Kind, ext string, src []byte) bool {
 			}
 			return false
 		}
-	case k == Tool && (ext == ".yaml" || ext == ".yml"):
-		md, err := ReadMetadata(k, "x"+ext, src)
-		if err != nil {
+	case md == nil:
+	case k == Knowledge && md.Form == FormFrontMatter:
+		if md.Get("id") != nil || md.Get("title") != nil {
 			return false
 		}
+		for _, f := range []string{"category", "tags", "version", "description"} {
+			if md.Get(f) != nil {
+				return true
+			}
+		}
+	case k == Tool && md.Form == FormYAMLFile:
 		return strings.HasPrefix(md.Str("executor_id"), "@") || md.Get("required_caps") != nil || strings.HasPrefix(md.Get("config").Get("command").String(), "bin:") || strings.HasPrefix(md.Str("command"), "bin:")
 	}
 	return false
-}
-
-// item0Signature reports a signature-looking line (a # line of any era).
-func item0Signature(line []byte) bool {
-	return bytes.HasPrefix(line, []byte("# rye:")) || bytes.HasPrefix(line, []byte("# ryeos:"))
 }

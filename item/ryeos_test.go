@@ -199,3 +199,33 @@ func TestRustSignedKnowledgeFrontMatter(t *testing.T) {
 		}
 	}
 }
+
+// The forms only RyeOS 0.2+ writes (spec 6.4), unsigned or under any
+// signature, and rye's own forms, which are not.
+func TestRyeOSForm(t *testing.T) {
+	for _, c := range []struct {
+		kind Kind
+		ext  string
+		src  string
+		want bool
+	}{
+		{Directive, ".md", "---\ndescription: x\n---\nbody\n", true},
+		{Directive, ".md", "<!-- rye:signed:v2:x -->\n---\nd: x\n---\n", true},
+		{Directive, ".md", "# Greet\n\n```xml\n<directive name=\"g\"/>\n```\n", false},
+		{Directive, ".md", "---\nname: g\n---\n```xml\n<directive/>\n```\n", false},
+		{Tool, ".py", "#!/usr/bin/env python3\n\n# ryeos-tool:\n#   category: demo\n", true},
+		{Tool, ".py", "# rye:signed:x\n#  ryeos-tool:\n#   category: demo\n", true},
+		{Tool, ".py", "__version__ = \"1.0.0\"\n# ryeos-tool:\n", false},
+		{Tool, ".yaml", "executor_id: \"@subprocess\"\ncategory: demo\n", true},
+		{Tool, ".yaml", "required_caps: []\n", true},
+		{Tool, ".yaml", "config:\n  command: \"bin:demo\"\n", true},
+		{Tool, ".yaml", "executor_id: rye/core/primitives/subprocess\n", false},
+		{Knowledge, ".md", "---\ncategory: demo\ntags: [x]\n---\nbody\n", true},
+		{Knowledge, ".md", "---\nid: demo/x\ntitle: X\ncategory: demo\n---\nbody\n", false},
+	} {
+		md, _ := ReadMetadata(c.kind, "x"+c.ext, []byte(c.src))
+		if got := RyeOSForm(c.kind, c.ext, []byte(c.src), md); got != c.want {
+			t.Errorf("%s %q: %v, want %v", c.kind, c.src, got, c.want)
+		}
+	}
+}

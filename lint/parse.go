@@ -61,11 +61,15 @@ func runParse(pass *analysis.Pass) (any, error) {
 				msg = pe.Err.Error() // the position names the file already
 			}
 			r.at(sevError, "unreadable", f.start(), 0, "cannot read it: "+msg)
-		case f.IsItem() && readsAsRyeOS(f):
+		case f.IsItem() && readsAsRyeOS(f, nil):
 			// read with RyeOS's own rules: the ryeos analyzer's
 			f.ryeos = true
 		default:
 			md, err := item.ReadMetadata(f.Kind, f.Name, f.Src)
+			if err == nil && f.IsItem() && readsAsRyeOS(f, md) {
+				f.ryeos = true // its metadata is of a form only RyeOS 0.2+ writes
+				return
+			}
 			if err != nil {
 				pos := f.start()
 				if ie, ok := err.(*syntax.Error); ok {

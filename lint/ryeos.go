@@ -46,14 +46,15 @@ RyeOS does not require them.`,
 
 // readsAsRyeOS decides whether an item file is read with RyeOS 0.2+'s
 // rules (spec 7.5): a kind only RyeOS 0.2+ has; a Rust-engine signature;
-// a 0.2+ form; in a RyeOS 0.2+ project, anything not signed in one of
+// a 0.2+ form (md: rye's reading of the file, nil before or when it does
+// not parse); in a RyeOS 0.2+ project, anything not signed in one of
 // rye's formats.
-func readsAsRyeOS(f *File) bool {
+func readsAsRyeOS(f *File, md *item.Metadata) bool {
 	if f.Kind.IsRyeOSOnly() {
 		return true
 	}
 	ext := path.Ext(f.Rel)
-	if item.RustSigned(f.Src, ext) || item.RyeOSForm(f.Kind, ext, f.Src) {
+	if item.RustSigned(f.Src, ext) || item.RyeOSForm(f.Kind, ext, f.Src, md) {
 		return true
 	}
 	return f.Space.Layout().RyeOS && !item.HasSignatureLine(f.Src, ext)
