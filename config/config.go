@@ -43,7 +43,7 @@ type Lint struct {
 
 // Sign configures rye sign.
 type Sign struct {
-	Format string `yaml:"format"` // v1 or v2
+	Format string `yaml:"format"` // v1, v2, ryeos or r1
 }
 
 // Verify configures rye verify and rye check.
@@ -106,9 +106,9 @@ func (c *Config) check() error {
 		return fmt.Errorf("min_signature_version: %d is not 1 or 2", c.MinSignatureVersion)
 	}
 	switch c.Sign.Format {
-	case "", "v1", "v2":
+	case "", "v1", "v2", "ryeos", "r1":
 	default:
-		return fmt.Errorf("sign.format: %q is not v1 or v2", c.Sign.Format)
+		return fmt.Errorf("sign.format: %q is not v1, v2, ryeos or r1", c.Sign.Format)
 	}
 	// lint.severity names analyzers, which only package lint knows: lint.Lint
 	// checks the names and the values, once, where they are used.
@@ -207,7 +207,8 @@ func (s *Settings) MinSignatureVersion() int {
 }
 
 // SignFormat is the format rye sign writes: the project's choice, else the
-// user's, else "" (v2). It decides how the user signs, not what passes.
+// user's, else "" (rye's default: v2, or ryeos in a RyeOS 0.2+ project).
+// It decides how the user signs, not what passes.
 func (s *Settings) SignFormat() string {
 	for _, c := range []*Config{s.Project, s.User} {
 		if c != nil && c.Sign.Format != "" {

@@ -22,7 +22,7 @@ func TestParseErrors(t *testing.T) {
 		"min_signature_versoin: 2\n": "field min_signature_versoin not found",
 		"sign: {fromat: v1}\n":       "field fromat not found",
 		"min_signature_version: 3\n": "is not 1 or 2",
-		"sign: {format: v3}\n":       `"v3" is not v1 or v2`,
+		"sign: {format: v3}\n":       `"v3" is not v1, v2, ryeos or r1`,
 		"lint: [a]\n":                "cannot unmarshal",
 	}
 	for src, want := range cases {

@@ -34,6 +34,21 @@ type runFiles struct {
 	hasLib    bool          // {runtime_lib} exists: a library folder or items were declared
 	libDir    string        // anchor.lib: the folder (relative to .ai/) the library files come from
 	libs      []*verifiedFile
+	// selected says what the verify_deps walk took, to explain a file the
+	// tool then looked for in vain (explainMissing).
+	selected selection
+}
+
+// selection is what a verify_deps walk selected: the files with one of
+// exts below base (below its own folder only, unless recursive), outside
+// the excluded folders; by owner's verify_deps ("" when no element
+// declares one: only the tool is given).
+type selection struct {
+	owner     string
+	base      string
+	exts      []string
+	exclude   []string
+	recursive bool
 }
 
 // collectFiles reads and verifies everything the chain's anchor,
@@ -141,6 +156,7 @@ func collect(v *verifier, ss *space.Spaces, c *chain.Chain) (*runFiles, error) {
 			if err := wholeTools(base, d.Owner, "verify_deps scope "+d.Scope, tool); err != nil {
 				return nil, err
 			}
+			out.selected = selection{owner: string(d.Owner.ID()), base: base, exts: exts, exclude: exclude, recursive: d.Recursive}
 			w := &walk{v: v, sp: tool.Loc.Space, exts: exts, exclude: exclude, recursive: d.Recursive, skip: tool.Loc.Rel, role: "dependency", what: "verify_deps of " + string(tool.ID())}
 			if out.deps, err = w.run(base); err != nil {
 				return nil, err

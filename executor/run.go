@@ -216,7 +216,15 @@ func (x *Executor) run(ctx context.Context, p *Plan, o RunOptions, r *Result) (a
 			final = dropEmptyLoadPathEntries(final, caller)
 			return final, checkLoadPaths(final, caller, rd, nodeModules)
 		}
-		return x.runSubprocess(ctx, p, cfg, env, check, o, l)
+		data, err := x.runSubprocess(ctx, p, cfg, env, check, o, l)
+		if err != nil {
+			// Before the run folder goes: a file the tool looked for there
+			// in vain is named, with why it was not given to the run.
+			if why := rd.explainMissing(p.Chain.Tool(), p.files, data); why != "" {
+				err = errors.New(why)
+			}
+		}
+		return data, err
 	case "rye/core/primitives/http_client":
 		return x.runHTTP(ctx, p, cfg, o)
 	default:

@@ -75,7 +75,7 @@ func Check(req CheckRequest) (*CheckResult, error) {
 	if whole && ss.Project != nil {
 		// A whole-project check also looks at what is not an item (the
 		// items themselves were read once, for verification).
-		all, rest, err := LoadExtras(ss.Project, item.Kinds)
+		all, rest, err := LoadExtras(ss.Project, nil)
 		if err != nil {
 			return nil, err
 		}

@@ -51,6 +51,9 @@ type Result struct {
 	// (suppressed and dropped findings excluded), with Options.Fixes.
 	Fixable []Diagnostic
 	Env     *Env
+	// RyeOSTree is set for a run over a RyeOS 0.2+ project: its report
+	// groups the signature analyzer's failures by cause (GroupRyeOS).
+	RyeOSTree bool
 }
 
 // chunkSize is how many files a run analyses at a time: their bytes and
@@ -170,6 +173,9 @@ func (res *Result) add(e *Env, analyzers []*analysis.Analyzer, o Options, progre
 				continue
 			}
 			sev = over
+		}
+		if sev == sevError && strings.HasPrefix(name, "advice/") {
+			sev = sevWarning // advice (ryeos/advice/...) is never an error, whatever the settings say
 		}
 		fd := report.Finding{Rule: d.Analyzer.Name + "/" + name, Severity: report.Severity(sev), Path: pos.Filename, Line: pos.Line, Col: charColumn(f, pos), Message: d.Message}
 		if d.End.IsValid() {

@@ -293,6 +293,10 @@ type signArgs struct {
 	ItemID      string `json:"item_id"`
 	ProjectPath string `json:"project_path"`
 	Source      string `json:"source"`
+	// Parameters is accepted and ignored: the February reference's sign
+	// tool declares it and never reads it (spec 7.6.3), and clients of
+	// that tool send it.
+	Parameters json.RawMessage `json:"parameters"`
 }
 
 // errSigningOff is the answer of the sign tool when the user did not

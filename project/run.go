@@ -295,10 +295,7 @@ func (r Run) routeOthers(routes []*route, others []string, cwd string) error {
 		routes[0].patterns = append(routes[0].patterns, others...)
 		return nil
 	}
-	kinds := r.Kinds
-	if kinds == nil {
-		kinds = item.Kinds
-	}
+	kinds := r.Kinds // nil: every kind of each project's layout
 	for _, pat := range others {
 		var first error
 		hit := false

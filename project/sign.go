@@ -20,7 +20,8 @@ const (
 
 // Signing says how a caller signs in a project: the space the items are
 // in and the format it asks for ("" for both: the project, and the
-// settings' sign.format, else v2).
+// settings' sign.format, else the project's default: ryeos in a RyeOS
+// 0.2+ project, v2 anywhere else).
 type Signing struct {
 	Space  string
 	Format string
@@ -41,7 +42,12 @@ func (p *Project) SignRequest(s Signing) (sign.Request, error) {
 	if name == "" && p.Settings != nil {
 		name = p.Settings.SignFormat()
 	}
+	// The default is what the project's readers read: RyeOS 0.2+ reads
+	// only its own formats (spec 7.6); everything else, v2.
 	format := sign.V2
+	if sp.Layout().RyeOS {
+		format = sign.RyeOS
+	}
 	if name != "" {
 		if format, err = sign.ParseFormat(name); err != nil {
 			return sign.Request{}, verify.RequestErrorOf(FieldFormat, err)

@@ -57,6 +57,11 @@ type Result struct {
 	Target
 	Outcome Outcome
 	Err     error
+	// Note says what signing changed besides the line, for the reader:
+	// another format's line of the signer's own replaced (a migration),
+	// signature-looking lines removed from the body as RyeOS's signer
+	// removes them.
+	Note string
 }
 
 // Batch signs many items: in parallel, idempotently, and atomically per
@@ -140,6 +145,9 @@ func (b *Batch) one(t Target, staged *atomicfile.Batch) Result {
 	if err != nil {
 		r.Err = err
 		return r
+	}
+	if b.Format == RyeOS || b.Format == R1 {
+		return b.oneRust(t, src, staged)
 	}
 	ext := filepath.Ext(t.File)
 	found := Find(src, ext) // once: what Sign and SignedBy would each look for

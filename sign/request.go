@@ -59,11 +59,8 @@ type Outcomes struct {
 // request's: a pattern that matches nothing, Changed's, the key's; what
 // happens to each item is in its Result.
 func Run(req Request) (*Outcomes, error) {
-	kinds := req.Kinds
-	if kinds == nil {
-		kinds = item.Kinds
-	}
-	sel, err := space.Select(req.Space, kinds, req.Patterns, req.WorkDir)
+	// nil: every kind of the space's layout (space.Walk).
+	sel, err := space.Select(req.Space, req.Kinds, req.Patterns, req.WorkDir)
 	if err != nil {
 		return nil, err
 	}
@@ -93,8 +90,22 @@ func Run(req Request) (*Outcomes, error) {
 		format = V2
 	}
 	b := &Batch{Key: out.Key, Format: format, Time: req.Time, Force: req.Force, DryRun: req.DryRun, Progress: req.Progress}
-	if req.Rules != nil {
-		b.Validate = validator(req.Rules)
+	ryeos := req.Space.Layout().RyeOS
+	switch {
+	case format == R1:
+		// The r1 engine's signer checked nothing (spec 7.6.2).
+	case format == RyeOS:
+		b.Validate = ryeosValidator
+	case req.Rules != nil:
+		feb := validator(req.Rules)
+		b.Validate = func(t Target, src []byte) error {
+			// An item of a RyeOS 0.2+ tree is checked by RyeOS's rules,
+			// whatever the format it is signed in.
+			if ryeos || !t.Kind.Valid() {
+				return ryeosValidator(t, src)
+			}
+			return feb(t, src)
+		}
 	}
 	targets := make([]Target, len(items))
 	for i, f := range items {
@@ -138,6 +149,7 @@ type Entry struct {
 	Path   string    `json:"path"`
 	Result string    `json:"result"`
 	Error  string    `json:"error,omitempty"`
+	Note   string    `json:"note,omitempty"`
 }
 
 // Summarize is the summary of results signed with key (nil: none was
@@ -148,7 +160,7 @@ func Summarize(key *Key, format Format, results []Result) *Summary {
 		s.Fingerprint = key.Fingerprint
 	}
 	for _, r := range results {
-		e := Entry{Kind: r.Kind, ID: r.ID, Path: r.Display, Result: r.Outcome.String()}
+		e := Entry{Kind: r.Kind, ID: r.ID, Path: r.Display, Result: r.Outcome.String(), Note: r.Note}
 		if r.Err != nil {
 			e.Error = r.Err.Error()
 		}

@@ -23,7 +23,15 @@ func DocURL(anchor string) string {
 // (-v).
 func (res *Results) Report(notes []string, project *space.Space, listVerified bool) *report.Report {
 	rep := &report.Report{Tool: "rye verify", Notes: append(append([]string(nil), notes...), res.Notes...)}
+	if project != nil {
+		if note := project.Layout().Note(); note != "" {
+			rep.Notes = append([]string{note}, rep.Notes...)
+		}
+	}
 	AddVerdicts(rep, res.Items, listVerified)
+	if project != nil && project.Layout().RyeOS {
+		GroupRyeOS(rep, res.Items, project.Label)
+	}
 	rep.Passed = res.Passed
 	for _, p := range res.Trust.Problems {
 		rep.Add(report.Finding{Rule: "verify/trust-store", Severity: report.Warning, Path: p.Path, Message: p.Reason})
@@ -79,7 +87,11 @@ func OwnerText(owner string) string {
 // one line in text.
 func LegacyGroup(rep *report.Report, f *report.Finding, format string) {
 	f.Group = "legacy-" + format
-	rep.AddGroup(report.Group{Key: f.Group, Summary: "%s verified with " + format + " signatures, which leave parts of each item unsigned (" + DocURL("what-v1-does-not-catch") + "; -v or --format json lists them); re-sign them with your key: rye sign --format v2 \"**\""})
+	summary := "%s verified with " + format + " signatures, which leave parts of each item unsigned (" + DocURL("what-v1-does-not-catch") + "; -v or --format json lists them); re-sign them with your key: rye sign --format v2 \"**\""
+	if format == "r1" || format == "ryeos" {
+		summary = "%s verified with " + format + " signatures, RyeOS's own format, which signs neither the time nor the location (" + DocURL("what-v1-does-not-catch") + "; -v lists them); RyeOS reads no other format, so keep them where RyeOS reads the items"
+	}
+	rep.AddGroup(report.Group{Key: f.Group, Summary: summary})
 }
 
 // AddVerdicts turns results into report items and findings; listVerified

@@ -250,10 +250,9 @@ func Run(req Request) (*Results, error) {
 	if req.Staged && req.ChangedSince != "" {
 		return nil, requestError(FieldChangedSince, errors.New("a run verifies the index (staged) or what changed since a commit, not both"))
 	}
+	// nil is every kind of each space's layout (space.Walk); the index
+	// and what changed since a commit are read for the kinds named.
 	kinds := req.Kinds
-	if kinds == nil {
-		kinds = item.Kinds
-	}
 	tier := req.Tier
 	if tier == "" {
 		tier = string(space.Project)
@@ -310,7 +309,7 @@ func Run(req Request) (*Results, error) {
 			}
 		}
 		var same int
-		if res.Sources, same, err = StagedSources(g.Repo, g.AIPrefix, p, kinds, pats, head); err != nil {
+		if res.Sources, same, err = StagedSources(g.Repo, g.AIPrefix, p, req.Kinds, pats, head); err != nil {
 			return nil, requestError(FieldStaged, err)
 		}
 		switch {
@@ -336,7 +335,7 @@ func Run(req Request) (*Results, error) {
 		for _, sel := range sels {
 			srcs := SelectionSources(sel)
 			if req.ChangedSince != "" && sel.Space.Name == space.Project {
-				if srcs, err = res.changedSince(g, req.ChangedSince, sel.Space, srcs, kinds, req.Cache != ""); err != nil {
+				if srcs, err = res.changedSince(g, req.ChangedSince, sel.Space, srcs, kindsOf(sel.Space, kinds), req.Cache != ""); err != nil {
 					return nil, err
 				}
 			}
@@ -681,4 +680,15 @@ func (res *Results) noteCopies(results []Result) {
 			res.Copies = append(res.Copies, Copy{Kind: r.Kind, ID: r.ID, Path: r.Path, Of: first, Format: r.Format})
 		}
 	}
+}
+
+// kindsOf is kinds, or every kind of the space's layout for nil.
+func kindsOf(sp *space.Space, kinds []item.Kind) []item.Kind {
+	switch {
+	case kinds != nil:
+		return kinds
+	case sp.Layout().RyeOS:
+		return item.RyeOSKinds
+	}
+	return item.Kinds
 }

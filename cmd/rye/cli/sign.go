@@ -20,7 +20,8 @@ func (a *app) signCommand() *cobra.Command {
 		Long: `rye sign signs the items that the patterns select in the project (or --space
 user): an id (hello/greet), a glob (* and ? within a segment, ** across
 segments: "my-project/*", "my-project/**"), or a file path as pre-commit
-passes it (.ai/tools/hello/greet.py). Without KIND, all three kinds.
+passes it (.ai/tools/hello/greet.py). Without KIND, every kind of the
+project (in a RyeOS 0.2+ project, its fifteen kinds and its manifest).
 
 Metadata is validated first; an invalid item is refused with the reason and
 the others are still signed. An item already validly signed by your key in
@@ -66,9 +67,9 @@ main "**" signs what a branch changed and leaves the rest alone.`,
 			return a.reportSigning(results, res.Key, res.Format, dryRun)
 		},
 	}
-	cmd.Flags().StringVar(&formatFlag, "format", "", "signature format `v1|v2` (default: sign.format of .ai/config/rye.yaml, else v2)")
+	cmd.Flags().StringVar(&formatFlag, "format", "", "signature format `v1|v2|ryeos|r1` (default: sign.format of .ai/config/rye.yaml, else ryeos in a RyeOS 0.2+ project, v2 elsewhere)")
 	cmd.Flags().StringVar(&spaceFlag, "space", "project", "sign items of `SPACE`: project or user")
-	cmd.RegisterFlagCompletionFunc("format", fixedValues("v1", "v2"))
+	cmd.RegisterFlagCompletionFunc("format", fixedValues("v1", "v2", "ryeos", "r1"))
 	cmd.RegisterFlagCompletionFunc("space", fixedValues("project", "user"))
 	cmd.Flags().BoolVar(&force, "force", false, "re-sign items that are already validly signed")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "list what would be signed; write nothing")
@@ -111,7 +112,11 @@ func (a *app) reportSigning(results []sign.Result, key *sign.Key, format sign.Fo
 			case r.Outcome == sign.OutcomeFailed:
 				fmt.Fprintf(a.stdout, "failed     %s %s (%s): %v\n", r.Kind, r.ID, r.Display, r.Err)
 			case r.Outcome != sign.OutcomeUnchanged || a.verbose:
-				fmt.Fprintf(a.stdout, "%-10s %s %s (%s)\n", r.Outcome, r.Kind, r.ID, r.Display)
+				note := ""
+				if r.Note != "" {
+					note = ": " + r.Note
+				}
+				fmt.Fprintf(a.stdout, "%-10s %s %s (%s)%s\n", r.Outcome, r.Kind, r.ID, r.Display, note)
 			}
 		}
 		fp := ""

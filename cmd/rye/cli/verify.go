@@ -256,12 +256,13 @@ func projectsPrefix(n int) string {
 	return report.Plural(n, "project") + ", "
 }
 
-// splitKind reads the optional leading KIND of "[KIND] PATTERN...".
+// splitKind reads the optional leading KIND of "[KIND] PATTERN...": none
+// is every kind of the project (nil).
 func splitKind(args []string) ([]item.Kind, []string) {
 	if len(args) > 0 {
 		if k, err := item.ParseKind(args[0]); err == nil {
 			return []item.Kind{k}, args[1:]
 		}
 	}
-	return item.Kinds, args
+	return nil, args
 }
