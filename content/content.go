@@ -64,9 +64,10 @@ type File struct {
 	Name string
 	Src  []byte
 	// Meta is the item's metadata when the caller has read it (nil: read
-	// here when a rule needs it; an item whose metadata does not read is
-	// judged on its bytes).
-	Meta *item.Metadata
+	// here, unless MetaRead says the caller tried; an item whose metadata
+	// does not read is judged on its bytes).
+	Meta     *item.Metadata
+	MetaRead bool
 
 	once   sync.Once
 	parsed *parsed
@@ -166,7 +167,7 @@ func (f *File) parse() *parsed {
 		}
 		if p.form != formOther {
 			p.sigStart, p.sigEnd = item.SignatureSlot(f.Src, p.ext)
-			if p.meta == nil {
+			if p.meta == nil && !f.MetaRead {
 				if md, err := item.ReadMetadata(f.Kind, f.Name, f.Src); err == nil {
 					p.meta = md
 				}

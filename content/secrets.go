@@ -116,7 +116,8 @@ func (p *parsed) secrets() []Finding {
 func (p *parsed) secretFinding(rule secretRule, start, end int, tok string, m []int) Finding {
 	msg := ""
 	if rule.id == "private-key" {
-		msg = fmt.Sprintf("%s block: private key material must never be under .ai/; remove it, rotate the key and trust its replacement", p.src[start+m[2]:start+m[3]])
+		line, _ := p.position(start)
+		msg = fmt.Sprintf("%s block on line %d: private key material must never be under .ai/; remove it, rotate the key and trust its replacement", p.src[start+m[2]:start+m[3]], line)
 	} else {
 		msg = fmt.Sprintf("%s %s: a credential in a repository is compromised once pushed; revoke it, remove it, and have the tool read it from the environment at run time", rule.what, redact(tok))
 	}

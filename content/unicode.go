@@ -713,10 +713,31 @@ func contains(set []string, s string) bool {
 // skeleton look alike ("dеploy" with a Cyrillic е, "dep1oy", "deploy").
 // lint compares the skeletons of every item's id and name with each other.
 func Skeleton(s string) string {
-	if isASCIIString(s) && !strings.ContainsAny(s, asciiConfusables) {
+	if !isASCIIString(s) || strings.IndexByte(s, '%') >= 0 {
+		return confusable.Skeleton(s)
+	}
+	if !strings.ContainsAny(s, asciiConfusables) {
 		return s
 	}
-	return confusable.Skeleton(s)
+	// The table's ASCII entries, which map to ASCII ('%' excepted).
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '"':
+			b.WriteString("''")
+		case '0':
+			b.WriteByte('O')
+		case '1', 'I', '|':
+			b.WriteByte('l')
+		case '`':
+			b.WriteByte('\'')
+		case 'm':
+			b.WriteString("rn")
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // asciiConfusables are the ASCII characters the UTS #39 table maps to

@@ -12,7 +12,7 @@ import (
 )
 
 // Analyzers are rye's analyzers, in report order.
-var Analyzers = []*analysis.Analyzer{Parse, Metadata, IDs, Chain, Schema, Directive, Signature, Secrets}
+var Analyzers = []*analysis.Analyzer{Parse, Metadata, IDs, Chain, Schema, Directive, Signature, Unicode, Injection, FetchExec, Secrets}
 
 // Select returns the analyzers to run: all, minus disabled, or only the
 // enabled ones when enable is not empty. Unknown names are an error: a

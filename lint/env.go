@@ -119,6 +119,8 @@ type shared struct {
 	ids       map[*File][]collision
 	itemsOnce sync.Once
 	items     map[string]*File
+	confOnce  sync.Once
+	conf      map[*File][]*File
 }
 
 // itemFiles indexes the run's item files by space and path, once per run
