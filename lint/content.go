@@ -19,6 +19,18 @@ import (
 // They are rye's own security rules: the same in every kind of project,
 // RYE OS projects included.
 
+// SecurityRule reports whether an analyzer is one of rye's own security
+// rules (the content analyzers): labelled so in SARIF, run by signing,
+// and not silenced by what a change under review adds.
+func SecurityRule(analyzer string) bool {
+	for _, a := range content.Analyzers {
+		if a == analyzer {
+			return true
+		}
+	}
+	return false
+}
+
 // Scanned is ContentScan's result: each file's findings.
 type Scanned map[*File][]content.Finding
 

@@ -192,7 +192,12 @@ func Rules() []report.Rule {
 	var out []report.Rule
 	for _, a := range Analyzers {
 		short, _, _ := strings.Cut(a.Doc, "\n")
-		out = append(out, report.Rule{ID: a.Name, Short: short, Help: a.Doc, URL: a.URL})
+		rule := report.Rule{ID: a.Name, Short: short, Help: a.Doc, URL: a.URL}
+		if SecurityRule(a.Name) {
+			rule.Short = "rye security rule: " + short
+			rule.Tags = []string{"security", "rye"}
+		}
+		out = append(out, rule)
 	}
 	out = append(out, report.Rule{ID: "suppression", Short: "rye:ignore comments need an analyzer and a reason", URL: DocURL("suppression")})
 	return out
