@@ -26,6 +26,9 @@ type Request struct {
 	Time   time.Time
 	Force  bool // re-sign items that are already validly signed
 	DryRun bool // compute, write nothing
+	// AllowContent signs items with error-level content findings
+	// (Batch.AllowContent); the MCP server never sets it.
+	AllowContent bool
 	// Rules check each item's metadata before it is signed (spec 1.7), by
 	// kind (Spaces.Extractors); an item that breaks one is refused with
 	// the reason. nil signs without checking.
@@ -83,7 +86,7 @@ func Run(req Request) (*Outcomes, error) {
 	if format == 0 {
 		format = V2
 	}
-	b := &Batch{Key: out.Key, Format: format, Time: req.Time, Force: req.Force, DryRun: req.DryRun, Progress: req.Progress}
+	b := &Batch{Key: out.Key, Format: format, Time: req.Time, Force: req.Force, DryRun: req.DryRun, Progress: req.Progress, AllowContent: req.AllowContent}
 	if req.Rules != nil {
 		b.Validate = validator(req.Rules)
 	}
