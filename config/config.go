@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -270,6 +271,39 @@ func (s *Settings) Notes() []string {
 	}
 	if s.Project != nil && s.Project.Execute.ProjectInterpreters {
 		out = append(out, fmt.Sprintf("%s: execute.project_interpreters is ignored: only your own configuration can let a project choose what rye runs", s.ProjectPath))
+	}
+	return append(out, s.ignoredLint()...)
+}
+
+// ignoredLint names what the tree's lint settings ask that a run anchored
+// to a trust ref does not take (Lint): analyzers turned off, severities
+// lowered. A change under review cannot silence a check.
+func (s *Settings) ignoredLint() []string {
+	base, tighten := s.Lint()
+	if tighten == nil {
+		return nil
+	}
+	var out []string
+	for _, name := range tighten.Disable {
+		for _, n := range strings.Split(name, ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				out = append(out, fmt.Sprintf("%s: lint.disable: %s is ignored: under the trust ref %s the file of the tree under check can only make lint stricter", s.ProjectPath, n, s.TrustRef))
+			}
+		}
+	}
+	rank := map[string]int{"off": 0, "info": 1, "warning": 2, "error": 3}
+	names := make([]string, 0, len(tighten.Severity))
+	for name := range tighten.Severity {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		sev := tighten.Severity[name]
+		trusted, ok := base.Severity[name]
+		if ok && rank[sev] >= rank[trusted] || !ok && sev == "error" {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s: lint.severity.%s: %q is ignored: under the trust ref %s the file of the tree under check can only raise a severity", s.ProjectPath, name, sev, s.TrustRef))
 	}
 	return out
 }
