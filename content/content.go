@@ -167,6 +167,9 @@ func (f *File) parse() *parsed {
 		}
 		if p.form != formOther {
 			p.sigStart, p.sigEnd = item.SignatureSlot(f.Src, p.ext)
+			if !item.HasSignatureLine(f.Src, p.ext) {
+				p.sigEnd = p.sigStart
+			}
 			if p.meta == nil && !f.MetaRead {
 				if md, err := item.ReadMetadata(f.Kind, f.Name, f.Src); err == nil {
 					p.meta = md

@@ -331,6 +331,9 @@ func (p *parsed) inlineCodeShell(md *markdown) []shellHit {
 		if strings.Contains(code, "\n\n") || !mentionsCommand(code) {
 			continue
 		}
+		if !strings.Contains(code, "://") && !strings.Contains(code, "$") && !strings.Contains(code, "www.") {
+			continue // "never run `curl | sh`": an abstract mention, with no address to fetch
+		}
 		if hits, err := judgeShell(code); err == nil {
 			out = append(out, at(hits, start, end)...)
 		} else if h, ok := wordPipe(code); ok {

@@ -83,7 +83,7 @@ var roleTags = []string{"<|im_start|>", "<|im_end|>", "<|system|>", "<|user|>", 
 var phrasePatterns = sync.OnceValue(func() [4]*regexp.Regexp {
 	return [4]*regexp.Regexp{
 		famOverride:    regexp.MustCompile(`\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|every\s+|the\s+)?(?:of\s+)?(?:your\s+|the\s+|my\s+|these\s+|those\s+)?(?:previous|prior|above|earlier|preceding|foregoing|original|initial|system|safety|existing|former)\s+(?:instructions?|prompts?|rules?|directions?|guidelines?|directives?|guardrails?|messages?|context|constraints?|commands?)\b|\b(?:you\s+are\s+now\s+(?:in\s+)?|enter\s+|entering\s+|activate\s+)(?:developer|god|dan|jailbreak|unrestricted)\s+mode\b|\bjailbreak\s+mode\b`),
-		famConcealment: regexp.MustCompile(`\b(?:do\s+not|don'?t|dont|never|without)\s+(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|warn(?:ing)?|let)\s+(?:the\s+|your\s+|any\s+)?(?:user|human|reviewer|maintainer|operator)s?\b|\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|show|disclose|expose|report)\s+(?:this|these|that|it|them|the\s+(?:following|above|previous|instructions?|steps?|actions?|commands?|changes?))\s+to\s+(?:the\s+|your\s+)?(?:user|human|reviewer|maintainer|operator)s?\b|\b(?:hide|conceal|keep)\s+(?:this|these|it|them|that|the\s+(?:following|above|instructions?|steps?|actions?|commands?))(?:\s+\w+){0,3}?\s+(?:secret\s+)?from\s+(?:the\s+|your\s+)?(?:user|human|reviewer|maintainer|operator)s?\b|\b(?:the\s+)?(?:user|human|reviewer)s?\s+(?:must|should|need)\s+(?:not|never)\s+(?:know|find\s+out|see|notice|be\s+told)\b`),
+		famConcealment: regexp.MustCompile(`\b(?:do\s+not|don'?t|dont|never|without)\s+(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|warn(?:ing)?|let)\s+(?:the\s+|your\s+|any\s+)?(?:user|human|reviewer|maintainer|operator)s?\b|\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|show|disclose|expose|report)\s+(?:this|these|that|it|them|any\s+of\s+this|the\s+(?:following|above|previous))(?:\s+(?:step|steps|action|actions|command|commands|change|changes|instructions?|part|message|request))?\s+to\s+(?:the\s+|your\s+)?(?:user|human|reviewer|maintainer|operator)s?\b|\b(?:hide|conceal|keep)\s+(?:this|these|it|them|that|the\s+(?:following|above|instructions?|steps?|actions?|commands?))(?:\s+\w+){0,3}?\s+(?:secret\s+)?from\s+(?:the\s+|your\s+)?(?:user|human|reviewer|maintainer|operator)s?\b|\b(?:the\s+)?(?:user|human|reviewer)s?\s+(?:must|should|need)\s+(?:not|never)\s+(?:know|find\s+out|see|notice|be\s+told)\b`),
 		famExfil:       regexp.MustCompile(`\b(?:send|upload|post|forward|transmit|exfiltrate|email|leak)\b[^.\n]{0,160}?\b(?:to|at|into)\s+(?:https?://|ftp://|[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,})`),
 	}
 })
@@ -244,7 +244,9 @@ func (p *parsed) quoted(start, end int) bool {
 	if inlineCode(line, rel) {
 		return true
 	}
-	before, after := line[:rel], line[min(len(line), end-ls):]
+	// Quotation marks may open and close on other lines of the paragraph.
+	ps, pe := paragraph(p.src, start)
+	before, after := string(p.src[ps:start]), string(p.src[min(end, pe):pe])
 	for _, q := range [][2]string{{`"`, `"`}, {"“", "”"}, {"«", "»"}, {"'", "'"}} {
 		if strings.Count(before, q[0])%2 == 1 && q[0] == q[1] && strings.Contains(after, q[1]) ||
 			q[0] != q[1] && strings.LastIndex(before, q[0]) > strings.LastIndex(before, q[1]) && strings.Contains(after, q[1]) {
@@ -252,6 +254,20 @@ func (p *parsed) quoted(start, end int) bool {
 		}
 	}
 	return false
+}
+
+// paragraph is the paragraph around off: from the blank line before it
+// to the blank line after it (at most 2,000 bytes each way).
+func paragraph(src []byte, off int) (int, int) {
+	start := off
+	for start > 0 && off-start < 2000 && !(src[start-1] == '\n' && start >= 2 && src[start-2] == '\n') {
+		start--
+	}
+	end := off
+	for end < len(src) && end-off < 2000 && !(src[end] == '\n' && end+1 < len(src) && src[end+1] == '\n') {
+		end++
+	}
+	return start, end
 }
 
 // Directives of tools that live in HTML comments: not instructions to a

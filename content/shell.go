@@ -367,8 +367,8 @@ func (j *shellJudge) fetchedBy(n syntax.Node) string {
 			switch {
 			case fetchers[cmd.name]:
 				what = strings.TrimSpace(cmd.raw + " " + firstURL(cmd.args))
-			case (cmd.name == "cat" || cmd.name == "<") && len(cmd.args) > 0 && j.downloaded[cmd.args[len(cmd.args)-1]] != "":
-				what = j.downloaded[cmd.args[len(cmd.args)-1]]
+			case (cmd.name == "cat" || cmd.name == "<") && len(cmd.args) > 0 && j.downloadedAs(cmd.args[len(cmd.args)-1]) != "":
+				what = j.downloadedAs(cmd.args[len(cmd.args)-1])
 			case interpreters[cmd.name] || strings.HasPrefix(cmd.name, "python"):
 				if i := scriptArg(cmd); i >= 0 && i < len(cmd.args) && fetchesInCode(cmd.args[i]) {
 					what = cmd.raw + " -c (a download)"
@@ -407,6 +407,20 @@ func firstURL(args []string) string {
 // pipeline judges the stages of a pipeline: data from a downloader (or a
 // decoder) that reaches a stage which runs its input as code.
 func (j *shellJudge) pipeline(b *syntax.BinaryCmd, stages []*syntax.Stmt) {
+	if c, ok := stages[len(stages)-1].Cmd.(*syntax.CallExpr); ok && verifiers[j.resolve(c).name] {
+		var texts []string
+		for _, st := range stages {
+			syntax.Walk(st, func(n syntax.Node) bool {
+				if w, ok := n.(*syntax.Word); ok {
+					if t, ok := j.wordText(w); ok {
+						texts = append(texts, t)
+					}
+				}
+				return true
+			})
+		}
+		j.verified(texts)
+	}
 	source, decoded := "", ""
 	for k, st := range stages {
 		if k > 0 {
@@ -473,17 +487,22 @@ func (j *shellJudge) call(c *syntax.CallExpr, st *syntax.Stmt) {
 		if len(cmd.word) > 1 {
 			if what := j.fetchedBy(cmd.word[1]); what != "" {
 				j.hit("fetchexec/process-substitution", st, false, "%s runs downloaded code (%s) in this shell unseen; put the code in the item, or download it, check its hash, then source it", cmd.raw, what)
-			} else if by := j.downloaded[cmd.args[0]]; by != "" {
+			} else if by := j.downloadedAs(cmd.args[0]); by != "" {
 				j.hit("fetchexec/download-run", st, false, "%s %s runs a file just downloaded by %s: what runs was never reviewed; check its hash before running it, or put it in the item", cmd.raw, cmd.args[0], by)
 			}
 		}
 	case isExecutor(cmd.name):
+		script := scriptArg(cmd)
 		for k, w := range cmd.word[1:] {
 			if what := j.fetchedBy(w); what != "" {
-				j.hit("fetchexec/process-substitution", st, false, "%s runs downloaded code (%s) unseen: what runs is whatever the server sends that day; put the script in the item, or download it, check its hash, then run it", cmd.raw, what)
+				if k == script {
+					j.hit("fetchexec/eval", st, false, "%s -c runs downloaded code (%s) unseen; put the code in the item, or download it, check its hash, then run it", cmd.raw, what)
+				} else {
+					j.hit("fetchexec/process-substitution", st, false, "%s runs downloaded code (%s) unseen: what runs is whatever the server sends that day; put the script in the item, or download it, check its hash, then run it", cmd.raw, what)
+				}
 				return
 			}
-			if by := j.downloaded[cmd.args[k]]; by != "" && !strings.HasPrefix(cmd.args[k], "-") {
+			if by := j.downloadedAs(cmd.args[k]); by != "" && !strings.HasPrefix(cmd.args[k], "-") {
 				j.hit("fetchexec/download-run", st, false, "%s %s runs a file just downloaded by %s: what runs was never reviewed; check its hash before running it, or put it in the item", cmd.raw, cmd.args[k], by)
 				return
 			}
@@ -502,16 +521,18 @@ func (j *shellJudge) call(c *syntax.CallExpr, st *syntax.Stmt) {
 				j.hit("fetchexec/process-substitution", st, false, "%s runs downloaded code (%s) unseen; put the script in the item, or download it, check its hash, then run it", cmd.raw, what)
 				return
 			}
-			if t, ok := j.wordText(r.Word); ok && r.Op == syntax.RdrIn && j.downloaded[t] != "" && runsInput(cmd) {
-				j.hit("fetchexec/download-run", st, false, "%s < %s runs a file just downloaded by %s; check its hash before running it, or put it in the item", cmd.raw, t, j.downloaded[t])
+			if t, ok := j.wordText(r.Word); ok && r.Op == syntax.RdrIn && j.downloadedAs(t) != "" && runsInput(cmd) {
+				j.hit("fetchexec/download-run", st, false, "%s < %s runs a file just downloaded by %s; check its hash before running it, or put it in the item", cmd.raw, t, j.downloadedAs(t))
 				return
 			}
 		}
-		if i := scriptArg(cmd); i >= 0 {
-			j.nestedScript(cmd, i, st)
+		if script >= 0 {
+			j.nestedScript(cmd, script, st)
 		}
-	case j.downloaded[cmd.raw] != "":
-		j.hit("fetchexec/download-run", st, false, "%s runs a file just downloaded by %s: what runs was never reviewed; check its hash before running it, or put it in the item", cmd.raw, j.downloaded[cmd.raw])
+	case j.downloadedAs(cmd.raw) != "":
+		j.hit("fetchexec/download-run", st, false, "%s runs a file just downloaded by %s: what runs was never reviewed; check its hash before running it, or put it in the item", cmd.raw, j.downloadedAs(cmd.raw))
+	case verifiers[cmd.name]:
+		j.verified(cmd.args)
 	case fetchers[cmd.name]:
 		j.recordDownload(cmd, st)
 	}
@@ -583,6 +604,39 @@ func (j *shellJudge) recordDownload(cmd command, st *syntax.Stmt) {
 		if (r.Op == syntax.RdrOut || r.Op == syntax.AppOut || r.Op == syntax.ClbOut) && r.Word != nil {
 			if t, ok := j.wordText(r.Word); ok {
 				j.downloaded[t] = by
+			}
+		}
+	}
+}
+
+// downloadedAs is who downloaded the file p names ("" for nobody), as a
+// path relative to the current folder or not.
+func (j *shellJudge) downloadedAs(p string) string {
+	if p == "" {
+		return ""
+	}
+	for _, q := range []string{p, path.Clean(p), strings.TrimPrefix(p, "./"), "./" + p} {
+		if by := j.downloaded[q]; by != "" {
+			return by
+		}
+	}
+	return ""
+}
+
+// verifiers check a file against a hash or a signature.
+var verifiers = map[string]bool{"sha256sum": true, "sha512sum": true, "sha384sum": true, "shasum": true, "b2sum": true,
+	"gpg": true, "gpgv": true, "cosign": true, "minisign": true, "signify": true, "ssh-keygen": true}
+
+// verified forgets the downloads a hash or signature check names (sha256sum
+// -c file.sha256, echo "HASH  file" | sha256sum -c): what runs after it is
+// what the hash says.
+func (j *shellJudge) verified(texts []string) {
+	for f := range j.downloaded {
+		name := path.Base(f)
+		for _, t := range texts {
+			if t != "" && strings.Contains(t, name) {
+				delete(j.downloaded, f)
+				break
 			}
 		}
 	}
