@@ -231,6 +231,19 @@ func (p *parsed) lineAt(off int) string {
 	return strings.TrimSuffix(string(p.src[start:end]), "\r")
 }
 
+// set is a small set of strings: a slice, so that it is static data and
+// needs no work at package initialisation.
+type set []string
+
+func (s set) has(x string) bool {
+	for _, y := range s {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
 // add appends a finding of [off, end) to out.
 func add(out []Finding, rule string, sev Severity, off, end int, msg string) []Finding {
 	return append(out, Finding{Rule: rule, Severity: sev, Offset: off, End: end, Message: msg})

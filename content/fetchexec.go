@@ -140,7 +140,7 @@ func mentionsCommand(s string) bool {
 		return r == ' ' || r == '\t' || r == '\n' || r == '|' || r == ';' || r == '&' || r == '(' || r == ')' || r == '`' || r == '"' || r == '\'' || r == '$' || r == '<'
 	}) {
 		name := commandName(w)
-		if fetchers[name] || name == "base64" || name == "xxd" || name == "pip" || name == "pip3" || name == "npx" || name == "uvx" ||
+		if fetchers.has(name) || name == "base64" || name == "xxd" || name == "pip" || name == "pip3" || name == "npx" || name == "uvx" ||
 			name == "npm" || name == "eval" || name == "pipx" || name == "bunx" || name == "uv" || name == "gem" || name == "cargo" || name == "go" {
 			return true
 		}
@@ -150,9 +150,9 @@ func mentionsCommand(s string) bool {
 
 // shellInfos are the info strings of fenced blocks of shell code; a block
 // without one may be shell too.
-var shellInfos = map[string]bool{"sh": true, "bash": true, "shell": true, "zsh": true, "console": true, "shell-session": true,
-	"shellsession": true, "terminal": true, "ksh": true, "fish": true, "": true, "text": true, "txt": true, "bat": true, "cmd": true,
-	"powershell": true, "ps1": true, "pwsh": true, "ps": true, "dockerfile": true, "makefile": true, "yaml": true, "yml": true}
+var shellInfos = set{"sh", "bash", "shell", "zsh", "console", "shell-session",
+	"shellsession", "terminal", "ksh", "fish", "", "text", "txt", "bat", "cmd",
+	"powershell", "ps1", "pwsh", "ps", "dockerfile", "makefile", "yaml", "yml"}
 
 // markdownCode judges the code of a Markdown item: its fenced blocks and
 // its inline code.
@@ -190,7 +190,7 @@ func (p *parsed) markdownCode() []Finding {
 		case b.info == "powershell" || b.info == "ps1" || b.info == "pwsh":
 			report(judgePowerShell(body, b.bodyStart), where)
 			report(p.blockShell(body, b.bodyStart, b.info), where)
-		case shellInfos[b.info]:
+		case shellInfos.has(b.info):
 			if !mentionsCommandBytes(body) {
 				continue
 			}
@@ -286,7 +286,7 @@ func wordPipe(line string) (shellHit, bool) {
 	for k, f := range fields {
 		name := commandName(f)
 		switch {
-		case fetchers[name] && fetch == "":
+		case fetchers.has(name) && fetch == "":
 			fetch = f
 		case f == "|" && fetch != "" && k+1 < len(fields):
 			next := commandName(fields[k+1])

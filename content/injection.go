@@ -80,13 +80,38 @@ var roleTags = []string{"<|im_start|>", "<|im_end|>", "<|system|>", "<|user|>", 
 
 // phrasePatterns are the families' patterns (over lower-cased text),
 // compiled on first use.
-var phrasePatterns = sync.OnceValue(func() [4]*regexp.Regexp {
-	return [4]*regexp.Regexp{
-		famOverride:    regexp.MustCompile(`\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|every\s+|the\s+)?(?:of\s+)?(?:your\s+|the\s+|my\s+|these\s+|those\s+)?(?:previous|prior|above|earlier|preceding|foregoing|original|initial|system|safety|existing|former)\s+(?:instructions?|prompts?|rules?|directions?|guidelines?|directives?|guardrails?|messages?|context|constraints?|commands?)\b|\b(?:you\s+are\s+now\s+(?:in\s+)?|enter\s+|entering\s+|activate\s+)(?:developer|god|dan|jailbreak|unrestricted)\s+mode\b|\bjailbreak\s+mode\b`),
-		famConcealment: regexp.MustCompile(`\b(?:do\s+not|don'?t|dont|never|without)\s+(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|warn(?:ing)?|let)\s+(?:the\s+|your\s+|any\s+)?(?:user|human|reviewer|maintainer|operator)s?\b|\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|show|disclose|expose|report)\s+(?:this|these|that|it|them|any\s+of\s+this|the\s+(?:following|above|previous))(?:\s+(?:step|steps|action|actions|command|commands|change|changes|instructions?|part|message|request))?\s+to\s+(?:the\s+|your\s+)?(?:user|human|reviewer|maintainer|operator)s?\b|\b(?:hide|conceal|keep)\s+(?:this|these|it|them|that|the\s+(?:following|above|instructions?|steps?|actions?|commands?))(?:\s+\w+){0,3}?\s+(?:secret\s+)?from\s+(?:the\s+|your\s+)?(?:user|human|reviewer|maintainer|operator)s?\b|\b(?:the\s+)?(?:user|human|reviewer)s?\s+(?:must|should|need)\s+(?:not|never)\s+(?:know|find\s+out|see|notice|be\s+told)\b`),
-		famExfil:       regexp.MustCompile(`\b(?:send|upload|post|forward|transmit|exfiltrate|email|leak)\b[^.\n]{0,160}?\b(?:to|at|into)\s+(?:https?://|ftp://|[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,})`),
-	}
-})
+
+// patternSet is every pattern of the package.
+type patternSet struct {
+	once                                          sync.Once
+	phrases                                       [4]*regexp.Regexp
+	modelWords, riskyVerbs, hiddenStyle, htmlOpen *regexp.Regexp
+	secrets                                       []*regexp.Regexp
+	awsSecret                                     *regexp.Regexp
+}
+
+// compiled holds the patterns, compiled on first use (patterns): a zero
+// sync.Once, so that nothing runs at package initialisation.
+var compiled patternSet
+
+// patterns compiles the patterns once, when a rule first needs them.
+func patterns() *patternSet {
+	c := &compiled
+	c.once.Do(func() {
+		c.phrases[famOverride] = regexp.MustCompile(`\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|every\s+|the\s+)?(?:of\s+)?(?:your\s+|the\s+|my\s+|these\s+|those\s+)?(?:previous|prior|above|earlier|preceding|foregoing|original|initial|system|safety|existing|former)\s+(?:instructions?|prompts?|rules?|directions?|guidelines?|directives?|guardrails?|messages?|context|constraints?|commands?)\b|\b(?:you\s+are\s+now\s+(?:in\s+)?|enter\s+|entering\s+|activate\s+)(?:developer|god|dan|jailbreak|unrestricted)\s+mode\b|\bjailbreak\s+mode\b`)
+		c.phrases[famConcealment] = regexp.MustCompile(`\b(?:do\s+not|don'?t|dont|never|without)\s+(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|warn(?:ing)?|let)\s+(?:the\s+|your\s+|any\s+)?(?:user|human|reviewer|maintainer|operator)s?\b|\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|show|disclose|expose|report)\s+(?:this|these|that|it|them|any\s+of\s+this|the\s+(?:following|above|previous))(?:\s+(?:step|steps|action|actions|command|commands|change|changes|instructions?|part|message|request))?\s+to\s+(?:the\s+|your\s+)?(?:user|human|reviewer|maintainer|operator)s?\b|\b(?:hide|conceal|keep)\s+(?:this|these|it|them|that|the\s+(?:following|above|instructions?|steps?|actions?|commands?))(?:\s+\w+){0,3}?\s+(?:secret\s+)?from\s+(?:the\s+|your\s+)?(?:user|human|reviewer|maintainer|operator)s?\b|\b(?:the\s+)?(?:user|human|reviewer)s?\s+(?:must|should|need)\s+(?:not|never)\s+(?:know|find\s+out|see|notice|be\s+told)\b`)
+		c.phrases[famExfil] = regexp.MustCompile(`\b(?:send|upload|post|forward|transmit|exfiltrate|email|leak)\b[^.\n]{0,160}?\b(?:to|at|into)\s+(?:https?://|ftp://|[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,})`)
+		c.modelWords = regexp.MustCompile(`\b(?:ai|assistant|agent|agents|model|llm|claude|gpt|chatgpt|gemini|copilot|bot)\b`)
+		c.riskyVerbs = regexp.MustCompile(`\b(?:run|execute|exec|send|upload|post|fetch|download|curl|wget|delete|remove|rm|read|open|visit|email|forward|copy|install|call|invoke|ignore|reveal|tell|include)\b`)
+		c.hiddenStyle = regexp.MustCompile(`display:none|visibility:hidden|font-size:0(?:[a-z%]*)?(?:[;"']|$)|opacity:0(?:\.0*)?(?:[;"']|$)|color:transparent|(?:width|height|max-height|max-width):0(?:px)?(?:[;"']|$)|left:-\d{3,}|top:-\d{3,}|clip:rect\(0`)
+		c.htmlOpen = regexp.MustCompile(`<([a-z][a-z0-9-]*)(\s[^<>]*)?>`)
+		for _, r := range secretRules {
+			c.secrets = append(c.secrets, regexp.MustCompile(`^`+r.pattern))
+		}
+		c.awsSecret = regexp.MustCompile(awsSecretPattern)
+	})
+	return c
+}
 
 // injection runs the injection rules.
 func (p *parsed) injection() []Finding {
@@ -119,7 +144,7 @@ func lowerASCII(b []byte) []byte {
 
 // phrases finds the phrase families around their anchors.
 func (p *parsed) phrases(out []Finding, low []byte) []Finding {
-	pats := phrasePatterns()
+	pats := patterns().phrases
 	seen := map[[2]int]bool{}
 	for fam := famOverride; fam <= famExfil; fam++ {
 		if fam == famRoleTag {
@@ -276,10 +301,8 @@ var toolComments = []string{"rye:", "markdownlint", "prettier", "toc", "vale ", 
 	"#region", "#endregion", "lint", "eslint", "textlint", "omit in toc", "all-contributors", "badges", "generated", "mdformat", "pragma"}
 
 // modelWords address a model or an agent.
-var modelWords = regexp.MustCompile(`\b(?:ai|assistant|agent|agents|model|llm|claude|gpt|chatgpt|gemini|copilot|bot)\b`)
 
 // riskyVerbs act outside the conversation.
-var riskyVerbs = regexp.MustCompile(`\b(?:run|execute|exec|send|upload|post|fetch|download|curl|wget|delete|remove|rm|read|open|visit|email|forward|copy|install|call|invoke|ignore|reveal|tell|include)\b`)
 
 // hiddenComments reports HTML comments of a Markdown item that speak to
 // the model: a reader of the rendered page never sees them.
@@ -295,7 +318,7 @@ func (p *parsed) hiddenComments(out []Finding, md *markdown, low []byte) []Findi
 		}
 		lowBody := body
 		switch {
-		case modelWords.MatchString(lowBody) && riskyVerbs.MatchString(lowBody):
+		case patterns().modelWords.MatchString(lowBody) && patterns().riskyVerbs.MatchString(lowBody):
 			out = add(out, "injection/hidden-comment", Error, c.start, c.end, fmt.Sprintf("an HTML comment speaks to the model and asks it to act (%q): it is hidden from anyone who reads the rendered page; write instructions in the visible text, or remove it", truncate(strings.Join(words, " "), 100)))
 		case instructionLike(words):
 			out = add(out, "injection/hidden-comment", Warning, c.start, c.end, fmt.Sprintf("an HTML comment reads like an instruction (%q), and is hidden from anyone who reads the rendered page; if it is for the model, write it in the visible text", truncate(strings.Join(words, " "), 100)))
@@ -323,7 +346,7 @@ func instructionLike(words []string) bool {
 			return true
 		}
 		if i == 0 || strings.HasSuffix(words[i-1], ".") || strings.HasSuffix(words[i-1], ":") {
-			if riskyVerbs.MatchString(w) {
+			if patterns().riskyVerbs.MatchString(w) {
 				return true
 			}
 		}
@@ -332,10 +355,8 @@ func instructionLike(words []string) bool {
 }
 
 // hiddenStyle finds CSS that hides an element.
-var hiddenStyle = regexp.MustCompile(`display:none|visibility:hidden|font-size:0(?:[a-z%]*)?(?:[;"']|$)|opacity:0(?:\.0*)?(?:[;"']|$)|color:transparent|(?:width|height|max-height|max-width):0(?:px)?(?:[;"']|$)|left:-\d{3,}|top:-\d{3,}|clip:rect\(0`)
 
 // htmlOpen finds an opening HTML tag with its attributes.
-var htmlOpen = regexp.MustCompile(`<([a-z][a-z0-9-]*)(\s[^<>]*)?>`)
 
 // hiddenHTML reports HTML elements of a Markdown item that are styled or
 // marked invisible and hold text.
@@ -358,7 +379,7 @@ func (p *parsed) hiddenHTML(out []Finding, md *markdown, low []byte) []Finding {
 func (p *parsed) hiddenElements(low []byte) [][4]int {
 	var out [][4]int
 	md := p.markdown()
-	for _, m := range htmlOpen.FindAllSubmatchIndex(low, -1) {
+	for _, m := range patterns().htmlOpen.FindAllSubmatchIndex(low, -1) {
 		if placeIn(md.spans, m[0], placeProse) != placeProse {
 			continue
 		}
@@ -405,7 +426,7 @@ func hiddenAttrs(attrs string) bool {
 		}
 		return r
 	}, attrs[i:])
-	return hiddenStyle.MatchString(style)
+	return patterns().hiddenStyle.MatchString(style)
 }
 
 // inHiddenHTML reports whether off is inside a hidden element.

@@ -31,13 +31,13 @@ func (p *parsed) pyCode() *pyCode {
 // Names a download or a decoder is called by (the last part of a dotted
 // name), and the modules whose every call downloads.
 var (
-	pyFetchNames  = map[string]bool{"urlopen": true, "urlretrieve": true}
+	pyFetchNames  = set{"urlopen", "urlretrieve"}
 	pyFetchMods   = []string{"requests.", "httpx.", "urllib3.", "aiohttp.", "http.client.", "pycurl.", "socket.", "urllib.request.", "urllib2.", "wget."}
-	pyDecodeNames = map[string]bool{"b64decode": true, "b32decode": true, "b16decode": true, "a85decode": true, "b85decode": true,
-		"decodebytes": true, "decodestring": true, "standard_b64decode": true, "urlsafe_b64decode": true, "unhexlify": true,
-		"a2b_base64": true, "a2b_hex": true, "fromhex": true, "decompress": true}
-	pyExecSinks  = map[string]bool{"exec": true, "eval": true, "compile": true, "execfile": true}
-	pyLoadSinks  = map[string]bool{"pickle.loads": true, "cPickle.loads": true, "dill.loads": true, "cloudpickle.loads": true, "marshal.loads": true, "pickle.load": true}
+	pyDecodeNames = set{"b64decode", "b32decode", "b16decode", "a85decode", "b85decode",
+		"decodebytes", "decodestring", "standard_b64decode", "urlsafe_b64decode", "unhexlify",
+		"a2b_base64", "a2b_hex", "fromhex", "decompress"}
+	pyExecSinks  = set{"exec", "eval", "compile", "execfile"}
+	pyLoadSinks  = set{"pickle.loads", "cPickle.loads", "dill.loads", "cloudpickle.loads", "marshal.loads", "pickle.load"}
 	pyShellSinks = []string{"os.system", "os.popen", "os.exec", "os.spawn", "subprocess.", "commands.getoutput", "commands.getstatusoutput",
 		"pty.spawn", "asyncio.create_subprocess_shell", "asyncio.create_subprocess_exec"}
 )
@@ -217,7 +217,7 @@ func (j *pyJudge) assignment(toks []python.Token) {
 				j.consts[names[0]] = v
 			}
 		}
-		if d, n := j.dotted(rhs, 0); n == len(rhs) && (pyExecSinks[strings.TrimPrefix(strings.TrimPrefix(d, "builtins."), "__builtins__.")] || j.sinks[d]) {
+		if d, n := j.dotted(rhs, 0); n == len(rhs) && (pyExecSinks.has(strings.TrimPrefix(strings.TrimPrefix(d, "builtins."), "__builtins__.")) || j.sinks[d]) {
 			j.sinks[names[0]] = true
 		}
 	}
@@ -247,7 +247,7 @@ func (j *pyJudge) produced(toks []python.Token) string {
 		}
 		if k > 0 && j.isOp(toks[k-1], ".") {
 			last := j.text(t)
-			if pyDecodeNames[last] || pyFetchNames[last] {
+			if pyDecodeNames.has(last) || pyFetchNames.has(last) {
 				return j.text(t)
 			}
 			continue
@@ -256,9 +256,9 @@ func (j *pyJudge) produced(toks []python.Token) string {
 		last := name[strings.LastIndexByte(name, '.')+1:]
 		called := k+n < len(toks) && j.isOp(toks[k+n], "(")
 		switch {
-		case called && (pyFetchNames[last] || hasAnyPrefix(name, pyFetchMods)):
+		case called && (pyFetchNames.has(last) || hasAnyPrefix(name, pyFetchMods)):
 			return name + " (a download)"
-		case called && (pyDecodeNames[last] || name == "codecs.decode"):
+		case called && (pyDecodeNames.has(last) || name == "codecs.decode"):
 			return name + " (decoded data)"
 		case called && hasAnyPrefix(name, pyShellSinks) && j.argsMention(toks[k+n:], fetchers):
 			return name + " (a download)"
@@ -274,13 +274,13 @@ func (j *pyJudge) produced(toks []python.Token) string {
 
 // argsMention reports a call (toks at its "(") whose string arguments
 // name one of the commands.
-func (j *pyJudge) argsMention(toks []python.Token, names map[string]bool) bool {
+func (j *pyJudge) argsMention(toks []python.Token, names set) bool {
 	end := j.closing(toks, 0)
 	for _, t := range toks[:end] {
 		if t.Kind == python.String {
 			if v, ok := python.StringValue(j.src, t); ok {
 				for _, w := range strings.Fields(v) {
-					if names[commandName(w)] {
+					if names.has(commandName(w)) {
 						return true
 					}
 				}
@@ -336,11 +336,11 @@ func (j *pyJudge) calls(toks []python.Token) {
 		short := strings.TrimPrefix(strings.TrimPrefix(name, "builtins."), "__builtins__.")
 		span := [2]int{toks[k].Start, toks[end-1].End}
 		switch {
-		case pyExecSinks[short] || j.sinks[name]:
+		case pyExecSinks.has(short) || j.sinks[name]:
 			if what := j.produced(args); what != "" {
 				j.hit("fetchexec/python-exec", span, false, "%s() runs %s: code that was never reviewed or signed runs with the tool's rights; put the code in the tool", short, what)
 			}
-		case pyLoadSinks[name]:
+		case pyLoadSinks.has(name):
 			if what := j.produced(args); what != "" {
 				j.hit("fetchexec/python-exec", span, false, "%s() of %s runs whatever code the data holds (unpickling runs code); never unpickle data from outside", name, what)
 			}

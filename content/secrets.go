@@ -6,9 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/crc32"
-	"regexp"
 	"strings"
-	"sync"
 )
 
 // The secrets rules: credentials in a repository are compromised the day
@@ -54,24 +52,12 @@ var secretRules = []secretRule{
 // awsSecretPattern finds an AWS secret access key by the name it is given.
 const awsSecretPattern = `(?i)(?:aws_?secret_?(?:access_?)?key|secret_?access_?key)["']?\s*[:=]\s*["']?([A-Za-z0-9/+]{40})`
 
-// compiledSecrets are the patterns, compiled on first use.
-var compiledSecrets = sync.OnceValue(func() (c struct {
-	rules     []*regexp.Regexp
-	awsSecret *regexp.Regexp
-}) {
-	for _, r := range secretRules {
-		c.rules = append(c.rules, regexp.MustCompile(`^`+r.pattern))
-	}
-	c.awsSecret = regexp.MustCompile(awsSecretPattern)
-	return c
-})
-
 // secrets runs the secrets rules over the whole file (signature line
 // excepted).
 func (p *parsed) secrets() []Finding {
 	var out []Finding
 	src := p.src
-	c := compiledSecrets()
+	c := patterns()
 	for k, rule := range secretRules {
 		for _, prefix := range rule.prefix {
 			for off := 0; off < len(src); {
@@ -84,7 +70,7 @@ func (p *parsed) secrets() []Finding {
 				if start >= p.sigStart && start < p.sigEnd || start > 0 && wordByte(src[start-1]) && rule.id != "slack-webhook" && rule.id != "private-key" {
 					continue
 				}
-				m := c.rules[k].FindSubmatchIndex(src[start:min(len(src), start+512)])
+				m := c.secrets[k].FindSubmatchIndex(src[start:min(len(src), start+512)])
 				if m == nil {
 					continue
 				}

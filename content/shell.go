@@ -198,8 +198,8 @@ type command struct {
 }
 
 // wrappers run the command that follows them (after their own options).
-var wrappers = map[string]bool{"sudo": true, "doas": true, "env": true, "command": true, "builtin": true, "exec": true,
-	"nohup": true, "time": true, "nice": true, "stdbuf": true, "timeout": true, "chronic": true, "unbuffer": true, "setsid": true}
+var wrappers = set{"sudo", "doas", "env", "command", "builtin", "exec",
+	"nohup", "time", "nice", "stdbuf", "timeout", "chronic", "unbuffer", "setsid"}
 
 // resolve resolves a call's words and strips its wrappers.
 func (j *shellJudge) resolve(c *syntax.CallExpr) command {
@@ -208,7 +208,7 @@ func (j *shellJudge) resolve(c *syntax.CallExpr) command {
 	for len(words) > 0 {
 		text, ok := j.wordText(words[0])
 		name := commandName(text)
-		if !ok || !wrappers[name] {
+		if !ok || !wrappers.has(name) {
 			break
 		}
 		words = words[1:]
@@ -257,19 +257,19 @@ func commandName(s string) string {
 	return s
 }
 
-var fetchers = map[string]bool{"curl": true, "wget": true, "wget2": true, "fetch": true, "iwr": true, "irm": true,
-	"invoke-webrequest": true, "invoke-restmethod": true, "http": true, "https": true, "aria2c": true, "lwp-request": true,
-	"lwp-download": true, "curlie": true, "xh": true}
+var fetchers = set{"curl", "wget", "wget2", "fetch", "iwr", "irm",
+	"invoke-webrequest", "invoke-restmethod", "http", "https", "aria2c", "lwp-request",
+	"lwp-download", "curlie", "xh"}
 
-var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "fish": true,
-	"ash": true, "csh": true, "tcsh": true, "busybox": true, "yash": true, "pwsh": true, "powershell": true}
+var shells = set{"sh", "bash", "zsh", "dash", "ksh", "mksh", "fish",
+	"ash", "csh", "tcsh", "busybox", "yash", "pwsh", "powershell"}
 
-var interpreters = map[string]bool{"python": true, "python2": true, "python3": true, "perl": true, "ruby": true, "node": true,
-	"nodejs": true, "php": true, "lua": true, "tclsh": true, "osascript": true, "deno": true, "bun": true, "pypy": true, "pypy3": true, "rscript": true}
+var interpreters = set{"python", "python2", "python3", "perl", "ruby", "node",
+	"nodejs", "php", "lua", "tclsh", "osascript", "deno", "bun", "pypy", "pypy3", "rscript"}
 
 // isExecutor reports a command that runs code it is given.
 func isExecutor(name string) bool {
-	if shells[name] || interpreters[name] || name == "iex" || name == "invoke-expression" {
+	if shells.has(name) || interpreters.has(name) || name == "iex" || name == "invoke-expression" {
 		return true
 	}
 	return strings.HasPrefix(name, "python3.") || strings.HasPrefix(name, "python2.")
@@ -277,8 +277,8 @@ func isExecutor(name string) bool {
 
 // codeOptions are the options after which an interpreter runs the next
 // argument as code (so it does not read its program from its input).
-var codeOptions = map[string]bool{"-c": true, "-e": true, "-E": true, "-m": true, "-r": true, "-p": true, "--eval": true,
-	"--print": true, "-command": true, "-Command": true, "-encodedcommand": true}
+var codeOptions = set{"-c", "-e", "-E", "-m", "-r", "-p", "--eval",
+	"--print", "-command", "-Command", "-encodedcommand"}
 
 // runsInput reports whether an executor with these arguments runs what
 // it reads on its standard input.
@@ -291,10 +291,10 @@ func runsInput(cmd command) bool {
 		switch {
 		case a == "-" || a == "/dev/stdin" || a == "-s":
 			return true
-		case codeOptions[a] || strings.HasPrefix(a, "--eval="):
+		case codeOptions.has(a) || strings.HasPrefix(a, "--eval="):
 			return false
 		case strings.HasPrefix(a, "-"):
-			if shells[cmd.name] && len(a) > 1 && a[1] != '-' && strings.ContainsRune(a[1:], 'c') {
+			if shells.has(cmd.name) && len(a) > 1 && a[1] != '-' && strings.ContainsRune(a[1:], 'c') {
 				return false // sh -xc '…'
 			}
 			continue
@@ -308,13 +308,13 @@ func runsInput(cmd command) bool {
 // -c ARG, node -e ARG), or -1.
 func scriptArg(cmd command) int {
 	for i, a := range cmd.args {
-		if codeOptions[a] && a != "-m" {
+		if codeOptions.has(a) && a != "-m" {
 			if i+1 < len(cmd.args) || i+1 < len(cmd.word)-1 {
 				return i + 1
 			}
 			return -1
 		}
-		if shells[cmd.name] && strings.HasPrefix(a, "-") && len(a) > 1 && a[1] != '-' && strings.HasSuffix(a, "c") {
+		if shells.has(cmd.name) && strings.HasPrefix(a, "-") && len(a) > 1 && a[1] != '-' && strings.HasSuffix(a, "c") {
 			return i + 1
 		}
 		if !strings.HasPrefix(a, "-") {
@@ -365,11 +365,11 @@ func (j *shellJudge) fetchedBy(n syntax.Node) string {
 		case *syntax.CallExpr:
 			cmd := j.resolve(m)
 			switch {
-			case fetchers[cmd.name]:
+			case fetchers.has(cmd.name):
 				what = strings.TrimSpace(cmd.raw + " " + firstURL(cmd.args))
 			case (cmd.name == "cat" || cmd.name == "<") && len(cmd.args) > 0 && j.downloadedAs(cmd.args[len(cmd.args)-1]) != "":
 				what = j.downloadedAs(cmd.args[len(cmd.args)-1])
-			case interpreters[cmd.name] || strings.HasPrefix(cmd.name, "python"):
+			case interpreters.has(cmd.name) || strings.HasPrefix(cmd.name, "python"):
 				if i := scriptArg(cmd); i >= 0 && i < len(cmd.args) && fetchesInCode(cmd.args[i]) {
 					what = cmd.raw + " -c (a download)"
 				}
@@ -407,7 +407,7 @@ func firstURL(args []string) string {
 // pipeline judges the stages of a pipeline: data from a downloader (or a
 // decoder) that reaches a stage which runs its input as code.
 func (j *shellJudge) pipeline(b *syntax.BinaryCmd, stages []*syntax.Stmt) {
-	if c, ok := stages[len(stages)-1].Cmd.(*syntax.CallExpr); ok && verifiers[j.resolve(c).name] {
+	if c, ok := stages[len(stages)-1].Cmd.(*syntax.CallExpr); ok && verifiers.has(j.resolve(c).name) {
 		var texts []string
 		for _, st := range stages {
 			syntax.Walk(st, func(n syntax.Node) bool {
@@ -531,9 +531,9 @@ func (j *shellJudge) call(c *syntax.CallExpr, st *syntax.Stmt) {
 		}
 	case j.downloadedAs(cmd.raw) != "":
 		j.hit("fetchexec/download-run", st, false, "%s runs a file just downloaded by %s: what runs was never reviewed; check its hash before running it, or put it in the item", cmd.raw, j.downloadedAs(cmd.raw))
-	case verifiers[cmd.name]:
+	case verifiers.has(cmd.name):
 		j.verified(cmd.args)
-	case fetchers[cmd.name]:
+	case fetchers.has(cmd.name):
 		j.recordDownload(cmd, st)
 	}
 	if what, ok := installs(cmd); ok {
@@ -557,7 +557,7 @@ func (j *shellJudge) nestedScript(cmd command, i int, st *syntax.Stmt) {
 	if !ok || j.depth >= maxShellDepth {
 		return
 	}
-	if interpreters[cmd.name] || strings.HasPrefix(cmd.name, "python") {
+	if interpreters.has(cmd.name) || strings.HasPrefix(cmd.name, "python") {
 		if strings.HasPrefix(cmd.name, "python") {
 			for _, h := range judgePython([]byte(script), 0) {
 				j.hit(h.rule, st, h.warn, "%s -c: %s", cmd.raw, h.msg)
@@ -624,8 +624,8 @@ func (j *shellJudge) downloadedAs(p string) string {
 }
 
 // verifiers check a file against a hash or a signature.
-var verifiers = map[string]bool{"sha256sum": true, "sha512sum": true, "sha384sum": true, "shasum": true, "b2sum": true,
-	"gpg": true, "gpgv": true, "cosign": true, "minisign": true, "signify": true, "ssh-keygen": true}
+var verifiers = set{"sha256sum", "sha512sum", "sha384sum", "shasum", "b2sum",
+	"gpg", "gpgv", "cosign", "minisign", "signify", "ssh-keygen"}
 
 // verified forgets the downloads a hash or signature check names (sha256sum
 // -c file.sha256, echo "HASH  file" | sha256sum -c): what runs after it is

@@ -92,25 +92,33 @@ func classify(r rune) class {
 }
 
 // charNames names the characters the rules report.
-var charNames = map[rune]string{
-	0xAD: "SOFT HYPHEN", 0x34F: "COMBINING GRAPHEME JOINER", 0x61C: "ARABIC LETTER MARK",
-	0x115F: "HANGUL CHOSEONG FILLER", 0x1160: "HANGUL JUNGSEONG FILLER", 0x17B4: "KHMER VOWEL INHERENT AQ",
-	0x17B5: "KHMER VOWEL INHERENT AA", 0x180E: "MONGOLIAN VOWEL SEPARATOR", 0x200B: "ZERO WIDTH SPACE",
-	0x200C: "ZERO WIDTH NON-JOINER", 0x200D: "ZERO WIDTH JOINER", 0x200E: "LEFT-TO-RIGHT MARK",
-	0x200F: "RIGHT-TO-LEFT MARK", 0x2028: "LINE SEPARATOR", 0x2029: "PARAGRAPH SEPARATOR",
-	0x202A: "LEFT-TO-RIGHT EMBEDDING", 0x202B: "RIGHT-TO-LEFT EMBEDDING", 0x202C: "POP DIRECTIONAL FORMATTING",
-	0x202D: "LEFT-TO-RIGHT OVERRIDE", 0x202E: "RIGHT-TO-LEFT OVERRIDE", 0x2060: "WORD JOINER",
-	0x2061: "FUNCTION APPLICATION", 0x2062: "INVISIBLE TIMES", 0x2063: "INVISIBLE SEPARATOR",
-	0x2064: "INVISIBLE PLUS", 0x2066: "LEFT-TO-RIGHT ISOLATE", 0x2067: "RIGHT-TO-LEFT ISOLATE",
-	0x2068: "FIRST STRONG ISOLATE", 0x2069: "POP DIRECTIONAL ISOLATE", 0x2800: "BRAILLE PATTERN BLANK",
-	0x3164: "HANGUL FILLER", 0xFEFF: "ZERO WIDTH NO-BREAK SPACE (BOM)", 0xFFA0: "HALFWIDTH HANGUL FILLER",
-	0x1B: "ESCAPE", 0x7F: "DELETE", 0x08: "BACKSPACE", 0x0D: "CARRIAGE RETURN", 0x00: "NULL", 0x07: "BELL",
-	0x0C: "FORM FEED", 0x0B: "LINE TABULATION", 0x85: "NEXT LINE",
+var charNames = []struct {
+	r    rune
+	name string
+}{
+	{0xAD, "SOFT HYPHEN"}, {0x34F, "COMBINING GRAPHEME JOINER"}, {0x61C, "ARABIC LETTER MARK"},
+	{0x115F, "HANGUL CHOSEONG FILLER"}, {0x1160, "HANGUL JUNGSEONG FILLER"}, {0x17B4, "KHMER VOWEL INHERENT AQ"},
+	{0x17B5, "KHMER VOWEL INHERENT AA"}, {0x180E, "MONGOLIAN VOWEL SEPARATOR"}, {0x200B, "ZERO WIDTH SPACE"},
+	{0x200C, "ZERO WIDTH NON-JOINER"}, {0x200D, "ZERO WIDTH JOINER"}, {0x200E, "LEFT-TO-RIGHT MARK"},
+	{0x200F, "RIGHT-TO-LEFT MARK"}, {0x2028, "LINE SEPARATOR"}, {0x2029, "PARAGRAPH SEPARATOR"},
+	{0x202A, "LEFT-TO-RIGHT EMBEDDING"}, {0x202B, "RIGHT-TO-LEFT EMBEDDING"}, {0x202C, "POP DIRECTIONAL FORMATTING"},
+	{0x202D, "LEFT-TO-RIGHT OVERRIDE"}, {0x202E, "RIGHT-TO-LEFT OVERRIDE"}, {0x2060, "WORD JOINER"},
+	{0x2061, "FUNCTION APPLICATION"}, {0x2062, "INVISIBLE TIMES"}, {0x2063, "INVISIBLE SEPARATOR"},
+	{0x2064, "INVISIBLE PLUS"}, {0x2066, "LEFT-TO-RIGHT ISOLATE"}, {0x2067, "RIGHT-TO-LEFT ISOLATE"},
+	{0x2068, "FIRST STRONG ISOLATE"}, {0x2069, "POP DIRECTIONAL ISOLATE"}, {0x2800, "BRAILLE PATTERN BLANK"},
+	{0x3164, "HANGUL FILLER"}, {0xFEFF, "ZERO WIDTH NO-BREAK SPACE (BOM)"}, {0xFFA0, "HALFWIDTH HANGUL FILLER"},
+	{0x1B, "ESCAPE"}, {0x7F, "DELETE"}, {0x08, "BACKSPACE"}, {0x0D, "CARRIAGE RETURN"}, {0x00, "NULL"}, {0x07, "BELL"},
+	{0x0C, "FORM FEED"}, {0x0B, "LINE TABULATION"}, {0x85, "NEXT LINE"},
 }
 
 // charName is "U+202E RIGHT-TO-LEFT OVERRIDE".
 func charName(r rune) string {
-	name := charNames[r]
+	name := ""
+	for _, c := range charNames {
+		if c.r == r {
+			name = c.name
+		}
+	}
 	switch {
 	case name != "":
 	case r >= 0xE0000 && r <= 0xE007F:
@@ -133,18 +141,15 @@ func charName(r rune) string {
 	return fmt.Sprintf("U+%04X %s", r, name)
 }
 
-// joiningScripts are the scripts where ZWJ and ZWNJ change how letters
-// join or conjoin (Arabic, Persian, Urdu and Syriac shaping, Indic
+// inJoiningScript reports the scripts where ZWJ and ZWNJ change how
+// letters join or conjoin (Arabic, Persian, Urdu and Syriac shaping, Indic
 // conjuncts), and ZWSP marks word breaks (Thai, Lao, Khmer, Myanmar).
-var joiningScripts = []*unicode.RangeTable{
-	unicode.Arabic, unicode.Syriac, unicode.Nko, unicode.Mongolian, unicode.Thaana, unicode.Devanagari,
-	unicode.Bengali, unicode.Gurmukhi, unicode.Gujarati, unicode.Oriya, unicode.Tamil, unicode.Telugu,
-	unicode.Kannada, unicode.Malayalam, unicode.Sinhala, unicode.Tibetan, unicode.Myanmar, unicode.Khmer,
-	unicode.Thai, unicode.Lao, unicode.Balinese, unicode.Javanese, unicode.Sundanese, unicode.Hebrew,
-}
-
 func inJoiningScript(r rune) bool {
-	return r >= 0x590 && r < 0x2000 || r >= 0xA800 && unicode.IsOneOf(joiningScripts, r)
+	if r >= 0x590 && r < 0x2000 {
+		return true // Hebrew to Mongolian: Arabic, Syriac, Thaana, N'Ko, the Indic scripts, Thai, Lao, Tibetan, Myanmar, Khmer
+	}
+	return r >= 0xA800 && unicode.In(r, unicode.Arabic, unicode.Devanagari, unicode.Myanmar, unicode.Balinese,
+		unicode.Javanese, unicode.Sundanese, unicode.Syriac, unicode.Mongolian)
 }
 
 // emojiLike reports whether r can come before the ZWJ of an emoji ZWJ
