@@ -144,6 +144,8 @@ type parsed struct {
 	// hidden are the hidden HTML elements of a Markdown item.
 	hiddenOnce sync.Once
 	hidden     [][4]int
+	lowOnce    sync.Once
+	low        []byte // the file lower-cased (lower)
 }
 
 func (f *File) parse() *parsed {

@@ -1,6 +1,7 @@
 package content
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -24,14 +25,24 @@ func (p *parsed) fetchexec() []Finding {
 	var hits []shellHit
 	switch p.form {
 	case formShell:
-		text := string(p.src)
-		h, err := judgeShell(text)
+		// The leading comment lines (the #! line, the signature, the
+		// metadata header) are not code: the parser is given the rest,
+		// and positions are moved back by as much.
+		skip := leadingComments(p.src)
+		h, err := judgeShell(string(p.src[skip:]))
 		if err != nil {
-			off, msg := shellErrorOffset(p.src, err)
-			return add(nil, "fetchexec/unparsed", Error, off, off, fmt.Sprintf("the script does not parse as bash (%s): its commands cannot be judged; fix the syntax", msg))
+			off, msg := shellErrorOffset(p.src[skip:], err)
+			return add(nil, "fetchexec/unparsed", Error, skip+off, skip+off, fmt.Sprintf("the script does not parse as bash (%s): its commands cannot be judged; fix the syntax", shiftLines(msg, p.src[:skip])))
+		}
+		for i := range h {
+			h[i].start += skip
+			h[i].end += skip
 		}
 		hits = h
 	case formPython:
+		if !pySinkNamed(p.src) {
+			return nil // no call the rules look at: nothing to tokenize
+		}
 		py := p.pyCode()
 		if py.err != nil {
 			return nil // the parse analyzer reports it, and signing refuses it
@@ -56,6 +67,58 @@ func (p *parsed) fetchexec() []Finding {
 		out = add(out, h.rule, sev, h.start, h.end, h.msg)
 	}
 	return out
+}
+
+// leadingComments is the length of the comment and blank lines that
+// start a shell script: they cannot be inside a string or a here-document.
+func leadingComments(src []byte) int {
+	off := 0
+	for off < len(src) {
+		next := lineEndAt(src, off)
+		line := bytes.TrimLeft(src[off:next], " \t")
+		if len(line) > 0 && line[0] != '#' && line[0] != '\n' && line[0] != '\r' {
+			return off
+		}
+		off = next
+	}
+	return off
+}
+
+// shiftLines renumbers the "line:col:" a parser error starts with by the
+// lines of skipped.
+func shiftLines(msg string, skipped []byte) string {
+	var line, col int
+	if _, err := fmt.Sscanf(msg, "%d:%d:", &line, &col); err != nil || line <= 0 {
+		return msg
+	}
+	_, rest, _ := strings.Cut(msg, ":")
+	_, rest, _ = strings.Cut(rest, ":")
+	return fmt.Sprintf("%d:%d:%s", line+bytes.Count(skipped, []byte("\n")), col, rest)
+}
+
+// pySinkNamed reports whether Python source names a call the rules look
+// at (exec, eval, compile, pickle's loads, os.system, subprocess, …), as
+// a word: the rules can only find such a call by its name, so a file that
+// names none needs no tokens.
+func pySinkNamed(src []byte) bool {
+	for i := 0; i < len(src); {
+		if !wordByte(src[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(src) && wordByte(src[j]) {
+			j++
+		}
+		switch string(src[i:j]) {
+		case "exec", "eval", "compile", "execfile", "loads", "load", "system", "subprocess", "popen", "spawn", "spawnl",
+			"spawnv", "execl", "execv", "execvp", "execlp", "getoutput", "getstatusoutput", "create_subprocess_shell",
+			"create_subprocess_exec", "run", "call", "check_call", "check_output", "Popen", "pty":
+			return true
+		}
+		i = j
+	}
+	return false
 }
 
 // shellErrorOffset finds the offset of a parse error's line:col.
@@ -307,7 +370,7 @@ func (p *parsed) inlineCodeShell(md *markdown) []shellHit {
 	var out []shellHit
 	src := p.src
 	for off := 0; off < len(src); {
-		i := strings.IndexByte(string(src[off:min(len(src), off+1<<20)]), '`')
+		i := bytes.IndexByte(src[off:], '`')
 		if i < 0 {
 			break
 		}
@@ -320,7 +383,7 @@ func (p *parsed) inlineCodeShell(md *markdown) []shellHit {
 		for start+n < len(src) && src[start+n] == '`' {
 			n++
 		}
-		closeAt := strings.Index(string(src[start+n:min(len(src), start+n+4096)]), strings.Repeat("`", n))
+		closeAt := bytes.Index(src[start+n:min(len(src), start+n+4096)], src[start:start+n])
 		if closeAt < 0 {
 			off = start + n
 			continue

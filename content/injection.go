@@ -63,13 +63,10 @@ func severityOf(fam phraseFamily, pl place, mention bool) (Severity, bool) {
 	return Warning, true
 }
 
-// phraseAnchors are lower-case words that must be in a window for its
-// family's pattern to be tried: the patterns run only around them.
-var phraseAnchors = [...][]string{
-	famOverride:    {"ignore", "disregard", "forget", "override", "bypass", "developer mode", "god mode", "dan mode", "jailbreak"},
-	famConcealment: {"user", "human", "reviewer", "maintainer", "operator"},
-	famExfil:       {"send", "upload", "post", "forward", "transmit", "exfiltrate", "email", "leak"},
-}
+// phraseReach is how far after its first word (anchorFamilies) a family's
+// phrase may reach: its pattern, anchored, runs on those bytes only, and a
+// failed try is cheap.
+var phraseReach = [...]int{famOverride: 160, famConcealment: 140, famExfil: 260}
 
 // roleTags are the markers of chat formats: a text that holds one can end
 // the turn it is in and start a system or user turn of its own.
@@ -98,9 +95,9 @@ var compiled patternSet
 func patterns() *patternSet {
 	c := &compiled
 	c.once.Do(func() {
-		c.phrases[famOverride] = regexp.MustCompile(`\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|every\s+|the\s+)?(?:of\s+)?(?:your\s+|the\s+|my\s+|these\s+|those\s+)?(?:previous|prior|above|earlier|preceding|foregoing|original|initial|system|safety|existing|former)\s+(?:instructions?|prompts?|rules?|directions?|guidelines?|directives?|guardrails?|messages?|context|constraints?|commands?)\b|\b(?:you\s+are\s+now\s+(?:in\s+)?|enter\s+|entering\s+|activate\s+)(?:developer|god|dan|jailbreak|unrestricted)\s+mode\b|\bjailbreak\s+mode\b`)
-		c.phrases[famConcealment] = regexp.MustCompile(`\b(?:do\s+not|don'?t|dont|never|without)\s+(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|warn(?:ing)?|let)\s+(?:the\s+|your\s+|any\s+)?(?:user|human|reviewer|maintainer|operator)s?\b|\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|show|disclose|expose|report)\s+(?:this|these|that|it|them|any\s+of\s+this|the\s+(?:following|above|previous))(?:\s+(?:step|steps|action|actions|command|commands|change|changes|instructions?|part|message|request))?\s+to\s+(?:the\s+|your\s+)?(?:user|human|reviewer|maintainer|operator)s?\b|\b(?:hide|conceal|keep)\s+(?:this|these|it|them|that|the\s+(?:following|above|instructions?|steps?|actions?|commands?))(?:\s+\w+){0,3}?\s+(?:secret\s+)?from\s+(?:the\s+|your\s+)?(?:user|human|reviewer|maintainer|operator)s?\b|\b(?:the\s+)?(?:user|human|reviewer)s?\s+(?:must|should|need)\s+(?:not|never)\s+(?:know|find\s+out|see|notice|be\s+told)\b`)
-		c.phrases[famExfil] = regexp.MustCompile(`\b(?:send|upload|post|forward|transmit|exfiltrate|email|leak)\b[^.\n]{0,160}?\b(?:to|at|into)\s+(?:https?://|ftp://|[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,})`)
+		c.phrases[famOverride] = regexp.MustCompile(`^(?:(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|every\s+|the\s+)?(?:of\s+)?(?:your\s+|the\s+|my\s+|these\s+|those\s+)?(?:previous|prior|above|earlier|preceding|foregoing|original|initial|system|safety|existing|former)\s+(?:instructions?|prompts?|rules?|directions?|guidelines?|directives?|guardrails?|messages?|context|constraints?|commands?)\b|(?:you\s+are\s+now\s+(?:in\s+)?|enter\s+|entering\s+|activate\s+)(?:developer|god|dan|jailbreak|unrestricted)\s+mode\b|jailbreak\s+mode\b)`)
+		c.phrases[famConcealment] = regexp.MustCompile(`^(?:(?:do\s+not|don'?t|dont|never|without)\s+(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|warn(?:ing)?|let)\s+(?:the\s+|your\s+|any\s+)?(?:user|human|reviewer|maintainer|operator)s?\b|(?:do\s+not|don'?t|never)\s+(?:mention|reveal|show|disclose|expose|report)\s+(?:this|these|that|it|them|any\s+of\s+this|the\s+(?:following|above|previous))(?:\s+(?:step|steps|action|actions|command|commands|change|changes|instructions?|part|message|request))?\s+to\s+(?:the\s+|your\s+)?(?:user|human|reviewer|maintainer|operator)s?\b|(?:hide|conceal|keep)\s+(?:this|these|it|them|that|the\s+(?:following|above|instructions?|steps?|actions?|commands?))(?:\s+\w+){0,3}?\s+(?:secret\s+)?from\s+(?:the\s+|your\s+)?(?:user|human|reviewer|maintainer|operator)s?\b|(?:the\s+)?(?:user|human|reviewer)s?\s+(?:must|should|need)\s+(?:not|never)\s+(?:know|find\s+out|see|notice|be\s+told)\b)`)
+		c.phrases[famExfil] = regexp.MustCompile(`^(?:(?:send|upload|post|forward|transmit|exfiltrate|email|leak)\b[^.\n]{0,160}?\b(?:to|at|into)\s+(?:https?://|ftp://|[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}))`)
 		c.modelWords = regexp.MustCompile(`\b(?:ai|assistant|agent|agents|model|llm|claude|gpt|chatgpt|gemini|copilot|bot)\b`)
 		c.riskyVerbs = regexp.MustCompile(`\b(?:run|execute|exec|send|upload|post|fetch|download|curl|wget|delete|remove|rm|read|open|visit|email|forward|copy|install|call|invoke|ignore|reveal|tell|include)\b`)
 		c.hiddenStyle = regexp.MustCompile(`display:none|visibility:hidden|font-size:0(?:[a-z%]*)?(?:[;"']|$)|opacity:0(?:\.0*)?(?:[;"']|$)|color:transparent|(?:width|height|max-height|max-width):0(?:px)?(?:[;"']|$)|left:-\d{3,}|top:-\d{3,}|clip:rect\(0`)
@@ -118,7 +115,7 @@ func (p *parsed) injection() []Finding {
 	if p.form == formOther {
 		return nil
 	}
-	low := lowerASCII(p.src)
+	low := p.lower()
 	var out []Finding
 	out = p.phrases(out, low)
 	if p.form == formMarkdown {
@@ -128,6 +125,13 @@ func (p *parsed) injection() []Finding {
 		out = p.exfilURLs(out, md)
 	}
 	return out
+}
+
+// lower is the file lower-cased (ASCII letters only: same offsets), made
+// once for the rules that match without case.
+func (p *parsed) lower() []byte {
+	p.lowOnce.Do(func() { p.low = lowerASCII(p.src) })
+	return p.low
 }
 
 // lowerASCII lower-cases the ASCII letters of b (a copy, same offsets).
@@ -144,57 +148,162 @@ func lowerASCII(b []byte) []byte {
 
 // phrases finds the phrase families around their anchors.
 func (p *parsed) phrases(out []Finding, low []byte) []Finding {
-	pats := patterns().phrases
-	seen := map[[2]int]bool{}
-	for fam := famOverride; fam <= famExfil; fam++ {
-		if fam == famRoleTag {
-			continue
-		}
-		tried := map[int]bool{} // window starts already searched
-		for _, anchor := range phraseAnchors[fam] {
-			for off := 0; ; {
-				i := bytes.Index(low[off:], []byte(anchor))
-				if i < 0 {
-					break
-				}
-				at := off + i
-				off = at + len(anchor)
-				ws, we := window(low, at)
-				if tried[ws] {
-					continue
-				}
-				tried[ws] = true
-				for _, m := range pats[fam].FindAllIndex(low[ws:we], -1) {
-					start, end := ws+m[0], ws+m[1]
-					if seen[[2]int{start, int(fam)}] {
-						continue
-					}
-					seen[[2]int{start, int(fam)}] = true
-					if fam == famConcealment && possessive(p.src, end) {
-						continue // "never tell the user's password": about the user, not to them
-					}
-					out = p.phrase(out, fam, start, end)
-				}
-			}
-		}
-	}
-	for _, tag := range roleTags {
+	for _, c := range []byte{'<', '['} {
 		for off := 0; ; {
-			i := bytes.Index(low[off:], []byte(tag))
+			i := bytes.IndexByte(low[off:], c)
 			if i < 0 {
 				break
 			}
-			start := off + i
-			off = start + len(tag)
-			if tag == "<system>" || tag == "</system>" {
-				// rye's own XML and HTML have no <system> element; a tag
-				// spelled out inside an attribute or word is not one.
-				if start > 0 && low[start-1] == '`' {
-					continue
-				}
-			}
-			out = p.phrase(out, famRoleTag, start, off)
+			out = p.roleTag(out, low, off+i)
+			off += i + 1
 		}
+	}
+	// Which families can be there at all: each phrase needs one of a few
+	// words (searched for at once, cheaply); most files have none.
+	var fams uint8
+	if containsAny(low, "ignore", "disregard", "forget", "override", "bypass", " mode") {
+		fams |= 1 << famOverride
+	}
+	if containsAny(low, "user", "human", "reviewer") && containsAny(low, "not", "n't", "never", "without", "hide", "conceal", "keep") {
+		fams |= 1 << famConcealment
+	}
+	if containsAny(low, "://", "@") && containsAny(low, "send", "upload", "post", "forward", "transmit", "exfiltrate", "email", "leak") {
+		fams |= 1 << famExfil
+	}
+	if fams == 0 {
+		return out
+	}
+	pats := patterns().phrases
+	// One pass over the words: a family's anchored pattern is tried where
+	// a word it may start with starts.
+	for i := 0; i < len(low); {
+		c := low[i]
+		if !('a' <= c && c <= 'z') {
+			i++
+			continue
+		}
+		j := i
+		for j < len(low) && ('a' <= low[j] && low[j] <= 'z' || low[j] == '\'') {
+			j++
+		}
+		here := anchorFamilies(low[i:j]) & fams
+		for fam := famOverride; here != 0 && fam <= famExfil; fam++ {
+			if here&(1<<fam) == 0 || !plausible(fam, low[i:j], low[j:min(len(low), i+phraseReach[fam])]) {
+				continue
+			}
+			m := pats[fam].FindIndex(low[i:min(len(low), i+phraseReach[fam])])
+			if m == nil {
+				continue
+			}
+			end := i + m[1]
+			if fam == famConcealment && possessive(p.src, end) {
+				continue // "never tell the user's password": about the user, not to them
+			}
+			out = p.phrase(out, fam, i, end)
+		}
+		i = j
+	}
+	return out
+}
+
+// anchorFamilies are the families whose phrases may start with word.
+func anchorFamilies(word []byte) uint8 {
+	switch string(word) {
+	case "ignore", "disregard", "forget", "override", "bypass", "you", "enter", "entering", "activate", "jailbreak":
+		return 1 << famOverride
+	case "do", "don't", "dont", "never", "without", "hide", "conceal", "keep", "user", "users", "human", "humans", "reviewer", "reviewers":
+		return 1 << famConcealment
+	case "send", "upload", "post", "forward", "transmit", "exfiltrate", "email", "leak":
+		return 1 << famExfil
+	}
+	return 0
+}
+
+// containsAny reports whether b holds one of the words.
+func containsAny(b []byte, words ...string) bool {
+	for _, w := range words {
+		if bytes.Contains(b, []byte(w)) {
+			return true
+		}
+	}
+	return false
+}
+
+// plausible is a cheap look at the word after an anchor (the rest of the
+// window): most anchors ("user", "do", "you") start no phrase, and the
+// pattern is tried only where the next word could continue one.
+func plausible(fam phraseFamily, word, rest []byte) bool {
+	next := nextWord(rest)
+	switch fam {
+	case famOverride:
+		switch string(word) {
+		case "you":
+			return string(next) == "are"
+		case "enter", "entering", "activate":
+			switch string(next) {
+			case "developer", "god", "dan", "jailbreak", "unrestricted":
+				return true
+			}
+			return false
+		case "jailbreak":
+			return string(next) == "mode"
+		}
+		switch string(next) {
+		case "all", "any", "every", "the", "of", "your", "my", "these", "those", "previous", "prior", "above", "earlier",
+			"preceding", "foregoing", "original", "initial", "system", "safety", "existing", "former":
+			return true
+		}
+	case famConcealment:
+		switch string(word) {
+		case "do":
+			return string(next) == "not"
+		case "hide", "conceal", "keep":
+			switch string(next) {
+			case "this", "these", "it", "them", "that", "the":
+				return true
+			}
+			return false
+		case "user", "users", "human", "humans", "reviewer", "reviewers":
+			switch string(next) {
+			case "must", "should", "need":
+				return true
+			}
+			return false
+		}
+		switch string(next) { // don't, never, without
+		case "tell", "telling", "inform", "informing", "notify", "notifying", "alert", "alerting", "warn", "warning", "let",
+			"mention", "reveal", "show", "disclose", "expose", "report":
+			return true
+		}
+	case famExfil:
+		return bytes.Contains(rest, []byte("://")) || bytes.IndexByte(rest, '@') >= 0
+	}
+	return false
+}
+
+// nextWord is the first word of b (letters and apostrophes), after blanks.
+func nextWord(b []byte) []byte {
+	i := 0
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	j := i
+	for j < len(b) && ('a' <= b[j] && b[j] <= 'z' || b[j] == '\'') {
+		j++
+	}
+	return b[i:j]
+}
+
+// roleTag reports a chat-format role marker at low[i:] ('<' or '[').
+func (p *parsed) roleTag(out []Finding, low []byte, i int) []Finding {
+	for _, tag := range roleTags {
+		if !bytes.HasPrefix(low[i:], []byte(tag)) {
+			continue
+		}
+		if (tag == "<system>" || tag == "</system>") && i > 0 && low[i-1] == '`' {
+			return out // spelled out in code
+		}
+		return p.phrase(out, famRoleTag, i, i+len(tag))
 	}
 	return out
 }
@@ -432,7 +541,7 @@ func hiddenAttrs(attrs string) bool {
 // inHiddenHTML reports whether off is inside a hidden element.
 func (p *parsed) inHiddenHTML(off int) bool {
 	p.hiddenOnce.Do(func() {
-		low := lowerASCII(p.src)
+		low := p.lower()
 		if bytes.Contains(low, []byte("style")) || bytes.Contains(low, []byte("hidden")) {
 			p.hidden = p.hiddenElements(low)
 		}

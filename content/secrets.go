@@ -58,36 +58,77 @@ func (p *parsed) secrets() []Finding {
 	var out []Finding
 	src := p.src
 	c := patterns()
-	for k, rule := range secretRules {
-		for _, prefix := range rule.prefix {
-			for off := 0; off < len(src); {
-				i := bytes.Index(src[off:], []byte(prefix))
-				if i < 0 {
+	try := func(k, start int) {
+		rule := secretRules[k]
+		if start >= p.sigStart && start < p.sigEnd {
+			return
+		}
+		m := c.secrets[k].FindSubmatchIndex(src[start:min(len(src), start+512)])
+		if m == nil {
+			return
+		}
+		end := start + m[1]
+		if rule.id != "private-key" && end < len(src) && wordByte(src[end]) && src[end] != '-' {
+			return // part of a longer word: not this format
+		}
+		tok := string(src[start:end])
+		if placeholder(tok) || rule.valid != nil && !rule.valid(tok) {
+			return
+		}
+		out = append(out, p.secretFinding(rule, start, end, tok, m))
+	}
+	// Prefixed tokens start a word, and each prefix holds a byte that is
+	// rare in text ('_', '-', 'A', 'J'): those bytes are found with
+	// IndexByte and the prefixes around them checked, and a rule's
+	// pattern is tried where its prefix starts a word.
+	tried := map[int]bool{}
+	tryAt := func(i int) {
+		if i < 0 || tried[i] || i > 0 && wordByte(src[i-1]) {
+			return
+		}
+		tried[i] = true
+		for k, rule := range secretRules {
+			for _, prefix := range rule.prefix {
+				if rule.id != "private-key" && rule.id != "slack-webhook" && bytes.HasPrefix(src[i:], []byte(prefix)) {
+					try(k, i)
 					break
 				}
-				start := off + i
-				off = start + len(prefix)
-				if start >= p.sigStart && start < p.sigEnd || start > 0 && wordByte(src[start-1]) && rule.id != "slack-webhook" && rule.id != "private-key" {
-					continue
-				}
-				m := c.secrets[k].FindSubmatchIndex(src[start:min(len(src), start+512)])
-				if m == nil {
-					continue
-				}
-				end := start + m[1]
-				if rule.id != "private-key" && end < len(src) && wordByte(src[end]) && src[end] != '-' {
-					continue // part of a longer word: not this format
-				}
-				tok := string(src[start:end])
-				if placeholder(tok) || rule.valid != nil && !rule.valid(tok) {
-					continue
-				}
-				off = end
-				out = append(out, p.secretFinding(rule, start, end, tok, m))
 			}
 		}
 	}
-	if bytes.Contains(src, []byte("ecret")) || bytes.Contains(src, []byte("ECRET")) {
+	for _, c := range []byte{'_', '-', 'A', 'J'} {
+		for off := 0; ; {
+			j := bytes.IndexByte(src[off:], c)
+			if j < 0 {
+				break
+			}
+			at := off + j
+			off = at + 1
+			// The prefix starts at most 10 bytes before its marker
+			// (github_pat_, sk_live_, pypi-, AKIA, eyJ).
+			for back := 0; back <= 10 && back <= at; back++ {
+				if i := at - back; mayStartToken(src[i], byteAt(src, i+1)) {
+					tryAt(i)
+				}
+			}
+		}
+	}
+	secret := bytes.Contains(src, []byte("ecret")) || bytes.Contains(src, []byte("ECRET"))
+	pem := bytes.Contains(src, []byte("PRIVATE KEY-----"))
+	for k, rule := range secretRules {
+		switch {
+		case rule.id == "private-key" && pem, rule.id == "slack-webhook" && bytes.Contains(src, []byte(".slack.com/")):
+			for off := 0; off < len(src); {
+				i := bytes.Index(src[off:], []byte(rule.prefix[0]))
+				if i < 0 {
+					break
+				}
+				try(k, off+i)
+				off += i + len(rule.prefix[0])
+			}
+		}
+	}
+	if secret {
 		for _, m := range c.awsSecret.FindAllSubmatchIndex(src, -1) {
 			tok := string(src[m[2]:m[3]])
 			if m[3] < len(src) && (wordByte(src[m[3]]) || src[m[3]] == '/' || src[m[3]] == '+') || placeholder(tok) || !mixedCase(tok) {
@@ -119,6 +160,30 @@ func redact(tok string) string {
 		n = max(n, i+1)
 	}
 	return tok[:min(n, len(tok))] + "…"
+}
+
+// mayStartToken reports the first two bytes of the prefixed formats
+// (AKIA, AIza, gh, gl, xo, sk, rk, np, py, hf, ey).
+func mayStartToken(c, d byte) bool {
+	switch c {
+	case 'A':
+		return d == 'K' || d == 'S' || d == 'B' || d == 'C' || d == 'I'
+	case 'g':
+		return d == 'h' || d == 'i' || d == 'l'
+	case 'x':
+		return d == 'o'
+	case 's', 'r':
+		return d == 'k'
+	case 'n':
+		return d == 'p'
+	case 'p':
+		return d == 'y'
+	case 'h':
+		return d == 'f'
+	case 'e':
+		return d == 'y'
+	}
+	return false
 }
 
 func wordByte(c byte) bool {
@@ -204,4 +269,12 @@ func jwtShaped(tok string) bool {
 	}
 	_, ok := header["alg"]
 	return ok
+}
+
+// byteAt is src[i], or 0 past its end.
+func byteAt(src []byte, i int) byte {
+	if i < len(src) {
+		return src[i]
+	}
+	return 0
 }
