@@ -146,12 +146,14 @@ type parsed struct {
 	hidden     [][4]int
 	lowOnce    sync.Once
 	low        []byte // the file lower-cased (lower)
+	hitsOnce   sync.Once
+	found      []hit // the needles of the file (hits)
+	hasControl bool  // the file holds a control character (hits)
 }
 
 func (f *File) parse() *parsed {
 	f.once.Do(func() {
 		p := &parsed{f: f, src: f.Src, kind: f.Kind, ext: path.Ext(f.Name), meta: f.Meta}
-		p.lines = syntax.NewLineIndex(f.Src)
 		p.ascii = isASCII(f.Src)
 		switch {
 		case f.Kind == "":
@@ -215,16 +217,24 @@ func (p *parsed) finish(fs []Finding) {
 	}
 }
 
+// lineIndex indexes the file's lines, when a finding needs a position.
+func (p *parsed) lineIndex() *syntax.LineIndex {
+	if p.lines == nil {
+		p.lines = syntax.NewLineIndex(p.src)
+	}
+	return p.lines
+}
+
 // position is the line and character column of a byte offset.
 func (p *parsed) position(off int) (line, col int) {
-	pos := p.lines.Pos(off)
+	pos := p.lineIndex().Pos(off)
 	start := off - (pos.Col - 1)
 	return pos.Line, utf8.RuneCount(p.src[start:off]) + 1
 }
 
 // lineAt is the text of the line holding off, without its line break.
 func (p *parsed) lineAt(off int) string {
-	pos := p.lines.Pos(off)
+	pos := p.lineIndex().Pos(off)
 	start := off - (pos.Col - 1)
 	end := start
 	for end < len(p.src) && p.src[end] != '\n' {

@@ -115,13 +115,12 @@ func (p *parsed) injection() []Finding {
 	if p.form == formOther {
 		return nil
 	}
-	low := p.lower()
 	var out []Finding
-	out = p.phrases(out, low)
+	out = p.phrases(out)
 	if p.form == formMarkdown {
 		md := p.markdown()
-		out = p.hiddenComments(out, md, low)
-		out = p.hiddenHTML(out, md, low)
+		out = p.hiddenComments(out, md)
+		out = p.hiddenHTML(out, md)
 		out = p.exfilURLs(out, md)
 	}
 	return out
@@ -147,165 +146,58 @@ func lowerASCII(b []byte) []byte {
 }
 
 // phrases finds the phrase families around their anchors.
-func (p *parsed) phrases(out []Finding, low []byte) []Finding {
-	for _, c := range []byte{'<', '['} {
-		for off := 0; ; {
-			i := bytes.IndexByte(low[off:], c)
-			if i < 0 {
-				break
-			}
-			out = p.roleTag(out, low, off+i)
-			off += i + 1
-		}
-	}
-	// Which families can be there at all: each phrase needs one of a few
-	// words (searched for at once, cheaply); most files have none.
-	var fams uint8
-	if containsAny(low, "ignore", "disregard", "forget", "override", "bypass", " mode") {
-		fams |= 1 << famOverride
-	}
-	if containsAny(low, "user", "human", "reviewer") && containsAny(low, "not", "n't", "never", "without", "hide", "conceal", "keep") {
-		fams |= 1 << famConcealment
-	}
-	if containsAny(low, "://", "@") && containsAny(low, "send", "upload", "post", "forward", "transmit", "exfiltrate", "email", "leak") {
-		fams |= 1 << famExfil
-	}
-	if fams == 0 {
-		return out
-	}
-	pats := patterns().phrases
-	// One pass over the words: a family's anchored pattern is tried where
-	// a word it may start with starts.
-	for i := 0; i < len(low); {
-		c := low[i]
-		if !('a' <= c && c <= 'z') {
-			i++
-			continue
-		}
-		j := i
-		for j < len(low) && ('a' <= low[j] && low[j] <= 'z' || low[j] == '\'') {
-			j++
-		}
-		here := anchorFamilies(low[i:j]) & fams
-		for fam := famOverride; here != 0 && fam <= famExfil; fam++ {
-			if here&(1<<fam) == 0 || !plausible(fam, low[i:j], low[j:min(len(low), i+phraseReach[fam])]) {
+func (p *parsed) phrases(out []Finding) []Finding {
+	src := p.src
+	var pats *[4]*regexp.Regexp
+	for _, h := range p.hits() {
+		switch h.needle.kind {
+		case needleRoleTag:
+			out = p.roleTag(out, h.start, h.end)
+		case needlePhrase:
+			fam := phraseFamily(h.needle.arg)
+			// A whole word, and a next word that can continue a phrase:
+			// then the family's anchored pattern is tried on the bytes
+			// after it, lower-cased.
+			if h.start > 0 && letter(src[h.start-1]) || h.end < len(src) && letter(src[h.end]) {
 				continue
 			}
-			m := pats[fam].FindIndex(low[i:min(len(low), i+phraseReach[fam])])
+			reach := min(len(src), h.start+phraseReach[fam])
+			var buf [24]byte
+			rest := src[h.end:reach]
+			if fam != famExfil {
+				rest = lowerInto(buf[:0], nextWordFold(rest))
+			}
+			if !plausible(fam, []byte(h.needle.text), rest) {
+				continue
+			}
+			window := lowerASCII(src[h.start:reach])
+			if pats == nil {
+				pats = &patterns().phrases
+			}
+			m := pats[fam].FindIndex(window)
 			if m == nil {
 				continue
 			}
-			end := i + m[1]
-			if fam == famConcealment && possessive(p.src, end) {
+			end := h.start + m[1]
+			if fam == famConcealment && possessive(src, end) {
 				continue // "never tell the user's password": about the user, not to them
 			}
-			out = p.phrase(out, fam, i, end)
+			out = p.phrase(out, fam, h.start, end)
 		}
-		i = j
 	}
 	return out
 }
 
-// anchorFamilies are the families whose phrases may start with word.
-func anchorFamilies(word []byte) uint8 {
-	switch string(word) {
-	case "ignore", "disregard", "forget", "override", "bypass", "you", "enter", "entering", "activate", "jailbreak":
-		return 1 << famOverride
-	case "do", "don't", "dont", "never", "without", "hide", "conceal", "keep", "user", "users", "human", "humans", "reviewer", "reviewers":
-		return 1 << famConcealment
-	case "send", "upload", "post", "forward", "transmit", "exfiltrate", "email", "leak":
-		return 1 << famExfil
-	}
-	return 0
-}
+// letter reports an ASCII letter or an apostrophe (part of a word).
+func letter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' || c == '\'' }
 
-// containsAny reports whether b holds one of the words.
-func containsAny(b []byte, words ...string) bool {
-	for _, w := range words {
-		if bytes.Contains(b, []byte(w)) {
-			return true
-		}
+// roleTag reports the chat-format role marker at [start, end).
+func (p *parsed) roleTag(out []Finding, start, end int) []Finding {
+	tag := lowerString(string(p.src[start:end]))
+	if (tag == "<system>" || tag == "</system>") && start > 0 && p.src[start-1] == '`' {
+		return out // spelled out in code
 	}
-	return false
-}
-
-// plausible is a cheap look at the word after an anchor (the rest of the
-// window): most anchors ("user", "do", "you") start no phrase, and the
-// pattern is tried only where the next word could continue one.
-func plausible(fam phraseFamily, word, rest []byte) bool {
-	next := nextWord(rest)
-	switch fam {
-	case famOverride:
-		switch string(word) {
-		case "you":
-			return string(next) == "are"
-		case "enter", "entering", "activate":
-			switch string(next) {
-			case "developer", "god", "dan", "jailbreak", "unrestricted":
-				return true
-			}
-			return false
-		case "jailbreak":
-			return string(next) == "mode"
-		}
-		switch string(next) {
-		case "all", "any", "every", "the", "of", "your", "my", "these", "those", "previous", "prior", "above", "earlier",
-			"preceding", "foregoing", "original", "initial", "system", "safety", "existing", "former":
-			return true
-		}
-	case famConcealment:
-		switch string(word) {
-		case "do":
-			return string(next) == "not"
-		case "hide", "conceal", "keep":
-			switch string(next) {
-			case "this", "these", "it", "them", "that", "the":
-				return true
-			}
-			return false
-		case "user", "users", "human", "humans", "reviewer", "reviewers":
-			switch string(next) {
-			case "must", "should", "need":
-				return true
-			}
-			return false
-		}
-		switch string(next) { // don't, never, without
-		case "tell", "telling", "inform", "informing", "notify", "notifying", "alert", "alerting", "warn", "warning", "let",
-			"mention", "reveal", "show", "disclose", "expose", "report":
-			return true
-		}
-	case famExfil:
-		return bytes.Contains(rest, []byte("://")) || bytes.IndexByte(rest, '@') >= 0
-	}
-	return false
-}
-
-// nextWord is the first word of b (letters and apostrophes), after blanks.
-func nextWord(b []byte) []byte {
-	i := 0
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	j := i
-	for j < len(b) && ('a' <= b[j] && b[j] <= 'z' || b[j] == '\'') {
-		j++
-	}
-	return b[i:j]
-}
-
-// roleTag reports a chat-format role marker at low[i:] ('<' or '[').
-func (p *parsed) roleTag(out []Finding, low []byte, i int) []Finding {
-	for _, tag := range roleTags {
-		if !bytes.HasPrefix(low[i:], []byte(tag)) {
-			continue
-		}
-		if (tag == "<system>" || tag == "</system>") && i > 0 && low[i-1] == '`' {
-			return out // spelled out in code
-		}
-		return p.phrase(out, famRoleTag, i, i+len(tag))
-	}
-	return out
+	return p.phrase(out, famRoleTag, start, end)
 }
 
 // possessive reports a "'s" at src[end:].
@@ -415,12 +307,12 @@ var toolComments = []string{"rye:", "markdownlint", "prettier", "toc", "vale ", 
 
 // hiddenComments reports HTML comments of a Markdown item that speak to
 // the model: a reader of the rendered page never sees them.
-func (p *parsed) hiddenComments(out []Finding, md *markdown, low []byte) []Finding {
+func (p *parsed) hiddenComments(out []Finding, md *markdown) []Finding {
 	for _, c := range md.comments {
 		if c.start >= p.sigStart && c.start < p.sigEnd {
 			continue
 		}
-		body := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(string(low[c.start:c.end]), "<!--"), "-->"))
+		body := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(string(lowerASCII(p.src[c.start:c.end])), "<!--"), "-->"))
 		words := strings.Fields(body)
 		if len(words) < 4 || toolComment(body) {
 			continue
@@ -469,11 +361,9 @@ func instructionLike(words []string) bool {
 
 // hiddenHTML reports HTML elements of a Markdown item that are styled or
 // marked invisible and hold text.
-func (p *parsed) hiddenHTML(out []Finding, md *markdown, low []byte) []Finding {
-	if !bytes.Contains(low, []byte("style")) && !bytes.Contains(low, []byte("hidden")) {
-		return out
-	}
-	for _, r := range p.hiddenElements(low) {
+func (p *parsed) hiddenHTML(out []Finding, md *markdown) []Finding {
+	p.inHiddenHTML(0) // finds the hidden elements, once
+	for _, r := range p.hidden {
 		text := strings.Join(strings.Fields(stripTags(string(p.src[r[1]:r[2]]))), " ")
 		if text == "" {
 			continue
@@ -541,9 +431,11 @@ func hiddenAttrs(attrs string) bool {
 // inHiddenHTML reports whether off is inside a hidden element.
 func (p *parsed) inHiddenHTML(off int) bool {
 	p.hiddenOnce.Do(func() {
-		low := p.lower()
-		if bytes.Contains(low, []byte("style")) || bytes.Contains(low, []byte("hidden")) {
-			p.hidden = p.hiddenElements(low)
+		for _, h := range p.hits() {
+			if h.needle.kind == needleStyle {
+				p.hidden = p.hiddenElements(p.lower())
+				break
+			}
 		}
 	})
 	for _, r := range p.hidden {
@@ -633,4 +525,94 @@ func urlOpening(s string) (int, bool) {
 		best, image = i+3, false
 	}
 	return best, image
+}
+
+// plausible is a cheap look at the word after an anchor (the rest of the
+// window): most anchors ("user", "do", "you") start no phrase, and the
+// pattern is tried only where the next word could continue one.
+func plausible(fam phraseFamily, word, rest []byte) bool {
+	next := nextWord(rest)
+	switch fam {
+	case famOverride:
+		switch string(word) {
+		case "you":
+			return string(next) == "are"
+		case "enter", "entering", "activate":
+			switch string(next) {
+			case "developer", "god", "dan", "jailbreak", "unrestricted":
+				return true
+			}
+			return false
+		case "jailbreak":
+			return string(next) == "mode"
+		}
+		switch string(next) {
+		case "all", "any", "every", "the", "of", "your", "my", "these", "those", "previous", "prior", "above", "earlier",
+			"preceding", "foregoing", "original", "initial", "system", "safety", "existing", "former":
+			return true
+		}
+	case famConcealment:
+		switch string(word) {
+		case "do":
+			return string(next) == "not"
+		case "hide", "conceal", "keep":
+			switch string(next) {
+			case "this", "these", "it", "them", "that", "the":
+				return true
+			}
+			return false
+		case "user", "users", "human", "humans", "reviewer", "reviewers":
+			switch string(next) {
+			case "must", "should", "need":
+				return true
+			}
+			return false
+		}
+		switch string(next) { // don't, never, without
+		case "tell", "telling", "inform", "informing", "notify", "notifying", "alert", "alerting", "warn", "warning", "let",
+			"mention", "reveal", "show", "disclose", "expose", "report":
+			return true
+		}
+	case famExfil:
+		return bytes.Contains(rest, []byte("://")) || bytes.IndexByte(rest, '@') >= 0
+	}
+	return false
+}
+
+// nextWord is the first word of b (letters and apostrophes), after blanks.
+func nextWord(b []byte) []byte {
+	i := 0
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	j := i
+	for j < len(b) && ('a' <= b[j] && b[j] <= 'z' || b[j] == '\'') {
+		j++
+	}
+	return b[i:j]
+}
+
+// nextWordFold is the first word of b (ASCII letters of any case and
+// apostrophes), after blanks, at most 20 bytes.
+func nextWordFold(b []byte) []byte {
+	i := 0
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	j := i
+	for j < len(b) && j-i < 20 && letter(b[j]) {
+		j++
+	}
+	return b[i:j]
+}
+
+// lowerInto appends b lower-cased to dst.
+func lowerInto(dst, b []byte) []byte {
+	for _, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst
 }

@@ -77,54 +77,29 @@ func (p *parsed) secrets() []Finding {
 		}
 		out = append(out, p.secretFinding(rule, start, end, tok, m))
 	}
-	// Prefixed tokens start a word, and each prefix holds a byte that is
-	// rare in text ('_', '-', 'A', 'J'): those bytes are found with
-	// IndexByte and the prefixes around them checked, and a rule's
-	// pattern is tried where its prefix starts a word.
-	tried := map[int]bool{}
-	tryAt := func(i int) {
-		if i < 0 || tried[i] || i > 0 && wordByte(src[i-1]) {
-			return
-		}
-		tried[i] = true
-		for k, rule := range secretRules {
+	// The prefixes are found with every other needle of the file, in one
+	// pass (hits); a rule's pattern is tried where its prefix, in its
+	// exact case, starts a word (or anywhere, for a PEM header and a Slack
+	// webhook's host).
+	secret := false
+	for _, h := range p.hits() {
+		switch h.needle.kind {
+		case needleAWS:
+			secret = true
+		case needleSecret:
+			k := h.needle.arg
+			rule := secretRules[k]
+			start := h.start
+			if rule.id == "slack-webhook" {
+				start = h.start // hooks.slack.com/ is inside a URL
+			} else if rule.id != "private-key" && start > 0 && wordByte(src[start-1]) {
+				continue
+			}
 			for _, prefix := range rule.prefix {
-				if rule.id != "private-key" && rule.id != "slack-webhook" && bytes.HasPrefix(src[i:], []byte(prefix)) {
-					try(k, i)
+				if bytes.HasPrefix(src[start:], []byte(prefix)) {
+					try(k, start)
 					break
 				}
-			}
-		}
-	}
-	for _, c := range []byte{'_', '-', 'A', 'J'} {
-		for off := 0; ; {
-			j := bytes.IndexByte(src[off:], c)
-			if j < 0 {
-				break
-			}
-			at := off + j
-			off = at + 1
-			// The prefix starts at most 10 bytes before its marker
-			// (github_pat_, sk_live_, pypi-, AKIA, eyJ).
-			for back := 0; back <= 10 && back <= at; back++ {
-				if i := at - back; mayStartToken(src[i], byteAt(src, i+1)) {
-					tryAt(i)
-				}
-			}
-		}
-	}
-	secret := bytes.Contains(src, []byte("ecret")) || bytes.Contains(src, []byte("ECRET"))
-	pem := bytes.Contains(src, []byte("PRIVATE KEY-----"))
-	for k, rule := range secretRules {
-		switch {
-		case rule.id == "private-key" && pem, rule.id == "slack-webhook" && bytes.Contains(src, []byte(".slack.com/")):
-			for off := 0; off < len(src); {
-				i := bytes.Index(src[off:], []byte(rule.prefix[0]))
-				if i < 0 {
-					break
-				}
-				try(k, off+i)
-				off += i + len(rule.prefix[0])
 			}
 		}
 	}
@@ -160,30 +135,6 @@ func redact(tok string) string {
 		n = max(n, i+1)
 	}
 	return tok[:min(n, len(tok))] + "…"
-}
-
-// mayStartToken reports the first two bytes of the prefixed formats
-// (AKIA, AIza, gh, gl, xo, sk, rk, np, py, hf, ey).
-func mayStartToken(c, d byte) bool {
-	switch c {
-	case 'A':
-		return d == 'K' || d == 'S' || d == 'B' || d == 'C' || d == 'I'
-	case 'g':
-		return d == 'h' || d == 'i' || d == 'l'
-	case 'x':
-		return d == 'o'
-	case 's', 'r':
-		return d == 'k'
-	case 'n':
-		return d == 'p'
-	case 'p':
-		return d == 'y'
-	case 'h':
-		return d == 'f'
-	case 'e':
-		return d == 'y'
-	}
-	return false
 }
 
 func wordByte(c byte) bool {
@@ -269,12 +220,4 @@ func jwtShaped(tok string) bool {
 	}
 	_, ok := header["alg"]
 	return ok
-}
-
-// byteAt is src[i], or 0 past its end.
-func byteAt(src []byte, i int) byte {
-	if i < len(src) {
-		return src[i]
-	}
-	return 0
 }

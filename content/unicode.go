@@ -193,7 +193,9 @@ func (p *parsed) unicode() []Finding {
 	var out []Finding
 	ids := p.identifiers()
 	if p.ascii {
-		out = p.asciiControls(out)
+		if p.hits(); p.hasControl {
+			out = p.asciiControls(out)
+		}
 	} else {
 		out = p.scanRunes(out, ids)
 	}
