@@ -130,3 +130,27 @@ func TestSkeleton(t *testing.T) {
 		}
 	}
 }
+
+// The two-stream scan finds exactly what one stream finds, needles across
+// the middle included.
+func TestScanHalves(t *testing.T) {
+	a := theAutomaton()
+	words := []string{"ignore", "ghp_", "user", "</system>", "\x1b", "secret", "AKIA", "do", "x", " ", "\r\n", "\r"}
+	for n := 0; n < 400; n++ {
+		var b strings.Builder
+		for k := 0; k < n%97+1; k++ {
+			b.WriteString(words[(n*7+k*13)%len(words)])
+		}
+		src := []byte(b.String())
+		got, gc := a.scan(src)
+		want, wc := a.scanRange(src, 0, len(src), 0, nil, false)
+		if len(got) != len(want) || gc != wc {
+			t.Fatalf("%q: %d hits (control %v), one stream %d (%v)", src, len(got), gc, len(want), wc)
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("%q: hit %d: %+v, one stream %+v", src, i, got[i], want[i])
+			}
+		}
+	}
+}

@@ -40,7 +40,7 @@ func (p *parsed) fetchexec() []Finding {
 		}
 		hits = h
 	case formPython:
-		if !pySinkNamed(p.src) {
+		if !p.pySinkNamed() {
 			return nil // no call the rules look at: nothing to tokenize
 		}
 		py := p.pyCode()
@@ -100,26 +100,20 @@ func shiftLines(msg string, skipped []byte) string {
 // at (exec, eval, compile, pickle's loads, os.system, subprocess, …), as
 // a word: the rules can only find such a call by its name, so a file that
 // names none needs no tokens.
-func pySinkNamed(src []byte) bool {
-	for i := 0; i < len(src); {
-		if !wordByte(src[i]) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(src) && wordByte(src[j]) {
-			j++
-		}
-		switch string(src[i:j]) {
-		case "exec", "eval", "compile", "execfile", "loads", "load", "system", "subprocess", "popen", "spawn", "spawnl",
-			"spawnv", "execl", "execv", "execvp", "execlp", "getoutput", "getstatusoutput", "create_subprocess_shell",
-			"create_subprocess_exec", "run", "call", "check_call", "check_output", "Popen", "pty":
+func (p *parsed) pySinkNamed() bool {
+	for _, h := range p.hits() {
+		if h.needle.kind == needlePySink && (h.start == 0 || !wordByte(p.src[h.start-1])) && (h.end == len(p.src) || !wordByte(p.src[h.end])) {
 			return true
 		}
-		i = j
 	}
 	return false
 }
+
+// pySinks are the names pySinkNamed looks for (in any case: a needless
+// tokenization at worst).
+var pySinks = []string{"exec", "eval", "compile", "execfile", "loads", "load", "system", "subprocess", "popen", "spawn", "spawnl",
+	"spawnv", "execl", "execv", "execvp", "execlp", "getoutput", "getstatusoutput", "create_subprocess_shell",
+	"create_subprocess_exec", "run", "call", "check_call", "check_output", "Popen", "pty"}
 
 // shellErrorOffset finds the offset of a parse error's line:col.
 func shellErrorOffset(src []byte, err error) (int, string) {
@@ -148,15 +142,22 @@ func judgeConfig(n *syntax.Node) []shellHit {
 		case syntax.MapNode:
 			if c := n.Get("command"); c != nil && c.Kind == syntax.StringNode {
 				words := []string{shellQuote(c.Str)}
+				risky := isExecutor(commandName(c.Str)) || mentionsCommand(c.Str) || commandName(c.Str) == "eval"
 				if a := n.Get("args"); a != nil && a.Kind == syntax.ListNode {
 					for _, it := range a.Items {
 						if it.Kind == syntax.StringNode {
 							words = append(words, shellQuote(it.Str))
+							risky = risky || mentionsCommand(it.Str)
 						}
 					}
 				}
-				if h, err := judgeShell(strings.Join(words, " ")); err == nil {
-					hits = append(hits, at(h, c.Pos.Offset, nodeEnd(n))...)
+				// The command is written out: one that runs no shell or
+				// interpreter and names no downloader or installer cannot
+				// be judged anything.
+				if risky {
+					if h, err := judgeShell(strings.Join(words, " ")); err == nil {
+						hits = append(hits, at(h, c.Pos.Offset, nodeEnd(n))...)
+					}
 				}
 			}
 			for _, f := range n.Fields {
@@ -199,6 +200,10 @@ func at(hits []shellHit, start, end int) []shellHit {
 // mentionsCommand reports text that names a downloader, a decoder or an
 // installer (folded for confusables): worth parsing as a command.
 func mentionsCommand(s string) bool {
+	if strings.ContainsAny(s, "'\"\\") {
+		// Quotes and backslashes split nothing for the shell: "cu"'rl'.
+		s = strings.NewReplacer("'", "", "\"", "", "\\", "").Replace(s)
+	}
 	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
 		return r == ' ' || r == '\t' || r == '\n' || r == '|' || r == ';' || r == '&' || r == '(' || r == ')' || r == '`' || r == '"' || r == '\'' || r == '$' || r == '<'
 	}) {

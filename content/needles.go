@@ -18,6 +18,8 @@ const (
 	needleSecret                    // a credential's prefix (arg: the index in secretRules)
 	needleAWS                       // "secret": an AWS secret key's name may be near
 	needleStyle                     // "style" or "hidden": an HTML element may be hidden
+	needlePySink                    // a name Python code runs code or commands with (exec, subprocess, ...)
+	needleControl                   // a control byte
 )
 
 // needle is one word the automaton finds, lower case.
@@ -47,7 +49,16 @@ func buildNeedles() []needle {
 			out = append(out, needle{text: lowerString(p), kind: needleSecret, arg: k})
 		}
 	}
-	return append(out, needle{text: "secret", kind: needleAWS}, needle{text: "style", kind: needleStyle}, needle{text: "hidden", kind: needleStyle})
+	out = append(out, needle{text: "secret", kind: needleAWS}, needle{text: "style", kind: needleStyle}, needle{text: "hidden", kind: needleStyle})
+	for _, w := range pySinks {
+		out = append(out, needle{text: lowerString(w), kind: needlePySink})
+	}
+	for c := 0; c < 0x20; c++ {
+		if c != '\n' && c != '\t' {
+			out = append(out, needle{text: string(rune(c)), kind: needleControl})
+		}
+	}
+	return append(out, needle{text: "\x7f", kind: needleControl})
 }
 
 func lowerString(s string) string { return string(lowerASCII([]byte(s))) }
@@ -55,9 +66,15 @@ func lowerString(s string) string { return string(lowerASCII([]byte(s))) }
 // automaton is the compiled scanner.
 type automaton struct {
 	needles []needle
-	// next is state × byte → state; a state where needles end has
-	// outBit set in the transitions that lead to it.
-	next [][256]uint16
+	// class maps a byte to its class: bytes that no needle holds share
+	// class 0, and 'A'-'Z' share the classes of 'a'-'z'; a small table
+	// stays in the cache.
+	class   [256]uint8
+	classes int
+	// next is state × class → state (index state*classes + class); a
+	// state where needles end has outBit set in the transitions that lead
+	// to it.
+	next []uint16
 	out  [][]uint16 // state → the needles that end there
 }
 
@@ -98,7 +115,7 @@ func buildAutomaton(ns []needle) *automaton {
 		}
 		nodes[s].out = append(nodes[s].out, uint16(i))
 	}
-	a.next = make([][256]uint16, len(nodes))
+	next := make([][256]uint16, len(nodes))
 	a.out = make([][]uint16, len(nodes))
 	// Breadth first: a state's failure is known before its children's.
 	queue := []int{0}
@@ -111,18 +128,18 @@ func buildAutomaton(ns []needle) *automaton {
 				lc += 'a' - 'A'
 			}
 			if t, ok := nodes[s].child[lc]; ok {
-				a.next[s][c] = uint16(t)
+				next[s][c] = uint16(t)
 				if byte(c) == lc { // once per child, not for its capital too
 					f := 0
 					if s != 0 {
-						f = int(a.next[nodes[s].fail][c])
+						f = int(next[nodes[s].fail][c])
 					}
 					nodes[t].fail = f
 					nodes[t].out = append(nodes[t].out, nodes[f].out...)
 					queue = append(queue, t)
 				}
 			} else if s != 0 {
-				a.next[s][c] = a.next[nodes[s].fail][c]
+				next[s][c] = next[nodes[s].fail][c]
 			}
 		}
 		a.out[s] = nodes[s].out
@@ -130,11 +147,31 @@ func buildAutomaton(ns []needle) *automaton {
 	if len(nodes) >= outBit {
 		panic("content: too many needle states")
 	}
-	for s := range a.next {
-		for c, t := range a.next[s] {
-			if len(nodes[t].out) > 0 {
-				a.next[s][c] = t | outBit
+	for _, n := range ns {
+		if len(n.text) > maxNeedle {
+			panic("content: needle longer than maxNeedle: " + n.text)
+		}
+	}
+	// Byte classes: one per byte a needle holds (folded), 0 for the rest.
+	a.classes = 1
+	for _, n := range ns {
+		for k := 0; k < len(n.text); k++ {
+			if c := n.text[k]; a.class[c] == 0 {
+				a.class[c] = uint8(a.classes)
+				a.classes++
 			}
+		}
+	}
+	for c := 'A'; c <= 'Z'; c++ {
+		a.class[c] = a.class[c+'a'-'A']
+	}
+	a.next = make([]uint16, len(nodes)*a.classes)
+	for s := range next {
+		for c, t := range next[s] {
+			if len(nodes[t].out) > 0 {
+				t |= outBit
+			}
+			a.next[s*a.classes+int(a.class[c])] = t
 		}
 	}
 	return a
@@ -148,27 +185,125 @@ type hit struct {
 
 // scan finds every needle in src, and whether src holds a control
 // character (other than tab, line feed, and a carriage return before a
-// line feed or at the end).
+// line feed or at the end). A DFA waits on each step's table lookup, so
+// the two halves of a file are scanned side by side (the second from a
+// little before the middle, so that no needle across it is missed; it
+// reports only the needles that end past the middle): twice the work in
+// flight.
 func (a *automaton) scan(src []byte) (out []hit, control bool) {
-	s := uint16(0)
-	for i, b := range src {
-		s = a.next[s&^outBit][b]
-		if b < 0x20 && b != '\n' && b != '\t' || b == 0x7F {
-			control = control || b != '\r' || i+1 < len(src) && src[i+1] != '\n'
-		}
-		if s&outBit == 0 {
+	mid := len(src) / 2
+	from := max(0, mid-maxNeedle)
+	if mid < 4*maxNeedle {
+		return a.scanRange(src, 0, len(src), 0, out, false)
+	}
+	next, class, classes := a.next, &a.class, a.classes
+	var s1, s2 uint16
+	n := mid
+	if len(src)-from < n {
+		n = len(src) - from
+	}
+	i := 0
+	for ; i < n; i++ {
+		s1 = next[int(s1&^outBit)*classes+int(class[src[i]])]
+		s2 = next[int(s2&^outBit)*classes+int(class[src[from+i]])]
+		if (s1|s2)&outBit == 0 {
 			continue
 		}
-		for _, n := range a.out[s&^outBit] {
-			nd := &a.needles[n]
-			out = append(out, hit{needle: nd, start: i + 1 - len(nd.text), end: i + 1})
+		if s1&outBit != 0 {
+			out, control = a.emit(src, i, s1, out, control, 0)
+		}
+		if s2&outBit != 0 {
+			out, control = a.emit(src, from+i, s2, out, control, mid)
+		}
+	}
+	// What each stream has left: the first half's end, the second's tail.
+	for k := i; k < mid; k++ {
+		s1 = next[int(s1&^outBit)*classes+int(class[src[k]])]
+		if s1&outBit != 0 {
+			out, control = a.emit(src, k, s1, out, control, 0)
+		}
+	}
+	for k := from + i; k < len(src); k++ {
+		s2 = next[int(s2&^outBit)*classes+int(class[src[k]])]
+		if s2&outBit != 0 {
+			out, control = a.emit(src, k, s2, out, control, mid)
+		}
+	}
+	sortHits(out)
+	return out, control
+}
+
+// scanRange is scan in one stream over src[from:to].
+func (a *automaton) scanRange(src []byte, from, to, after int, out []hit, control bool) ([]hit, bool) {
+	next, class, classes := a.next, &a.class, a.classes
+	s := uint16(0)
+	for i := from; i < to; i++ {
+		s = next[int(s&^outBit)*classes+int(class[src[i]])]
+		if s&outBit != 0 {
+			out, control = a.emit(src, i, s, out, control, after)
 		}
 	}
 	return out, control
 }
 
+// emit adds the needles that end at src[i] (state s), those that end
+// past after only.
+func (a *automaton) emit(src []byte, i int, s uint16, out []hit, control bool, after int) ([]hit, bool) {
+	if i < after {
+		return out, control
+	}
+	for _, n := range a.out[s&^outBit] {
+		nd := &a.needles[n]
+		if nd.kind == needleControl {
+			b := src[i]
+			control = control || b != '\r' || i+1 < len(src) && src[i+1] != '\n'
+			continue
+		}
+		out = append(out, hit{needle: nd, start: i + 1 - len(nd.text), end: i + 1})
+	}
+	return out, control
+}
+
+// maxNeedle bounds the length of a needle (the overlap of the halves).
+const maxNeedle = 32
+
+// sortHits orders hits by where they end (the halves interleave).
+func sortHits(h []hit) {
+	for i := 1; i < len(h); i++ {
+		for j := i; j > 0 && h[j].end < h[j-1].end; j-- {
+			h[j], h[j-1] = h[j-1], h[j]
+		}
+	}
+}
+
 // hits are the needles of the file, found once for every rule.
 func (p *parsed) hits() []hit {
-	p.hitsOnce.Do(func() { p.found, p.hasControl = theAutomaton().scan(p.src) })
+	p.hitsOnce.Do(func() {
+		// The signature line is the format's (base64 and hex): nothing
+		// there is a word of these rules, and it is an eighth of an item.
+		a := theAutomaton()
+		if p.sigEnd <= p.sigStart {
+			p.found, p.hasControl = a.scan(p.src)
+			return
+		}
+		head, c1 := a.scan(p.src[:p.sigStart]) // a #! line
+		tail, c2 := a.scan(p.src[p.sigEnd:])
+		for i := range tail {
+			tail[i].start += p.sigEnd
+			tail[i].end += p.sigEnd
+		}
+		p.found, p.hasControl = append(head, tail...), c1 || c2 || hasControlByte(p.src[p.sigStart:p.sigEnd])
+	})
 	return p.found
+}
+
+// hasControlByte reports a control byte in b (the signature line, which
+// the needle scan steps over: a control there is still one).
+func hasControlByte(b []byte) bool {
+	for i, c := range b {
+		if c < 0x20 && c != '\n' && c != '\t' && !(c == '\r' && (i+1 == len(b) || b[i+1] == '\n')) || c == 0x7F {
+			return true
+		}
+	}
+	return false
 }
