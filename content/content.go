@@ -1,6 +1,7 @@
 package content
 
 import (
+	"encoding/binary"
 	"path"
 	"slices"
 	"strings"
@@ -154,7 +155,6 @@ type parsed struct {
 func (f *File) parse() *parsed {
 	f.once.Do(func() {
 		p := &parsed{f: f, src: f.Src, kind: f.Kind, ext: path.Ext(f.Name), meta: f.Meta}
-		p.ascii = isASCII(f.Src)
 		switch {
 		case f.Kind == "":
 			p.form = formOther
@@ -188,12 +188,13 @@ func (f *File) parse() *parsed {
 // isASCII reports whether every byte of b is below 0x80, eight at a time.
 func isASCII(b []byte) bool {
 	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		v := uint64(b[i]) | uint64(b[i+1])<<8 | uint64(b[i+2])<<16 | uint64(b[i+3])<<24 |
-			uint64(b[i+4])<<32 | uint64(b[i+5])<<40 | uint64(b[i+6])<<48 | uint64(b[i+7])<<56
-		if v&0x8080808080808080 != 0 {
-			return false
-		}
+	var acc uint64
+	for ; i+32 <= len(b); i += 32 {
+		acc |= binary.LittleEndian.Uint64(b[i:]) | binary.LittleEndian.Uint64(b[i+8:]) |
+			binary.LittleEndian.Uint64(b[i+16:]) | binary.LittleEndian.Uint64(b[i+24:])
+	}
+	if acc&0x8080808080808080 != 0 {
+		return false
 	}
 	for ; i < len(b); i++ {
 		if b[i] >= 0x80 {

@@ -254,14 +254,32 @@ func (a *automaton) emit(src []byte, i int, s uint16, out []hit, control bool, a
 	}
 	for _, n := range a.out[s&^outBit] {
 		nd := &a.needles[n]
-		if nd.kind == needleControl {
+		start, end := i+1-len(nd.text), i+1
+		switch nd.kind {
+		case needleControl:
 			b := src[i]
 			control = control || b != '\r' || i+1 < len(src) && src[i+1] != '\n'
 			continue
+		case needlePhrase, needlePySink:
+			// Whole words only ("do" is not in "document").
+			if start > 0 && wordByte(src[start-1]) || end < len(src) && letter(src[end]) {
+				continue
+			}
+		case needleSecret:
+			if start > 0 && wordByte(src[start-1]) && !a.inside(nd) {
+				continue
+			}
 		}
-		out = append(out, hit{needle: nd, start: i + 1 - len(nd.text), end: i + 1})
+		out = append(out, hit{needle: nd, start: start, end: end})
 	}
 	return out, control
+}
+
+// inside reports a credential prefix that need not start a word (a PEM
+// header, a Slack webhook's host).
+func (a *automaton) inside(nd *needle) bool {
+	id := secretRules[nd.arg].id
+	return id == "private-key" || id == "slack-webhook"
 }
 
 // maxNeedle bounds the length of a needle (the overlap of the halves).
@@ -279,6 +297,7 @@ func sortHits(h []hit) {
 // hits are the needles of the file, found once for every rule.
 func (p *parsed) hits() []hit {
 	p.hitsOnce.Do(func() {
+		p.ascii = isASCII(p.src)
 		// The signature line is the format's (base64 and hex): nothing
 		// there is a word of these rules, and it is an eighth of an item.
 		a := theAutomaton()

@@ -192,8 +192,8 @@ func (p *parsed) unicode() []Finding {
 	}
 	var out []Finding
 	ids := p.identifiers()
-	if p.ascii {
-		if p.hits(); p.hasControl {
+	if p.hits(); p.ascii {
+		if p.hasControl {
 			out = p.asciiControls(out)
 		}
 	} else {
@@ -582,7 +582,7 @@ func (p *parsed) identAtCached(off int) *ident { return identAt(p.identifiers(),
 // name, its inputs' and outputs' names, a knowledge entry's id). Parameter
 // names are the keys of a schema's properties.
 func (p *parsed) identifiers() []ident {
-	if p.meta == nil || p.ascii {
+	if p.hits(); p.meta == nil || p.ascii {
 		return nil
 	}
 	var out []ident
