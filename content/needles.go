@@ -69,8 +69,7 @@ type automaton struct {
 	// class maps a byte to its class: bytes that no needle holds share
 	// class 0, and 'A'-'Z' share the classes of 'a'-'z'; a small table
 	// stays in the cache.
-	class   [256]uint8
-	classes int
+	class [256]uint8
 	// next is state × class → state (index state*classes + class); a
 	// state where needles end has outBit set in the transitions that lead
 	// to it.
@@ -79,6 +78,9 @@ type automaton struct {
 }
 
 const outBit = 1 << 15
+
+// classBits bounds the byte classes of the automaton (1<<classBits).
+const classBits = 6
 
 var scanner struct {
 	once sync.Once
@@ -152,26 +154,41 @@ func buildAutomaton(ns []needle) *automaton {
 			panic("content: needle longer than maxNeedle: " + n.text)
 		}
 	}
-	// Byte classes: one per byte a needle holds (folded), 0 for the rest.
-	a.classes = 1
-	for _, n := range ns {
-		for k := 0; k < len(n.text); k++ {
-			if c := n.text[k]; a.class[c] == 0 {
-				a.class[c] = uint8(a.classes)
-				a.classes++
+	// Byte classes: one per byte a needle holds (folded), 0 for the rest;
+	// the control bytes other than CR, which only say "a control byte is
+	// here", share one. At most 1<<classBits classes, so that a state's
+	// row is found with a shift.
+	n := 1
+	control := uint8(0)
+	for _, nd := range ns {
+		for k := 0; k < len(nd.text); k++ {
+			c := nd.text[k]
+			switch {
+			case a.class[c] != 0:
+			case nd.kind == needleControl && c != '\r' && control != 0:
+				a.class[c] = control
+			default:
+				a.class[c] = uint8(n)
+				if nd.kind == needleControl && c != '\r' {
+					control = uint8(n)
+				}
+				n++
 			}
 		}
+	}
+	if n > 1<<classBits {
+		panic("content: too many needle byte classes")
 	}
 	for c := 'A'; c <= 'Z'; c++ {
 		a.class[c] = a.class[c+'a'-'A']
 	}
-	a.next = make([]uint16, len(nodes)*a.classes)
+	a.next = make([]uint16, len(nodes)<<classBits)
 	for s := range next {
 		for c, t := range next[s] {
 			if len(nodes[t].out) > 0 {
 				t |= outBit
 			}
-			a.next[s*a.classes+int(a.class[c])] = t
+			a.next[s<<classBits|int(a.class[c])] = t
 		}
 	}
 	return a
@@ -196,7 +213,7 @@ func (a *automaton) scan(src []byte) (out []hit, control bool) {
 	if mid < 4*maxNeedle {
 		return a.scanRange(src, 0, len(src), 0, out, false)
 	}
-	next, class, classes := a.next, &a.class, a.classes
+	next, class := a.next, &a.class
 	var s1, s2 uint16
 	n := mid
 	if len(src)-from < n {
@@ -204,8 +221,8 @@ func (a *automaton) scan(src []byte) (out []hit, control bool) {
 	}
 	i := 0
 	for ; i < n; i++ {
-		s1 = next[int(s1&^outBit)*classes+int(class[src[i]])]
-		s2 = next[int(s2&^outBit)*classes+int(class[src[from+i]])]
+		s1 = next[int(s1&^outBit)<<classBits|int(class[src[i]])]
+		s2 = next[int(s2&^outBit)<<classBits|int(class[src[from+i]])]
 		if (s1|s2)&outBit == 0 {
 			continue
 		}
@@ -218,13 +235,13 @@ func (a *automaton) scan(src []byte) (out []hit, control bool) {
 	}
 	// What each stream has left: the first half's end, the second's tail.
 	for k := i; k < mid; k++ {
-		s1 = next[int(s1&^outBit)*classes+int(class[src[k]])]
+		s1 = next[int(s1&^outBit)<<classBits|int(class[src[k]])]
 		if s1&outBit != 0 {
 			out, control = a.emit(src, k, s1, out, control, 0)
 		}
 	}
 	for k := from + i; k < len(src); k++ {
-		s2 = next[int(s2&^outBit)*classes+int(class[src[k]])]
+		s2 = next[int(s2&^outBit)<<classBits|int(class[src[k]])]
 		if s2&outBit != 0 {
 			out, control = a.emit(src, k, s2, out, control, mid)
 		}
@@ -235,10 +252,10 @@ func (a *automaton) scan(src []byte) (out []hit, control bool) {
 
 // scanRange is scan in one stream over src[from:to].
 func (a *automaton) scanRange(src []byte, from, to, after int, out []hit, control bool) ([]hit, bool) {
-	next, class, classes := a.next, &a.class, a.classes
+	next, class := a.next, &a.class
 	s := uint16(0)
 	for i := from; i < to; i++ {
-		s = next[int(s&^outBit)*classes+int(class[src[i]])]
+		s = next[int(s&^outBit)<<classBits|int(class[src[i]])]
 		if s&outBit != 0 {
 			out, control = a.emit(src, i, s, out, control, after)
 		}
