@@ -601,7 +601,7 @@ func (j *shellJudge) recordDownload(cmd command, st *syntax.Stmt) {
 		j.downloadedBase(url, by)
 	}
 	for _, r := range st.Redirs {
-		if (r.Op == syntax.RdrOut || r.Op == syntax.AppOut || r.Op == syntax.ClbOut) && r.Word != nil {
+		if (r.Op == syntax.RdrOut || r.Op == syntax.AppOut || r.Op == syntax.RdrClob) && r.Word != nil {
 			if t, ok := j.wordText(r.Word); ok {
 				j.downloaded[t] = by
 			}
