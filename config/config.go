@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -309,6 +310,39 @@ func (s *Settings) Ignored() []Ignored {
 	}
 	if s.Project != nil && s.Project.Execute.RequireSandbox {
 		out = append(out, Ignored{File: s.ProjectPath, Key: "execute.require_sandbox", Why: "it is read from your own configuration only (a project confines its tools by declaring sandbox blocks)"})
+	}
+	return append(out, s.ignoredLint()...)
+}
+
+// ignoredLint names what the tree's lint settings ask that a run anchored
+// to a trust ref does not take (Lint): analyzers turned off, severities
+// lowered. A change under review cannot silence a check.
+func (s *Settings) ignoredLint() []Ignored {
+	base, tighten := s.Lint()
+	if tighten == nil {
+		return nil
+	}
+	var out []Ignored
+	for _, name := range tighten.Disable {
+		for _, n := range strings.Split(name, ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				out = append(out, Ignored{File: s.ProjectPath, Key: "lint.disable", Value: n, Why: "under the trust ref " + s.TrustRef + " the file of the tree under check can only make lint stricter"})
+			}
+		}
+	}
+	rank := map[string]int{"off": 0, "info": 1, "warning": 2, "error": 3}
+	names := make([]string, 0, len(tighten.Severity))
+	for name := range tighten.Severity {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		sev := tighten.Severity[name]
+		trusted, ok := base.Severity[name]
+		if ok && rank[sev] >= rank[trusted] || !ok && sev == "error" {
+			continue
+		}
+		out = append(out, Ignored{File: s.ProjectPath, Key: "lint.severity." + name, Value: sev, Why: "under the trust ref " + s.TrustRef + " the file of the tree under check can only raise a severity"})
 	}
 	return out
 }

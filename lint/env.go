@@ -127,6 +127,8 @@ type shared struct {
 	// forms are the item files of each space, kind and id (shadowedBy).
 	formsOnce sync.Once
 	forms     map[string][]*File
+	confOnce  sync.Once
+	conf      map[*File][]*File
 }
 
 // itemFiles indexes the run's item files by space and path, once per run

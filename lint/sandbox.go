@@ -194,28 +194,40 @@ func has(list []string, s string) bool {
 	return false
 }
 
+// pyTok is a token of code (not a comment) and its text.
+type pyTok struct {
+	python.Token
+	Text string
+}
+
 // pythonUses reads Python tokens: imports of network or subprocess
 // modules, os.system and friends, asyncio's subprocesses and connections,
 // the home folder (expanduser, Path.home, HOME from the environment) and
 // strings that name credential files.
 func pythonUses(src []byte) []use {
-	toks, err := python.Tokens(src)
+	all, err := python.Tokens(src)
 	if err != nil {
 		return nil // the parse analyzer reports it
 	}
+	toks := make([]pyTok, 0, len(all))
+	for _, t := range all {
+		if t.Kind != python.Comment {
+			toks = append(toks, pyTok{t, string(src[t.Start:t.End])})
+		}
+	}
 	var out []use
-	at := func(t python.Token, what, why string) {
-		out = append(out, use{what: what, off: t.Pos.Offset, end: t.Pos.Offset + len(t.Text), why: why})
+	at := func(t pyTok, what, why string) {
+		out = append(out, use{what: what, off: t.Start, end: t.End, why: why})
 	}
 	// The start of each logical line, for import statements.
 	lineStart := true
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
-		next := func(k int) python.Token {
+		next := func(k int) pyTok {
 			if i+k < len(toks) {
 				return toks[i+k]
 			}
-			return python.Token{}
+			return pyTok{}
 		}
 		switch {
 		case t.Kind == python.Newline:
@@ -263,7 +275,7 @@ func pythonUses(src []byte) []use {
 }
 
 // pyModule reports an imported module by its first name.
-func pyModule(m python.Token, how string, at func(python.Token, string, string)) {
+func pyModule(m pyTok, how string, at func(pyTok, string, string)) {
 	switch {
 	case has(pyNetworkModules, m.Text):
 		at(m, "network", how+" "+m.Text)

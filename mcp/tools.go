@@ -347,7 +347,7 @@ func (s *server) sign(ctx context.Context, _ *sdk.CallToolRequest, a signArgs) (
 			failed = append(failed, fmt.Sprintf("%s (%s)", r.ID, r.Err))
 		}
 	}
-	resp := &Response{Status: "success", Type: string(k), ItemID: a.ItemID, Metadata: since(started), Data: sign.Summarize(s.o.Key, req.Format, out.Results)}
+	resp := &Response{Status: "success", Type: string(k), ItemID: a.ItemID, Metadata: since(started), Data: sign.Summarize(s.o.Key, req.Format, out.Results, false)}
 	if len(failed) > 0 {
 		resp.Status = "error"
 		resp.Error = fmt.Sprintf("%d of %d not signed: %s", len(failed), len(out.Results), strings.Join(failed, "; "))

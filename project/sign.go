@@ -108,6 +108,9 @@ type SignRun struct {
 	// something needs signing.
 	Key      func() (*sign.Key, error)
 	Progress func(done, total int)
+	// AllowContent signs items with error-level content findings
+	// (sign.Request.AllowContent).
+	AllowContent bool
 }
 
 // Signed is a finished signing run.
@@ -145,7 +148,7 @@ func Sign(parts []Part, o SignRun) (*Signed, error) {
 			out.Format, when = req.Format, req.Time
 		}
 		req.Kinds, req.Patterns, req.Time, req.Key = o.Kinds, p.Patterns, when, key
-		req.Force, req.DryRun, req.Progress, req.FromChange = o.Force, o.DryRun, o.Progress, o.FromChange
+		req.Force, req.DryRun, req.Progress, req.FromChange, req.AllowContent = o.Force, o.DryRun, o.Progress, o.FromChange, o.AllowContent
 		if o.ChangedSince != "" {
 			req.Changed = ChangedSince(req.Space, o.ChangedSince)
 		}

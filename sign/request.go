@@ -26,6 +26,9 @@ type Request struct {
 	Time   time.Time
 	Force  bool // re-sign items that are already validly signed
 	DryRun bool // compute, write nothing
+	// AllowContent signs items with error-level content findings
+	// (Batch.AllowContent); the MCP server never sets it.
+	AllowContent bool
 	// Rules check each item's metadata before it is signed (spec 1.7), by
 	// kind (Spaces.Extractors); an item that breaks one is refused with
 	// the reason. nil signs without checking.
@@ -89,7 +92,7 @@ func Run(req Request) (*Outcomes, error) {
 	if format == 0 {
 		format = V2
 	}
-	b := &Batch{Key: out.Key, Format: format, Time: req.Time, Force: req.Force, DryRun: req.DryRun, Progress: req.Progress}
+	b := &Batch{Key: out.Key, Format: format, Time: req.Time, Force: req.Force, DryRun: req.DryRun, Progress: req.Progress, AllowContent: req.AllowContent}
 	ryeos := req.Space.Layout().RyeOS
 	switch {
 	case format == R1:
@@ -137,9 +140,12 @@ func validator(rules map[item.Kind]*item.Extractor) func(Target, []byte) error {
 // Summary is what a signing run did, as rye sign --json and the MCP sign
 // tool write it: the key, the format, and each item's outcome.
 type Summary struct {
-	Fingerprint string  `json:"fingerprint"`
-	Format      string  `json:"format"`
-	Results     []Entry `json:"results"`
+	Fingerprint string `json:"fingerprint"`
+	Format      string `json:"format"`
+	// AllowContent: items with error-level content findings were signed
+	// (rye sign --allow-content-findings).
+	AllowContent bool    `json:"allow_content_findings"`
+	Results      []Entry `json:"results"`
 }
 
 // Entry is one item of a Summary.
@@ -150,12 +156,25 @@ type Entry struct {
 	Result string    `json:"result"`
 	Error  string    `json:"error,omitempty"`
 	Note   string    `json:"note,omitempty"`
+	// Content are the item's error-level content findings: why it was
+	// refused, or what it was signed over.
+	Content []ContentEntry `json:"content_findings,omitempty"`
+}
+
+// ContentEntry is one content finding of an Entry, what is hidden made
+// visible in Shown.
+type ContentEntry struct {
+	Rule    string `json:"rule"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message"`
+	Shown   string `json:"shown"`
 }
 
 // Summarize is the summary of results signed with key (nil: none was
-// needed) in format.
-func Summarize(key *Key, format Format, results []Result) *Summary {
-	s := &Summary{Format: format.String(), Results: make([]Entry, 0, len(results))}
+// needed) in format, allowContent as the request said.
+func Summarize(key *Key, format Format, results []Result, allowContent bool) *Summary {
+	s := &Summary{Format: format.String(), AllowContent: allowContent, Results: make([]Entry, 0, len(results))}
 	if key != nil {
 		s.Fingerprint = key.Fingerprint
 	}
@@ -163,6 +182,9 @@ func Summarize(key *Key, format Format, results []Result) *Summary {
 		e := Entry{Kind: r.Kind, ID: r.ID, Path: r.Display, Result: r.Outcome.String(), Note: r.Note}
 		if r.Err != nil {
 			e.Error = r.Err.Error()
+		}
+		for _, f := range r.Content {
+			e.Content = append(e.Content, ContentEntry{Rule: f.Rule, Line: f.Line, Column: f.Col, Message: f.Message, Shown: f.Shown})
 		}
 		s.Results = append(s.Results, e)
 	}

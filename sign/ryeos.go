@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -192,6 +191,9 @@ func (b *Batch) oneRust(t Target, src []byte, staged *atomicfile.Batch) Result {
 			return r
 		}
 	}
+	if !b.contentAllowed(&r, in) {
+		return r
+	}
 	if n := bodyMarkers(b.Format, ext, in); n > 0 {
 		note = joinNote(note, fmt.Sprintf("removed %d signature-looking line(s) below the top, as RyeOS's signer does", n))
 	}
@@ -205,25 +207,10 @@ func (b *Batch) oneRust(t Target, src []byte, staged *atomicfile.Batch) Result {
 			out, err = forceRyeOS(b.Key, ext, in, b.Time)
 		}
 	}
-	if err != nil {
-		r.Err = err
-		return r
-	}
-	r.Note = note
-	if b.DryRun {
-		r.Outcome = OutcomeWouldSign
-		return r
-	}
-	info, err := os.Lstat(t.File)
 	if err == nil {
-		err = staged.Stage(t.File, out, info.Mode().Perm())
+		r.Note = note
 	}
-	if err != nil {
-		r.Err = fmt.Errorf("writing failed: %w", err)
-		return r
-	}
-	r.Outcome = OutcomeSigned
-	return r
+	return b.write(r, out, err, staged)
 }
 
 // forceRyeOS signs again a file that SignRyeOS would leave as it is

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -67,6 +68,7 @@ func TestScripts(t *testing.T) {
 			"copydir":     copyDir,
 			"mtimes":      mtimes,
 			"replace":     replace,
+			"unescape":    unescape,
 			"crlf":        crlf,
 			"bom":         bom,
 			"sigline":     sigline,
@@ -162,6 +164,22 @@ func replace(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	repl := strings.NewReplacer(`\n`, "\n", `\t`, "\t").Replace(args[2])
 	ts.Check(os.WriteFile(ts.MkAbs(args[0]), re.ReplaceAll(data, []byte(repl)), 0o644))
+}
+
+// unescape FILE writes the characters that \u{XXXX} escapes name in
+// FILE: scripts spell hidden characters (Unicode tags, bidi controls) so
+// that a reader of the script sees them.
+func unescape(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: unescape FILE")
+	}
+	re := regexp.MustCompile(`\\u\{([0-9A-Fa-f]{1,6})\}`)
+	out := re.ReplaceAllStringFunc(ts.ReadFile(args[0]), func(m string) string {
+		v, err := strconv.ParseUint(re.FindStringSubmatch(m)[1], 16, 32)
+		ts.Check(err)
+		return string(rune(v))
+	})
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(out), 0o644))
 }
 
 // crlf FILE turns every LF into CRLF (what core.autocrlf does on Windows).

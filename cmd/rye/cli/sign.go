@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -13,7 +14,7 @@ import (
 
 func (a *app) signCommand() *cobra.Command {
 	var formatFlag, spaceFlag, changedSince string
-	var force, dryRun bool
+	var force, dryRun, allowContent bool
 	cmd := &cobra.Command{
 		Use:   "sign [KIND] PATTERN...",
 		Short: "Sign items with your key (ids, globs or file paths)",
@@ -31,7 +32,13 @@ set, is the signing time, so that signing is reproducible.
 
 With --changed-since REF only the selected items whose content differs from
 git commit REF (new or edited since) are signed: rye sign --changed-since
-main "**" signs what a branch changed and leaves the rest alone.`,
+main "**" signs what a branch changed and leaves the rest alone.
+
+An item with an error-level finding of rye's content rules (hidden Unicode
+text, bidi controls, hidden instructions, downloaded code that is run, a
+credential) is refused, and the finding is shown with what is hidden made
+visible: a signature must not vouch for bytes the signer was never shown.
+--allow-content-findings signs it anyway, and the output says so.`,
 		Args:              cobra.MinimumNArgs(1),
 		ValidArgsFunction: a.completeKindOrID(projectItems),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -44,7 +51,7 @@ main "**" signs what a branch changed and leaves the rest alone.`,
 				return err
 			}
 			res, err := project.Sign(parts, project.SignRun{Signing: project.Signing{Space: spaceFlag, Format: formatFlag}, Kinds: kinds,
-				Force: force, DryRun: dryRun, ChangedSince: changedSince, FromChange: fromHook(), Key: a.signingKey, Progress: a.progress("signing")})
+				Force: force, DryRun: dryRun, ChangedSince: changedSince, FromChange: fromHook(), Key: a.signingKey, Progress: a.progress("signing"), AllowContent: allowContent})
 			if err != nil {
 				return a.requestError(err)
 			}
@@ -64,7 +71,7 @@ main "**" signs what a branch changed and leaves the rest alone.`,
 			case changedSince != "":
 				a.info("%s of %s changed since %s", report.Plural(len(results), "item"), report.Count(selected), changedSince)
 			}
-			return a.reportSigning(results, res.Key, res.Format, dryRun)
+			return a.reportSigning(results, res.Key, res.Format, dryRun, allowContent)
 		},
 	}
 	cmd.Flags().StringVar(&formatFlag, "format", "", "signature format `v1|v2|ryeos|r1` (default: sign.format of .ai/config/rye.yaml, else ryeos in a RyeOS 0.2+ project, v2 elsewhere)")
@@ -74,6 +81,7 @@ main "**" signs what a branch changed and leaves the rest alone.`,
 	cmd.Flags().BoolVar(&force, "force", false, "re-sign items that are already validly signed")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "list what would be signed; write nothing")
 	cmd.Flags().StringVar(&changedSince, "changed-since", "", "sign only the selected items whose content differs from git commit `REF`")
+	cmd.Flags().BoolVar(&allowContent, "allow-content-findings", false, "sign items that have error-level content findings (hidden text, downloaded code run, credentials); the output lists them")
 	a.keyFlag(cmd)
 	return cmd
 }
@@ -97,20 +105,30 @@ func (a *app) signParts(spaceFlag string, kinds []item.Kind, patterns []string) 
 
 // reportSigning prints one line per signed, would-be-signed and failed item
 // (unchanged ones with -v), then the summary; any failure is exit 1.
-func (a *app) reportSigning(results []sign.Result, key *sign.Key, format sign.Format, dryRun bool) error {
+func (a *app) reportSigning(results []sign.Result, key *sign.Key, format sign.Format, dryRun, allowContent bool) error {
 	counts := map[sign.Outcome]int{}
+	over := 0 // items signed over content findings
 	for _, r := range results {
 		counts[r.Outcome]++
+		if r.Outcome != sign.OutcomeFailed && len(r.Content) > 0 {
+			over++
+		}
 	}
 	if a.json {
-		if err := writeJSON(a.stdout, sign.Summarize(key, format, results)); err != nil {
+		if err := writeJSON(a.stdout, sign.Summarize(key, format, results, allowContent)); err != nil {
 			return err
 		}
 	} else {
 		for _, r := range results {
 			switch {
+			case r.Outcome == sign.OutcomeFailed && errors.Is(r.Err, sign.ErrContent):
+				fmt.Fprintf(a.stdout, "failed     %s %s (%s): not signed: %s a signature would vouch for unseen (fix them, or sign with --allow-content-findings):\n", r.Kind, r.ID, r.Display, report.Plural(len(r.Content), "error-level content finding"))
+				a.printContent(r)
 			case r.Outcome == sign.OutcomeFailed:
 				fmt.Fprintf(a.stdout, "failed     %s %s (%s): %v\n", r.Kind, r.ID, r.Display, r.Err)
+			case len(r.Content) > 0:
+				fmt.Fprintf(a.stdout, "%-10s %s %s (%s) over %s (--allow-content-findings):\n", r.Outcome, r.Kind, r.ID, r.Display, report.Plural(len(r.Content), "error-level content finding"))
+				a.printContent(r)
 			case r.Outcome != sign.OutcomeUnchanged || a.verbose:
 				note := ""
 				if r.Note != "" {
@@ -130,8 +148,19 @@ func (a *app) reportSigning(results []sign.Result, key *sign.Key, format sign.Fo
 		fmt.Fprintf(a.stdout, "%s: %s %s, %s unchanged, %s failed (key %s, %s)\n", report.Plural(len(results), "item"),
 			report.Count(counts[sign.OutcomeSigned]+counts[sign.OutcomeWouldSign]), verb, report.Count(counts[sign.OutcomeUnchanged]), report.Count(counts[sign.OutcomeFailed]), fp, format)
 	}
+	if over > 0 && !a.json {
+		fmt.Fprintf(a.stdout, "--allow-content-findings: %s signed over error-level content findings\n", report.Plural(over, "item"))
+	}
 	if n := counts[sign.OutcomeFailed]; n > 0 {
 		return findings("%s not signed", report.Plural(n, "item"))
 	}
 	return nil
+}
+
+// printContent lists the content findings of a signing result, each with
+// its line as it reads once what is hidden is made visible.
+func (a *app) printContent(r sign.Result) {
+	for _, f := range r.Content {
+		fmt.Fprintf(a.stdout, "    %s:%d:%d: %s [%s]\n      line: %s\n", r.Display, f.Line, f.Col, f.Message, f.Rule, f.Shown)
+	}
 }
