@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -515,7 +516,8 @@ func (res *Results) rollbacks(g *Git, ref string) error {
 		id item.ID
 	}
 	var old map[key]gitrepo.File
-	var byBlob map[gitrepo.Hash][]string // the ref's files, for copies
+	var files map[string]gitrepo.File // the ref's files below .ai/
+	var keysAt map[string][]string    // the ref's legacy items by copy key
 	var gone []string
 	wants := map[key][]int{}
 	for i, src := range res.Sources {
@@ -523,23 +525,28 @@ func (res *Results) rollbacks(g *Git, ref string) error {
 			continue
 		}
 		if old == nil {
-			files, err := g.Repo.Tree(ref, g.AIPrefix, 0)
-			if err != nil {
+			var err error
+			if files, err = g.Repo.Tree(ref, g.AIPrefix, 0); err != nil {
 				return err
 			}
-			old, byBlob = map[key]gitrepo.File{}, map[gitrepo.Hash][]string{}
+			old = map[key]gitrepo.File{}
 			for rel, f := range files {
 				if k, id, ext, err := space.KindAndID(rel); err == nil && k.HasExtension(ext) {
 					old[key{k, id}] = f
 				}
-				byBlob[f.Blob] = append(byBlob[f.Blob], rel)
 			}
 		}
-		if res.Items[i].CopyKey != "" {
-			// A legacy item whose bytes are another path's at the ref: a
-			// copy the change made, which the same signature lets pass.
-			if data, err := src.Bytes(); err == nil {
-				for _, rel := range byBlob[gitrepo.BlobID(data)] {
+		if ck := res.Items[i].CopyKey; ck != "" {
+			// A legacy item that carries the signature of another path's
+			// item at the ref: a copy the change made, which that signature
+			// lets pass. Compared by signature, not by bytes: the parts a
+			// legacy format leaves out (a #! line, line ends) may differ.
+			data, err := src.Bytes()
+			if was, ok := files[src.Rel]; err == nil && !(ok && was.Same(data)) { // unchanged: no copy the change made
+				if keysAt == nil {
+					keysAt = legacyKeysAt(g, files)
+				}
+				for _, rel := range keysAt[ck] {
 					if rel != src.Rel {
 						r := res.Items[i]
 						res.Copies = append(res.Copies, Copy{Kind: r.Kind, ID: r.ID, Path: r.Path, Of: ref + ":" + path.Join(g.AIPrefix, rel), Format: r.Format})
@@ -574,6 +581,31 @@ func (res *Results) rollbacks(g *Git, ref string) error {
 		}
 	}
 	return nil
+}
+
+// legacyKeysAt reads the item files of a ref (files, below .ai/) and
+// returns the paths of those signed in a format that does not bind their
+// location, by copy key (sign.CopyKey). A file that cannot be read as an
+// item is left out: it is no signed item a copy could carry.
+func legacyKeysAt(g *Git, files map[string]gitrepo.File) map[string][]string {
+	out := map[string][]string{}
+	for rel, f := range files {
+		k, _, ext, err := space.KindAndID(rel)
+		if err != nil || !k.HasExtension(ext) || f.Symlink {
+			continue
+		}
+		data, err := g.Repo.Blob(f, space.MaxItemSize)
+		if err != nil {
+			continue
+		}
+		if ck := sign.CopyKey(sign.Find(data, ext).Line); ck != "" {
+			out[ck] = append(out[ck], rel)
+		}
+	}
+	for _, rels := range out {
+		slices.Sort(rels) // the first other path names the copy: the same one every run
+	}
+	return out
 }
 
 // maxHistory bounds how far back rollbacks looks for an item that the ref
