@@ -241,7 +241,9 @@ func (s *server) project(path string) (*opened, error) {
 }
 
 // reachesUserSpace reports whether the project at root is the user space,
-// or its .ai/ folder is (or lies in) the user space's through a link.
+// or its .ai/ folder is (or lies in, or holds) the user space's through a
+// link, on either side: the project's .ai may lead into ~/.ai, or ~/.ai
+// may lead to the project's .ai (a user space kept in a repository).
 func reachesUserSpace(root string, user *space.Space) bool {
 	if user == nil {
 		return false
@@ -256,7 +258,11 @@ func reachesUserSpace(root string, user *space.Space) bool {
 	}
 	ri, err1 := os.Stat(root)
 	ui, err2 := os.Stat(realUser)
-	return err1 == nil && err2 == nil && os.SameFile(ri, ui) || space.Within(filepath.Join(realUser, space.AIDir), realAI)
+	if err1 == nil && err2 == nil && os.SameFile(ri, ui) || space.Within(filepath.Join(realUser, space.AIDir), realAI) {
+		return true
+	}
+	userAI, err := filepath.EvalSymlinks(filepath.Join(realUser, space.AIDir))
+	return err == nil && (space.Within(userAI, realAI) || space.Within(realAI, userAI))
 }
 
 // pinned returns the pinned project's root, resolved when the server
