@@ -704,6 +704,25 @@ func (r *Repo) Nested(prefix string) ([]string, error) {
 	return out, nil
 }
 
+// EachPath calls fn with the path of every entry the index tracks below
+// the folder prefix ('/'-separated from the repository's top, "" for all
+// of it), relative to prefix, in the index's order: a walk over the names
+// alone, which reads no object.
+func (r *Repo) EachPath(prefix string, fn func(rel string)) error {
+	idx, err := r.index()
+	if err != nil {
+		return err
+	}
+	for _, e := range idx.below(prefix) {
+		name := e.Name
+		if prefix != "" {
+			name = name[len(prefix)+1:]
+		}
+		fn(name)
+	}
+	return nil
+}
+
 // HasFolder reports whether the commit ref holds the folder dir
 // ('/'-separated from the repository's top), or a symbolic link or a
 // submodule in its place.

@@ -191,8 +191,11 @@ type Request struct {
 	// in a git repository.
 	RunFiles bool
 	// NestedProjects reports the other projects git tracks below the
-	// project (Results.Nested) that InRun does not name: a run over one
-	// project must not let a project nested in it pass unseen.
+	// project (Results.Nested) that InRun does not name, and the tracked
+	// paths that stand for the project's .ai, or a folder rye reads in it,
+	// on a file system that ignores case (Results.CaseVariants): a run over
+	// one project must not let a project nested in it, or hidden in it by
+	// letter case, pass unseen.
 	NestedProjects bool
 	// InRun are the roots of the projects checked in the same run (rye
 	// check --all-projects, -C a -C b): not reported as nested.
@@ -227,6 +230,10 @@ type Results struct {
 	// Nested are the projects git tracks below this one that the run does
 	// not check (Request.NestedProjects).
 	Nested []Nested
+	// CaseVariants are the tracked paths that differ from the project's
+	// .ai, or a path rye reads in it, only in letter case
+	// (Request.NestedProjects).
+	CaseVariants []CaseVariant
 	// Copies are items whose signature, in a format that does not bind the
 	// item's location, is another item's of the run, or whose bytes are
 	// another path's at the trust ref: a signed file copied under another
@@ -391,6 +398,9 @@ func Run(req Request) (*Results, error) {
 		}
 		if g != nil {
 			if res.Nested, err = nestedProjects(g, req.Spaces.Project, ref, req.InRun); err != nil {
+				return nil, err
+			}
+			if res.CaseVariants, err = caseVariants(g, req.Spaces.Project); err != nil {
 				return nil, err
 			}
 		}
