@@ -294,11 +294,12 @@ func Run(req Request) (*Results, error) {
 		if err != nil {
 			return nil, requestError(FieldPatterns, err)
 		}
-		// An id or a glob is the user's, not a hook's: it must name an
-		// item of the project (staged or not), as in every other run.
+		// An id, a glob or a folder is the user's, not a hook's (a hook
+		// passes files): it must name an item of the project (staged or
+		// not), as in every other run.
 		var named []string
 		for _, pat := range pats {
-			if pat.IsName() {
+			if pat.IsName() || pat.IsFolder() {
 				named = append(named, pat.Text)
 			}
 		}
@@ -335,7 +336,11 @@ func Run(req Request) (*Results, error) {
 			}
 		}
 		if len(req.Patterns) == 0 && req.ChangedSince == "" && tier == string(space.Project) && len(sels) == 1 && len(sels[0].Items)+len(sels[0].Links) == 0 {
-			res.Notes = append(res.Notes, "the project has no items yet: nothing to verify")
+			what := "items"
+			if len(kinds) == 1 {
+				what = kinds[0].Folder() // tools, directives, knowledge
+			}
+			res.Notes = append(res.Notes, "the project has no "+what+" yet: nothing to verify")
 		}
 		for _, sel := range sels {
 			srcs := SelectionSources(sel)
