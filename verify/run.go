@@ -200,6 +200,11 @@ type Request struct {
 	// InRun are the roots of the projects checked in the same run (rye
 	// check --all-projects, -C a -C b): not reported as nested.
 	InRun []string
+	// Copies, when set, remembers the items of every project of a run
+	// (rye check --all-projects, -C a -C b) by copy key: an item of one
+	// project copied over an item of another is a copy too. nil: the
+	// items of this run alone.
+	Copies *SeenCopies
 	// Cache is the path of the verdict cache file and CacheSecret the key
 	// that authenticates its entries (internal/cachedir.Secret); without
 	// both, everything is verified.
@@ -239,8 +244,9 @@ type Results struct {
 	// another path's at the trust ref: a signed file copied under another
 	// name verifies, and runs the other file's content.
 	Copies []Copy
-	// copyOf is the first path of each copy key seen.
-	copyOf map[string]string
+	// seen is the first path of each copy key seen (Request.Copies, or
+	// this run's own).
+	seen *SeenCopies
 	// CacheErr is set when the verdict cache could not be saved (the
 	// results are complete; only the next run is slower).
 	CacheErr error
@@ -287,7 +293,10 @@ func Run(req Request) (*Results, error) {
 			return nil, err
 		}
 	}
-	res := &Results{Trust: ts}
+	res := &Results{Trust: ts, seen: req.Copies}
+	if res.seen == nil {
+		res.seen = &SeenCopies{}
+	}
 	if req.Staged {
 		p := req.Spaces.Project
 		pats, err := space.ParsePatterns(p, req.Patterns, req.WorkDir)
@@ -532,7 +541,7 @@ func (res *Results) rollbacks(g *Git, ref string) error {
 	}
 	var old map[key]gitrepo.File
 	var files map[string]gitrepo.File // the ref's files below .ai/
-	var keysAt map[string][]string    // the ref's legacy items by copy key
+	var keysAt map[string][]string    // the ref's legacy items (of every project) by copy key
 	var gone []string
 	wants := map[key][]int{}
 	for i, src := range res.Sources {
@@ -559,12 +568,15 @@ func (res *Results) rollbacks(g *Git, ref string) error {
 			data, err := src.Bytes()
 			if was, ok := files[src.Rel]; err == nil && !(ok && was.Same(data)) { // unchanged: no copy the change made
 				if keysAt == nil {
-					keysAt = legacyKeysAt(g, files)
+					if keysAt, err = legacyKeysAt(g, ref); err != nil {
+						return err
+					}
 				}
-				for _, rel := range keysAt[ck] {
-					if rel != src.Rel {
+				self := path.Join(g.AIPrefix, src.Rel)
+				for _, full := range keysAt[ck] {
+					if full != self {
 						r := res.Items[i]
-						res.Copies = append(res.Copies, Copy{Kind: r.Kind, ID: r.ID, Path: r.Path, Of: ref + ":" + path.Join(g.AIPrefix, rel), Format: r.Format})
+						res.Copies = append(res.Copies, Copy{Kind: r.Kind, ID: r.ID, Path: r.Path, Of: ref + ":" + full, Format: r.Format})
 						break
 					}
 				}
@@ -598,15 +610,28 @@ func (res *Results) rollbacks(g *Git, ref string) error {
 	return nil
 }
 
-// legacyKeysAt reads the item files of a ref (files, below .ai/) and
-// returns the paths of those signed in a format that does not bind their
-// location, by copy key (sign.CopyKey). A file that cannot be read as an
-// item is left out: it is no signed item a copy could carry.
-func legacyKeysAt(g *Git, files map[string]gitrepo.File) map[string][]string {
+// legacyKeysAt reads the item files of every project of the repository
+// at ref (every file below a .ai/ folder) and returns the paths of those
+// signed in a format that does not bind their location, from the
+// repository's top, by copy key (sign.CopyKey): a copy may come from
+// another project that trusts the same key. A file that cannot be read as
+// an item is left out: it is no signed item a copy could carry.
+func legacyKeysAt(g *Git, ref string) (map[string][]string, error) {
+	files, err := g.Repo.Tree(ref, "", 0)
+	if err != nil {
+		return nil, err
+	}
 	out := map[string][]string{}
-	for rel, f := range files {
+	for full, f := range files {
+		rel, ok := strings.CutPrefix(full, space.AIDir+"/")
+		if i := strings.LastIndex(full, "/"+space.AIDir+"/"); i >= 0 {
+			rel, ok = full[i+len(space.AIDir)+2:], true
+		}
+		if !ok || f.Symlink {
+			continue
+		}
 		k, _, ext, err := space.KindAndID(rel)
-		if err != nil || !k.HasExtension(ext) || f.Symlink {
+		if err != nil || !k.HasExtension(ext) {
 			continue
 		}
 		data, err := g.Repo.Blob(f, space.MaxItemSize)
@@ -614,13 +639,13 @@ func legacyKeysAt(g *Git, files map[string]gitrepo.File) map[string][]string {
 			continue
 		}
 		if ck := sign.CopyKey(sign.Find(data, ext).Line); ck != "" {
-			out[ck] = append(out[ck], rel)
+			out[ck] = append(out[ck], full)
 		}
 	}
-	for _, rels := range out {
-		slices.Sort(rels) // the first other path names the copy: the same one every run
+	for _, paths := range out {
+		slices.Sort(paths) // the first other path names the copy: the same one every run
 	}
-	return out
+	return out, nil
 }
 
 // maxHistory bounds how far back rollbacks looks for an item that the ref
@@ -704,21 +729,32 @@ type Copy struct {
 	Format string
 }
 
+// SeenCopies is the first path of each copy key (Result.CopyKey) seen in
+// one run, over all its projects (Request.Copies). The zero value is
+// ready to use.
+type SeenCopies struct {
+	mu    sync.Mutex
+	first map[string]string
+}
+
 // noteCopies records the items of results that carry another item's
 // signature (Result.CopyKey), keeping one key and path per such item.
 func (res *Results) noteCopies(results []Result) {
+	s := res.seen
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	for i := range results {
 		r := &results[i]
 		if r.CopyKey == "" || r.Verdict != Verified {
 			continue
 		}
-		if res.copyOf == nil {
-			res.copyOf = map[string]string{}
+		if s.first == nil {
+			s.first = map[string]string{}
 		}
-		first, seen := res.copyOf[r.CopyKey]
+		first, seen := s.first[r.CopyKey]
 		switch {
 		case !seen:
-			res.copyOf[r.CopyKey] = r.Path
+			s.first[r.CopyKey] = r.Path
 		case first != r.Path: // one file read as two kinds is not a copy
 			res.Copies = append(res.Copies, Copy{Kind: r.Kind, ID: r.ID, Path: r.Path, Of: first, Format: r.Format})
 		}
