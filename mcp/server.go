@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,6 +15,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ryekit/rye/config"
 	"github.com/ryekit/rye/executor"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/project"
@@ -340,7 +343,28 @@ func (s *server) unpinned(path string) (root string, held *os.File, err error) {
 	} else if err := space.SafeFolder(realAI, aiInfo); err != nil {
 		return notOurs(err)
 	}
+	// The folders of the trust store and of the configuration decide what
+	// the call trusts: nobody else may be able to add to them either.
+	for _, dir := range trustFolders() {
+		p := filepath.Join(realAI, filepath.FromSlash(dir))
+		info, err := os.Lstat(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			continue
+		case err != nil:
+			return fail(err)
+		}
+		if err := space.SafeFolder(p, info); err != nil {
+			return notOurs(err)
+		}
+	}
 	return root, held, nil
+}
+
+// trustFolders are the folders below .ai/ whose files decide what a call
+// trusts: the trusted keys (rye's and RYE OS's) and the configuration.
+func trustFolders() []string {
+	return []string{verify.TrustedKeysDir, path.Dir(verify.ErasKeysDir), verify.ErasKeysDir, path.Dir(strings.TrimPrefix(config.Path, space.AIDir+"/"))}
 }
 
 // respond turns a response into the tool's result: one text content with
