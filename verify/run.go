@@ -610,12 +610,13 @@ func (res *Results) rollbacks(g *Git, ref string) error {
 	return nil
 }
 
-// legacyKeysAt reads the item files of every project of the repository
-// at ref (every file below a .ai/ folder) and returns the paths of those
-// signed in a format that does not bind their location, from the
-// repository's top, by copy key (sign.CopyKey): a copy may come from
-// another project that trusts the same key. A file that cannot be read as
-// an item is left out: it is no signed item a copy could carry.
+// legacyKeysAt reads the files of every project of the repository at ref
+// (every file below a .ai/ folder, whatever its layout: rye's, or a RYE
+// OS tree's) and returns the paths of those signed in a format that does
+// not bind their location, from the repository's top, by copy key
+// (sign.CopyKey): a copy may come from another project that trusts the
+// same key. A file that cannot be read (a link, one over MaxItemSize) is
+// left out: it is no signed item a copy could carry.
 func legacyKeysAt(g *Git, ref string) (map[string][]string, error) {
 	files, err := g.Repo.Tree(ref, "", 0)
 	if err != nil {
@@ -623,22 +624,14 @@ func legacyKeysAt(g *Git, ref string) (map[string][]string, error) {
 	}
 	out := map[string][]string{}
 	for full, f := range files {
-		rel, ok := strings.CutPrefix(full, space.AIDir+"/")
-		if i := strings.LastIndex(full, "/"+space.AIDir+"/"); i >= 0 {
-			rel, ok = full[i+len(space.AIDir)+2:], true
-		}
-		if !ok || f.Symlink {
-			continue
-		}
-		k, _, ext, err := space.KindAndID(rel)
-		if err != nil || !k.HasExtension(ext) {
+		if !strings.Contains("/"+full, "/"+space.AIDir+"/") || f.Symlink {
 			continue
 		}
 		data, err := g.Repo.Blob(f, space.MaxItemSize)
 		if err != nil {
 			continue
 		}
-		if ck := sign.CopyKey(sign.Find(data, ext).Line); ck != "" {
+		if ck := sign.CopyKey(sign.Find(data, path.Ext(full)).Line); ck != "" {
 			out[ck] = append(out[ck], full)
 		}
 	}
