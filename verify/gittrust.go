@@ -267,7 +267,7 @@ func caseVariants(g *Git, sp *space.Space) ([]CaseVariant, error) {
 			if i < len(rel) && rel[i] != '/' {
 				continue
 			}
-			if c := rel[start:i]; c != space.AIDir && strings.EqualFold(c, space.AIDir) {
+			if c := rel[start:i]; len(c) == len(space.AIDir) && c != space.AIDir && strings.EqualFold(c, space.AIDir) {
 				add(rel[:i], rel[:start]+space.AIDir)
 				return
 			}
