@@ -88,10 +88,10 @@ func noCopies(files []*verifiedFile) error {
 	seen := map[string]*verifiedFile{}
 	for _, f := range files {
 		found := sign.Find(f.Item.Bytes, path.Ext(f.Loc.Rel))
-		if found.Line == nil || !found.Line.Format.Legacy() {
+		key := sign.CopyKey(found.Line) // "" for v2; the same for a re-encoded line
+		if key == "" {
 			continue
 		}
-		key := found.Line.Hash + ":" + found.Line.Signature
 		first, dup := seen[key]
 		if !dup {
 			seen[key] = f

@@ -666,7 +666,9 @@ func Owner(dir string, getenv func(string) string) string {
 // ('/'-separated from the repository's top, "" for the top itself), other
 // than the one whose .ai folder is prefix's own: the folder above each
 // ".ai" component of a path below prefix (in hidden folders and inside
-// another .ai/ folder too, where a change could hide one). Sorted.
+// another .ai/ folder too, where a change could hide one), and above each
+// ".ai" that is a symbolic link or a submodule (a folder that rye follows
+// into, whose files the index holds elsewhere or not at all). Sorted.
 func (r *Repo) Nested(prefix string) ([]string, error) {
 	idx, err := r.index()
 	if err != nil {
@@ -680,7 +682,11 @@ func (r *Repo) Nested(prefix string) ([]string, error) {
 			name = name[len(prefix)+1:]
 		}
 		parts := strings.Split(name, "/")
-		for i, part := range parts[:len(parts)-1] {
+		folders := parts[:len(parts)-1]
+		if e.Mode == modeSymlink || e.Mode == modeGitlink {
+			folders = parts // a link or a submodule named .ai is a project's .ai too
+		}
+		for i, part := range folders {
 			if part != ".ai" || i == 0 { // prefix's own .ai
 				continue
 			}
@@ -698,8 +704,28 @@ func (r *Repo) Nested(prefix string) ([]string, error) {
 	return out, nil
 }
 
+// EachPath calls fn with the path of every entry the index tracks below
+// the folder prefix ('/'-separated from the repository's top, "" for all
+// of it), relative to prefix, in the index's order: a walk over the names
+// alone, which reads no object.
+func (r *Repo) EachPath(prefix string, fn func(rel string)) error {
+	idx, err := r.index()
+	if err != nil {
+		return err
+	}
+	for _, e := range idx.below(prefix) {
+		name := e.Name
+		if prefix != "" {
+			name = name[len(prefix)+1:]
+		}
+		fn(name)
+	}
+	return nil
+}
+
 // HasFolder reports whether the commit ref holds the folder dir
-// ('/'-separated from the repository's top).
+// ('/'-separated from the repository's top), or a symbolic link or a
+// submodule in its place.
 func (r *Repo) HasFolder(ref, dir string) (bool, error) {
 	hash, err := r.repo.ResolveRevision(plumbing.Revision(ref))
 	if err != nil {
@@ -713,12 +739,12 @@ func (r *Repo) HasFolder(ref, dir string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	_, err = tree.Tree(dir)
+	e, err := tree.FindEntry(dir)
 	switch {
-	case errors.Is(err, object.ErrDirectoryNotFound):
+	case errors.Is(err, object.ErrDirectoryNotFound), errors.Is(err, object.ErrEntryNotFound):
 		return false, nil
 	case err != nil:
 		return false, err
 	}
-	return true, nil
+	return e.Mode == filemode.Dir || e.Mode == filemode.Symlink || e.Mode == filemode.Submodule, nil
 }

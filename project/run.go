@@ -228,8 +228,10 @@ func (r Run) route(base *Project, roots []string) ([]route, error) {
 		if len(r.Patterns) > 0 && len(rt.patterns) == 0 {
 			continue // no pattern concerns this project
 		}
-		if slices.Contains(rt.patterns, filepath.Join(rt.root, space.AIDir)) {
-			rt.patterns = nil // the whole project: as if no pattern were given
+		if slices.Contains(rt.patterns, filepath.Join(rt.root, space.AIDir)) && (r.Kinds == nil || len(r.Kinds) == len(item.Kinds)) {
+			// The whole project: as if no pattern were given. With a kind,
+			// the folder stays a pattern, which must select an item of it.
+			rt.patterns = nil
 		}
 		out = append(out, *rt)
 	}

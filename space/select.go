@@ -77,6 +77,9 @@ func ParsePatterns(sp *Space, patterns []string, cwd string) ([]Pattern, error) 
 // folder).
 func (p Pattern) IsName() bool { return p.glob != "" || p.id != "" }
 
+// IsFolder reports whether the pattern is a folder.
+func (p Pattern) IsFolder() bool { return p.dir != "" }
+
 // Match reports whether an item file (kind, id, path relative to .ai/)
 // is selected by the pattern.
 func (p Pattern) Match(k item.Kind, id item.ID, rel string) bool {

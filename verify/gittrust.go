@@ -10,7 +10,9 @@ import (
 	"sync"
 	"testing/fstest"
 
+	"github.com/ryekit/rye/config"
 	"github.com/ryekit/rye/gitrepo"
+	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/space"
 )
 
@@ -208,4 +210,84 @@ func checkedInRun(root string, inRun []string) bool {
 		}
 	}
 	return false
+}
+
+// CaseVariant is a path git tracks below a project that differs only in
+// letter case from the project's .ai folder (its own, or a nested
+// project's), or from a path rye reads in it (trusted_keys, config, the
+// item folders): a file system that ignores case (macOS, and Windows by
+// default) reads it as that path, and git checks it out there, so rye on
+// such a machine trusts the keys and runs the items it holds, which a run
+// on a file system that does not ignore case never looks at.
+type CaseVariant struct {
+	Path string // the variant, as shown
+	Of   string // the path it stands for, as shown
+}
+
+// aiPaths are the paths below .ai/ that rye reads by name, in lower case:
+// the item folders, the trust store's folders, the configuration, and
+// what rye writes there (lockfiles, bundles).
+var aiPaths = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
+	add := func(p string) {
+		for ; p != "." && p != ""; p = path.Dir(p) {
+			m[strings.ToLower(p)] = p
+		}
+	}
+	for _, k := range item.Kinds {
+		add(k.Folder())
+	}
+	add(TrustedKeysDir)
+	add(ErasKeysDir)
+	add(strings.TrimPrefix(config.Path, space.AIDir+"/"))
+	add("lockfiles") // executor.LockfileRel
+	add("bundles")   // release.Install
+	return m
+})
+
+// caseVariants lists the case variants (CaseVariant) that the index
+// tracks below the project sp (the project in g), each once.
+func caseVariants(g *Git, sp *space.Space) ([]CaseVariant, error) {
+	prefix := path.Dir(g.AIPrefix)
+	if prefix == "." {
+		prefix = ""
+	}
+	known := aiPaths()
+	seen := map[string]bool{}
+	var out []CaseVariant
+	add := func(p, of string) {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, CaseVariant{Path: sp.ShownRootPath(p), Of: sp.ShownRootPath(of)})
+		}
+	}
+	err := g.Repo.EachPath(prefix, func(rel string) {
+		start := 0
+		for i := 0; i <= len(rel); i++ {
+			if i < len(rel) && rel[i] != '/' {
+				continue
+			}
+			if c := rel[start:i]; len(c) == len(space.AIDir) && c != space.AIDir && strings.EqualFold(c, space.AIDir) {
+				add(rel[:i], rel[:start]+space.AIDir)
+				return
+			}
+			start = i + 1
+		}
+		inner, ok := strings.CutPrefix(rel, space.AIDir+"/")
+		if !ok {
+			return
+		}
+		for i, depth := 0, 0; i <= len(inner) && depth < 3; i++ { // no name rye reads is deeper
+			if i < len(inner) && inner[i] != '/' {
+				continue
+			}
+			depth++
+			p := inner[:i]
+			if want, ok := known[strings.ToLower(p)]; ok && p != want {
+				add(space.AIDir+"/"+p, space.AIDir+"/"+want)
+				return
+			}
+		}
+	})
+	return out, err
 }

@@ -53,6 +53,12 @@ func (res *Results) Report(notes []string, project *space.Space, listVerified bo
 		}
 		rep.Add(f)
 	}
+	for _, v := range res.CaseVariants {
+		rule := "verify/case-variant"
+		rep.AddRule(report.Rule{ID: rule, Short: "A tracked path differs from the project's .ai, or a folder rye reads in it, only in letter case.", Help: "On a file system that ignores case (macOS, Windows) it is that path: rye there trusts and runs what it holds, which a run here does not check. See the URL.", URL: DocURL("case-variants")})
+		rep.Add(report.Finding{Rule: rule, Severity: report.Error, Path: v.Path, Line: 1, Col: 1,
+			Message: fmt.Sprintf("%s differs from %s only in letter case: on a file system that ignores case (macOS, Windows) it is %s, and rye there trusts the keys and runs the items it holds, which this run does not check; rename it (git mv) or remove it", v.Path, v.Of, v.Of)})
+	}
 	for _, c := range res.Copies {
 		rule := "verify/copy"
 		rep.AddRule(report.Rule{ID: rule, Short: "An item is a copy of another file under another name, which its signature format does not bind.", Help: "v1 and the RYE OS eras sign content, not the item's kind, id or place: a signed file copied over a sibling verifies, and runs the sibling's content. See the URL.", URL: DocURL("copies")})

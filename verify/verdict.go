@@ -2,7 +2,6 @@ package verify
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"path"
@@ -95,9 +94,10 @@ type Result struct {
 	// signature while v2 is not required.
 	Warnings []string `json:"warnings,omitempty"`
 	// CopyKey identifies the signature of an item verified in a format
-	// that does not bind its location (v1 and the RYE OS eras): 16 bytes
-	// of a hash of the signed content's hash and the signature. Two items
-	// with one key are one signed file under two names ("" otherwise).
+	// that does not bind its location (v1 and the RYE OS eras; sign.CopyKey:
+	// the signed content's hash and the decoded signature, whatever base64
+	// form the line writes it in). Two items with one key are one signed
+	// file under two names ("" otherwise).
 	CopyKey string `json:"-"`
 }
 
@@ -272,8 +272,7 @@ func Check(in Input, ts *TrustStore, p Policy) Result {
 			return fail(LegacyFormat, "%s signature while v2 is required; re-sign it: rye sign --format v2 %s %s", l.Format, in.Kind, in.ID)
 		}
 		r.Warnings = append(r.Warnings, LegacyWarning(l.Format, in.Kind, in.ID, ext))
-		sum := sha256.Sum256([]byte(l.Hash + ":" + l.Signature))
-		r.CopyKey = string(sum[:16])
+		r.CopyKey = sign.CopyKey(l)
 	}
 	if rust && in.Kind.Valid() {
 		if _, err := metadataOf(in); err != nil {

@@ -147,6 +147,7 @@ func (a *app) verifyParts(o *verifyOptions, args []string) ([]project.Part, veri
 		Tier: o.space, Kinds: kinds, WorkDir: a.workDir(),
 		Staged: o.staged, ChangedSince: o.changedSince, FromChange: fromHook(),
 		RunFiles: true, NestedProjects: true,
+		Copies:   &verify.SeenCopies{}, // a copy across the run's projects is one too
 		Progress: a.progress("verifying"),
 		// A report that is not JSON (nor -v) shows only problems.
 		CountPassed: !a.verbose && !a.listsItems(),
