@@ -748,3 +748,72 @@ func (r *Repo) HasFolder(ref, dir string) (bool, error) {
 	}
 	return e.Mode == filemode.Dir || e.Mode == filemode.Symlink || e.Mode == filemode.Submodule, nil
 }
+
+// SameInIndex reports whether the index holds exactly what commit ref
+// holds at path ('/'-separated from the repository's top): the same files
+// with the same blob ids below a folder, or the same link or submodule in
+// its place, or nothing at either. A gate asks it of a nested project it
+// does not check: a change that alters one is a change nobody reviewed.
+// Entries git leaves out of trees (intent to add, conflicts) count as
+// differences.
+func (r *Repo) SameInIndex(ref, path string) (bool, error) {
+	idx, err := r.index()
+	if err != nil {
+		return false, err
+	}
+	hash, err := r.repo.ResolveRevision(plumbing.Revision(ref))
+	if err != nil {
+		return false, fmt.Errorf("git ref %q: %v", ref, err)
+	}
+	commit, err := r.repo.CommitObject(*hash)
+	if err != nil {
+		return false, fmt.Errorf("git ref %q is not a commit: %v", ref, err)
+	}
+	root, err := commit.Tree()
+	if err != nil {
+		return false, err
+	}
+	below := idx.below(path)
+	var at *indexEntry // the index's entry at path itself (a link, a submodule)
+	i := sort.Search(len(idx.Entries), func(i int) bool { return idx.Entries[i].Name >= path })
+	if i < len(idx.Entries) && idx.Entries[i].Name == path {
+		at = &idx.Entries[i]
+	}
+	e, err := root.FindEntry(path)
+	switch {
+	case errors.Is(err, object.ErrDirectoryNotFound), errors.Is(err, object.ErrEntryNotFound):
+		return at == nil && len(below) == 0, nil
+	case err != nil:
+		return false, err
+	}
+	if e.Mode != filemode.Dir {
+		return at != nil && at.Stage == 0 && len(below) == 0 && at.Hash == e.Hash && filemode.FileMode(at.Mode) == e.Mode, nil
+	}
+	if at != nil {
+		return false, nil
+	}
+	if h, ok := idx.Trees[path]; ok && h == e.Hash {
+		return true, nil // git's cache tree: the index makes this very tree
+	}
+	tree, err := r.repo.TreeObject(e.Hash)
+	if err != nil {
+		return false, err
+	}
+	files := map[string]File{}
+	w := treeWalk{r: r, top: path, out: files}
+	if err := w.walk(tree, ""); err != nil {
+		return false, err
+	}
+	n := 0
+	for _, x := range below {
+		if x.Mode == modeGitlink {
+			continue // Tree leaves submodules out too
+		}
+		f, ok := files[x.Name[len(path)+1:]]
+		if !ok || x.Stage != 0 || x.IntentToAdd || f.Blob != x.Hash || f.Symlink != (x.Mode == modeSymlink) {
+			return false, nil
+		}
+		n++
+	}
+	return n == len(files), nil
+}

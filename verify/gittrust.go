@@ -161,11 +161,15 @@ type Nested struct {
 	// Added is a project the trusted ref does not have: the change under
 	// review adds it.
 	Added bool
+	// Changed is a project the trusted ref has, whose .ai the change under
+	// review alters (the index holds other files there than the ref).
+	Changed bool
 }
 
 // nestedProjects lists the projects git tracks below sp (the project in
 // g) that are not among inRun, each marked Added when ref (a trust ref,
-// or "") does not have its .ai folder.
+// or "") does not have its .ai folder, Changed when the index holds other
+// files there than ref.
 func nestedProjects(g *Git, sp *space.Space, ref string, inRun []string) ([]Nested, error) {
 	prefix := path.Dir(g.AIPrefix)
 	if prefix == "." {
@@ -184,11 +188,19 @@ func nestedProjects(g *Git, sp *space.Space, ref string, inRun []string) ([]Nest
 		}
 		n := Nested{Path: sp.ShownRootPath(rel)}
 		if ref != "" {
-			has, err := g.Repo.HasFolder(ref, path.Join(dir, space.AIDir))
+			ai := path.Join(dir, space.AIDir)
+			has, err := g.Repo.HasFolder(ref, ai)
 			if err != nil {
 				return nil, err
 			}
 			n.Added = !has
+			if has {
+				same, err := g.Repo.SameInIndex(ref, ai)
+				if err != nil {
+					return nil, err
+				}
+				n.Changed = !same
+			}
 		}
 		out = append(out, n)
 	}

@@ -47,9 +47,13 @@ func (res *Results) Report(notes []string, project *space.Space, listVerified bo
 		rep.AddRule(report.Rule{ID: rule, Short: "A project git tracks below this one is not checked by this run.", Help: "A nested project has its own .ai/ folder and trusted keys, and rye execute there runs its tools: a gate must check it too. See the URL.", URL: DocURL("nested-projects")})
 		f := report.Finding{Rule: rule, Severity: report.Warning, Path: n.Path, Line: 1, Col: 1,
 			Message: fmt.Sprintf("%s is a project of its own (its own .ai/ and trusted keys) that this run does not check: check every project with rye check --all-projects, or this one with rye -C %s check", n.Path, n.Path)}
-		if n.Added {
+		switch {
+		case n.Added:
 			f.Severity = report.Error
 			f.Message = fmt.Sprintf("this change adds %s, a project of its own (its own .ai/ and trusted keys) that %s does not have and that this run does not check: its tools would run under keys nobody reviewed; check every project with rye check --all-projects", n.Path, res.Trust.Ref())
+		case n.Changed:
+			f.Severity = report.Error
+			f.Message = fmt.Sprintf("this change alters the .ai/ of %s, a project of its own (its own trusted keys) that this run does not check: what it adds there would run unreviewed; check every project with rye check --all-projects, or this one with rye -C %s check --trust-ref %s", n.Path, n.Path, res.Trust.Ref())
 		}
 		rep.Add(f)
 	}
