@@ -347,12 +347,16 @@ func Run(req Request) (*Results, error) {
 				return nil, requestError(FieldPatterns, err)
 			}
 		}
-		if len(req.Patterns) == 0 && req.ChangedSince == "" && tier == string(space.Project) && len(sels) == 1 && len(sels[0].Items)+len(sels[0].Links) == 0 {
+		if len(req.Patterns) == 0 && req.ChangedSince == "" && len(sels) == 1 && len(sels[0].Items)+len(sels[0].Links) == 0 {
 			what := "items"
 			if len(kinds) == 1 {
 				what = kinds[0].Folder() // tools, directives, knowledge
 			}
-			res.Notes = append(res.Notes, "the project has no "+what+" yet: nothing to verify")
+			whose := "the project"
+			if sels[0].Space.Name == space.User {
+				whose = "your user space (" + sels[0].Space.DisplayPath("") + ")"
+			}
+			res.Notes = append(res.Notes, whose+" has no "+what+" yet: nothing to verify")
 		}
 		for _, sel := range sels {
 			srcs := SelectionSources(sel)
