@@ -15,9 +15,9 @@ import (
 )
 
 // Bounds on what one walk (verify_deps, an anchor's library folder)
-// verifies and writes besides the chain (variables so that tests can make
-// them small).
-var (
+// verifies and writes besides the chain, unless the verifier has its own
+// (tests make them small).
+const (
 	maxDeps     = 1000     // files
 	maxDepBytes = 64 << 20 // their total size
 )
@@ -258,8 +258,8 @@ func (w *walk) run(root string) ([]*verifiedFile, error) {
 		if !d.Type().IsRegular() {
 			return &space.PathError{Path: w.sp.DisplayPath(p), Err: space.ErrNotFile}
 		}
-		if len(out) == maxDeps {
-			return fmt.Errorf("it selects more than %d files; narrow it with extensions or exclude_dirs", maxDeps)
+		if files, _ := w.v.depLimits(); len(out) == files {
+			return fmt.Errorf("it selects more than %d files; narrow it with extensions or exclude_dirs", files)
 		}
 		k, id, _, err := space.KindAndID(p)
 		if err != nil {
@@ -270,8 +270,8 @@ func (w *walk) run(root string) ([]*verifiedFile, error) {
 			return err
 		}
 		total += len(f.Item.Bytes)
-		if total > maxDepBytes {
-			return fmt.Errorf("it selects more than %d bytes; narrow it with extensions or exclude_dirs", maxDepBytes)
+		if _, bytes := w.v.depLimits(); total > bytes {
+			return fmt.Errorf("it selects more than %d bytes; narrow it with extensions or exclude_dirs", bytes)
 		}
 		out = append(out, f)
 		return nil

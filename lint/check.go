@@ -46,6 +46,7 @@ func Check(req CheckRequest) (*CheckResult, error) {
 	var byIndex []*File
 	chunks := 0
 	vreq := req.Verify
+	chunkSize := req.Options.chunk()
 	vreq.ChunkSize = chunkSize
 	// Each chunk is linted as soon as it is verified, from the bytes its
 	// verdicts are about: the tree is read once and never held whole.

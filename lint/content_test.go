@@ -53,18 +53,14 @@ func TestContentAnalyzers(t *testing.T) {
 		".ai/tools/ops/deploy.py:6:51: error: the parameter \"tаrget\" mixes scripts (Latin and Cyrillic): it reads as \"target\"; write it in one script [unicode/mixed-script]",
 	}, "\n") + "\n"
 	analyzers := []*analysis.Analyzer{Unicode, Injection, FetchExec, Secrets}
-	for _, size := range []int{1, chunkSize} {
-		func() {
-			defer func(n int) { chunkSize = n }(chunkSize)
-			chunkSize = size
-			res, err := Lint(testEnv(t, dir), Options{Analyzers: analyzers})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := renderFindings(res.Findings); got != want {
-				t.Errorf("chunk %d:\n got:\n%s\nwant:\n%s", size, got, want)
-			}
-		}()
+	for _, size := range []int{1, defaultChunk} {
+		res, err := Lint(testEnv(t, dir), Options{Analyzers: analyzers, chunkSize: size})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := renderFindings(res.Findings); got != want {
+			t.Errorf("chunk %d:\n got:\n%s\nwant:\n%s", size, got, want)
+		}
 	}
 	for _, a := range analyzers {
 		if !SecurityRule(a.Name) || !strings.Contains(a.Doc, "rye's own security rules") {

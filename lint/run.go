@@ -34,6 +34,16 @@ type Options struct {
 	// already had, word for word, at BaselineRef.
 	Baseline    func(f *File) (src []byte, ok bool, err error)
 	BaselineRef string
+	// chunkSize replaces defaultChunk (tests: one file at a time).
+	chunkSize int
+}
+
+// chunk is how many files the run analyses at a time.
+func (o Options) chunk() int {
+	if o.chunkSize > 0 {
+		return o.chunkSize
+	}
+	return defaultChunk
 }
 
 // validate checks the severities: each names an analyzer and a severity.
@@ -63,10 +73,10 @@ type Result struct {
 	RyeOSTree bool
 }
 
-// chunkSize is how many files a run analyses at a time: their bytes and
-// parses are held while their chunk is analysed, then dropped, so that
-// memory does not grow with the tree. A variable for the tests only.
-var chunkSize = 2048
+// defaultChunk is how many files a run analyses at a time: their bytes
+// and parses are held while their chunk is analysed, then dropped, so
+// that memory does not grow with the tree.
+const defaultChunk = 2048
 
 // Lint runs the analyzers over env and turns their diagnostics into
 // findings: suppressions applied (rye:ignore <analyzer> -- <reason> in a
@@ -88,6 +98,7 @@ func Lint(e *Env, o Options) (*Result, error) {
 		return r.res, r.res.add(e, r.analyzers, o, o.Progress)
 	}
 	var chunks [][]*File
+	chunkSize := o.chunk()
 	for i := 0; i < len(e.Files); i += chunkSize {
 		chunks = append(chunks, e.Files[i:min(i+chunkSize, len(e.Files))])
 	}
