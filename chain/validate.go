@@ -13,7 +13,7 @@ import (
 
 // ContextNames are the values the executor provides to templates (spec
 // 3.3): a {name} in a config may always use them.
-var ContextNames = []string{"tool_path", "tool_dir", "tool_parent", "project_path", "user_space", "system_space", "params_json", "anchor_path", "runtime_lib", "node_modules"}
+var ContextNames = []string{"tool_path", "tool_dir", "tool_parent", "project_path", "user_space", "system_space", "params_json", "anchor_path", "runtime_lib", "node_modules", "run_dir"}
 
 // Problem is a chain that was built but does not hold together.
 type Problem struct {

@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -43,7 +44,7 @@ type Lint struct {
 
 // Sign configures rye sign.
 type Sign struct {
-	Format string `yaml:"format"` // v1 or v2
+	Format string `yaml:"format"` // v1, v2, ryeos or r1
 }
 
 // Verify configures rye verify and rye check.
@@ -60,6 +61,10 @@ type Execute struct {
 	// interpreters come from the project's .venv/ and node_modules/ (when
 	// git does not track them). Off by default.
 	ProjectInterpreters bool `yaml:"project_interpreters"`
+	// RequireSandbox refuses to run a tool that declares no sandbox
+	// block: every tool then runs confined or not at all. Off by
+	// default.
+	RequireSandbox bool `yaml:"require_sandbox"`
 }
 
 // Default is the file rye init writes into a project.
@@ -102,9 +107,9 @@ func (c *Config) check() error {
 		return fmt.Errorf("min_signature_version: %d is not 1 or 2", c.MinSignatureVersion)
 	}
 	switch c.Sign.Format {
-	case "", "v1", "v2":
+	case "", "v1", "v2", "ryeos", "r1":
 	default:
-		return fmt.Errorf("sign.format: %q is not v1 or v2", c.Sign.Format)
+		return fmt.Errorf("sign.format: %q is not v1, v2, ryeos or r1", c.Sign.Format)
 	}
 	// lint.severity names analyzers, which only package lint knows: lint.Lint
 	// checks the names and the values, once, where they are used.
@@ -203,7 +208,8 @@ func (s *Settings) MinSignatureVersion() int {
 }
 
 // SignFormat is the format rye sign writes: the project's choice, else the
-// user's, else "" (v2). It decides how the user signs, not what passes.
+// user's, else "" (rye's default: v2, or ryeos in a RyeOS 0.2+ project).
+// It decides how the user signs, not what passes.
 func (s *Settings) SignFormat() string {
 	for _, c := range []*Config{s.Project, s.User} {
 		if c != nil && c.Sign.Format != "" {
@@ -234,6 +240,13 @@ func (s *Settings) IgnoredTrustRef() string {
 // ProjectInterpreters is the user's execute.project_interpreters.
 func (s *Settings) ProjectInterpreters() bool {
 	return s.User != nil && s.User.Execute.ProjectInterpreters
+}
+
+// RequireSandbox is the user's execute.require_sandbox. A project's is
+// ignored (and reported by Notes): what rye runs is the user's decision,
+// and a project that wants its tools confined declares sandbox blocks.
+func (s *Settings) RequireSandbox() bool {
+	return s.User != nil && s.User.Execute.RequireSandbox
 }
 
 // Lint returns the lint settings a run relies on, and those of the tree
@@ -294,6 +307,42 @@ func (s *Settings) Ignored() []Ignored {
 	}
 	if s.Project != nil && s.Project.Execute.ProjectInterpreters {
 		out = append(out, Ignored{File: s.ProjectPath, Key: KeyProjectInterpreters, Why: "only your own configuration can let a project choose what rye runs"})
+	}
+	if s.Project != nil && s.Project.Execute.RequireSandbox {
+		out = append(out, Ignored{File: s.ProjectPath, Key: "execute.require_sandbox", Why: "it is read from your own configuration only (a project confines its tools by declaring sandbox blocks)"})
+	}
+	return append(out, s.ignoredLint()...)
+}
+
+// ignoredLint names what the tree's lint settings ask that a run anchored
+// to a trust ref does not take (Lint): analyzers turned off, severities
+// lowered. A change under review cannot silence a check.
+func (s *Settings) ignoredLint() []Ignored {
+	base, tighten := s.Lint()
+	if tighten == nil {
+		return nil
+	}
+	var out []Ignored
+	for _, name := range tighten.Disable {
+		for _, n := range strings.Split(name, ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				out = append(out, Ignored{File: s.ProjectPath, Key: "lint.disable", Value: n, Why: "under the trust ref " + s.TrustRef + " the file of the tree under check can only make lint stricter"})
+			}
+		}
+	}
+	rank := map[string]int{"off": 0, "info": 1, "warning": 2, "error": 3}
+	names := make([]string, 0, len(tighten.Severity))
+	for name := range tighten.Severity {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		sev := tighten.Severity[name]
+		trusted, ok := base.Severity[name]
+		if ok && rank[sev] >= rank[trusted] || !ok && sev == "error" {
+			continue
+		}
+		out = append(out, Ignored{File: s.ProjectPath, Key: "lint.severity." + name, Value: sev, Why: "under the trust ref " + s.TrustRef + " the file of the tree under check can only raise a severity"})
 	}
 	return out
 }

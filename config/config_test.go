@@ -22,7 +22,7 @@ func TestParseErrors(t *testing.T) {
 		"min_signature_versoin: 2\n": "field min_signature_versoin not found",
 		"sign: {fromat: v1}\n":       "field fromat not found",
 		"min_signature_version: 3\n": "is not 1 or 2",
-		"sign: {format: v3}\n":       `"v3" is not v1 or v2`,
+		"sign: {format: v3}\n":       `"v3" is not v1, v2, ryeos or r1`,
 		"lint: [a]\n":                "cannot unmarshal",
 	}
 	for src, want := range cases {
@@ -79,14 +79,14 @@ func TestProjectFileOnlyTightens(t *testing.T) {
 	}
 	s := &Settings{
 		User:        parse("min_signature_version: 2\nverify: {trust_ref: main}\n"),
-		Project:     parse("min_signature_version: 1\nverify: {trust_ref: HEAD}\nexecute: {project_interpreters: true}\nlint: {disable: [secrets]}\n"),
+		Project:     parse("min_signature_version: 1\nverify: {trust_ref: HEAD}\nexecute: {project_interpreters: true, require_sandbox: true}\nlint: {disable: [secrets]}\n"),
 		ProjectPath: "p/.ai/config/rye.yaml",
 	}
-	if s.MinSignatureVersion() != 2 || s.UserTrustRef() != "main" || s.IgnoredTrustRef() != "HEAD" || s.ProjectInterpreters() {
+	if s.MinSignatureVersion() != 2 || s.UserTrustRef() != "main" || s.IgnoredTrustRef() != "HEAD" || s.ProjectInterpreters() || s.RequireSandbox() {
 		t.Errorf("min %d, ref %q, ignored %q, interpreters %v", s.MinSignatureVersion(), s.UserTrustRef(), s.IgnoredTrustRef(), s.ProjectInterpreters())
 	}
 	ig := s.Ignored()
-	if len(ig) != 2 || ig[0].String() != `p/.ai/config/rye.yaml: verify.trust_ref ("HEAD") is ignored: the tree under check could rewrite it` || ig[1].Key != KeyProjectInterpreters || strings.Contains(ig[1].String(), "(") {
+	if len(ig) != 3 || ig[0].String() != `p/.ai/config/rye.yaml: verify.trust_ref ("HEAD") is ignored: the tree under check could rewrite it` || ig[1].Key != KeyProjectInterpreters || strings.Contains(ig[1].String(), "(") || !strings.Contains(ig[2].String(), "execute.require_sandbox is ignored") {
 		t.Errorf("ignored: %q", ig)
 	}
 	s.TrustRef = "main"
@@ -98,6 +98,10 @@ func TestProjectFileOnlyTightens(t *testing.T) {
 	s.User.Execute.ProjectInterpreters = true
 	if !s.ProjectInterpreters() {
 		t.Error("the user's own choice of project interpreters is not taken")
+	}
+	s.User.Execute.RequireSandbox = true
+	if !s.RequireSandbox() {
+		t.Error("the user's own execute.require_sandbox is not taken")
 	}
 }
 

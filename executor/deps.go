@@ -15,9 +15,9 @@ import (
 )
 
 // Bounds on what one walk (verify_deps, an anchor's library folder)
-// verifies and writes besides the chain (variables so that tests can make
-// them small).
-var (
+// verifies and writes besides the chain, unless the verifier has its own
+// (tests make them small).
+const (
 	maxDeps     = 1000     // files
 	maxDepBytes = 64 << 20 // their total size
 )
@@ -34,6 +34,21 @@ type runFiles struct {
 	hasLib    bool          // {runtime_lib} exists: a library folder or items were declared
 	libDir    string        // anchor.lib: the folder (relative to .ai/) the library files come from
 	libs      []*verifiedFile
+	// selected says what the verify_deps walk took, to explain a file the
+	// tool then looked for in vain (explainMissing).
+	selected selection
+}
+
+// selection is what a verify_deps walk selected: the files with one of
+// exts below base (below its own folder only, unless recursive), outside
+// the excluded folders; by owner's verify_deps ("" when no element
+// declares one: only the tool is given).
+type selection struct {
+	owner     string
+	base      string
+	exts      []string
+	exclude   []string
+	recursive bool
 }
 
 // collectFiles reads and verifies everything the chain's anchor,
@@ -73,10 +88,10 @@ func noCopies(files []*verifiedFile) error {
 	seen := map[string]*verifiedFile{}
 	for _, f := range files {
 		found := sign.Find(f.Item.Bytes, path.Ext(f.Loc.Rel))
-		if found.Line == nil || !found.Line.Format.Legacy() {
+		key := sign.CopyKey(found.Line) // "" for v2; the same for a re-encoded line
+		if key == "" {
 			continue
 		}
-		key := found.Line.Hash + ":" + found.Line.Signature
 		first, dup := seen[key]
 		if !dup {
 			seen[key] = f
@@ -141,6 +156,7 @@ func collect(v *verifier, ss *space.Spaces, c *chain.Chain) (*runFiles, error) {
 			if err := wholeTools(base, d.Owner, "verify_deps scope "+d.Scope, tool); err != nil {
 				return nil, err
 			}
+			out.selected = selection{owner: string(d.Owner.ID()), base: base, exts: exts, exclude: exclude, recursive: d.Recursive}
 			w := &walk{v: v, sp: tool.Loc.Space, exts: exts, exclude: exclude, recursive: d.Recursive, skip: tool.Loc.Rel, role: "dependency", what: "verify_deps of " + string(tool.ID())}
 			if out.deps, err = w.run(base); err != nil {
 				return nil, err
@@ -242,8 +258,8 @@ func (w *walk) run(root string) ([]*verifiedFile, error) {
 		if !d.Type().IsRegular() {
 			return &space.PathError{Path: w.sp.DisplayPath(p), Err: space.ErrNotFile}
 		}
-		if len(out) == maxDeps {
-			return fmt.Errorf("it selects more than %d files; narrow it with extensions or exclude_dirs", maxDeps)
+		if files, _ := w.v.depLimits(); len(out) == files {
+			return fmt.Errorf("it selects more than %d files; narrow it with extensions or exclude_dirs", files)
 		}
 		k, id, _, err := space.KindAndID(p)
 		if err != nil {
@@ -254,8 +270,8 @@ func (w *walk) run(root string) ([]*verifiedFile, error) {
 			return err
 		}
 		total += len(f.Item.Bytes)
-		if total > maxDepBytes {
-			return fmt.Errorf("it selects more than %d bytes; narrow it with extensions or exclude_dirs", maxDepBytes)
+		if _, bytes := w.v.depLimits(); total > bytes {
+			return fmt.Errorf("it selects more than %d bytes; narrow it with extensions or exclude_dirs", bytes)
 		}
 		out = append(out, f)
 		return nil

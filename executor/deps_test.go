@@ -33,8 +33,14 @@ func helperFile(category string) string {
 // folder {anchor_path} names.
 func collectOf(t *testing.T, f *fixture, block string) ([]string, string, error) {
 	t.Helper()
+	return collectWith(t, f, block, &verifier{trust: f.executor().Trust})
+}
+
+// collectWith is collectOf with the verifier v.
+func collectWith(t *testing.T, f *fixture, block string, v *verifier) ([]string, string, error) {
+	t.Helper()
 	c := depsChain(t, f, block)
-	rf, err := collectFiles(&verifier{trust: f.executor().Trust}, f.ss, c)
+	rf, err := collectFiles(v, f.ss, c)
 	if err != nil {
 		return nil, "", err
 	}
@@ -127,13 +133,12 @@ func TestVerifyDepsRefusals(t *testing.T) {
 		f := newFixture(t)
 		f.write("project", "tools/t/sub/a.sh", helperFile("t/sub"), f.key)
 		f.write("project", "tools/t/sub/b.sh", helperFile("t/sub"), f.key)
-		defer func(n, b int) { maxDeps, maxDepBytes = n, b }(maxDeps, maxDepBytes)
-		maxDeps = 1
-		if _, _, err := collectOf(t, f, "# verify_deps: {}\n"); err == nil || !strings.Contains(err.Error(), "more than 1 files") {
+		v := &verifier{trust: f.executor().Trust, maxDeps: 1}
+		if _, _, err := collectWith(t, f, "# verify_deps: {}\n", v); err == nil || !strings.Contains(err.Error(), "more than 1 files") {
 			t.Errorf("file limit: %v", err)
 		}
-		maxDeps, maxDepBytes = 10, 100
-		if _, _, err := collectOf(t, f, "# verify_deps: {}\n"); err == nil || !strings.Contains(err.Error(), "more than 100 bytes") {
+		v.maxDeps, v.maxDepBytes = 10, 100
+		if _, _, err := collectWith(t, f, "# verify_deps: {}\n", v); err == nil || !strings.Contains(err.Error(), "more than 100 bytes") {
 			t.Errorf("size limit: %v", err)
 		}
 	})

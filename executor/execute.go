@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ryekit/rye/chain"
+	"github.com/ryekit/rye/confine"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/item/syntax"
 	"github.com/ryekit/rye/lockfile"
@@ -46,6 +47,19 @@ type Executor struct {
 	// Now stamps lockfiles.
 	Now func() time.Time
 
+	// RequireSandbox refuses a tool that declares no sandbox block (the
+	// user's own execute.require_sandbox; never the project's).
+	RequireSandbox bool
+	// Kernel says what the system can enforce (nil: confine.Probe).
+	// Tests give a lower Landlock ABI here.
+	Kernel func() confine.Kernel
+	// Helper finds the confinement helper (nil: confine.FindHelper:
+	// rye-confine beside rye, else rye itself).
+	Helper func() (confine.Helper, error)
+	// Home is {home}, and a folder an interpreter's installation may not
+	// hold when rye grants it to a confined tool ("": the user's home).
+	Home string
+
 	// beforeStart, when set (tests), runs after verification and
 	// materialisation and just before the primitive starts.
 	beforeStart func(*Plan)
@@ -69,12 +83,17 @@ type Link struct {
 // Plan is a tool ready to run: its chain verified and validated, its
 // lockfile checked, its parameters prepared.
 type Plan struct {
-	Chain     *chain.Chain
-	Links     []Link
-	Params    map[string]any
-	Lockfile  *lockfile.Found // nil when the tool has none
-	integrity []string
-	files     *runFiles
+	Chain    *chain.Chain
+	Links    []Link
+	Params   map[string]any
+	Lockfile *lockfile.Found // nil when the tool has none
+	// Confinement is what the run will be confined to ("none" without a
+	// sandbox block), with the verdict; set once the chain is valid.
+	Confinement *confine.Report
+	integrity   []string
+	files       *runFiles
+	confine     *confinement // nil: the tool runs unconfined
+	early       *earlyRuleset
 }
 
 // PrepareOptions vary Prepare.
@@ -111,6 +130,7 @@ func (e *ChainInvalidError) Error() string {
 func (x *Executor) Prepare(id item.ID, o PrepareOptions) (*Plan, error) {
 	v := &verifier{trust: x.Trust, policy: x.Policy}
 	files := map[*space.Located]*verifiedFile{}
+	var early *earlyRuleset
 	c, err := chain.Build(x.Spaces, id, func(loc *space.Located) (*item.Item, error) {
 		role := "executor"
 		if len(files) == 0 {
@@ -120,10 +140,13 @@ func (x *Executor) Prepare(id item.ID, o PrepareOptions) (*Plan, error) {
 		if err != nil {
 			return nil, err
 		}
+		if role == "tool" && !o.ForLock {
+			early = x.startRuleset(f.Item) // while the rest of the chain verifies
+		}
 		files[loc] = f
 		return f.Item, nil
 	}, nil)
-	p := &Plan{Chain: c}
+	p := &Plan{Chain: c, early: early}
 	if c != nil {
 		for _, el := range c.Elements {
 			f := files[el.Loc]
@@ -142,6 +165,9 @@ func (x *Executor) Prepare(id item.ID, o PrepareOptions) (*Plan, error) {
 	}
 	if o.ForLock {
 		return p, nil
+	}
+	if err := x.planConfinement(p); err != nil {
+		return p, err
 	}
 	if p.Lockfile, err = lockfile.Find(x.Spaces, c.Tool().ID(), c.Tool().Version()); err != nil {
 		return p, err

@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"bytes"
 	"context"
 	"crypto/ed25519"
 	"encoding/json"
@@ -11,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -752,5 +754,16 @@ func TestCopiesUnderAnotherNameRefused(t *testing.T) {
 		!strings.Contains(ve.Error(), "it carries the same v1 signature as "+helper+": a copy under another name, which v1 does not bind") ||
 		!strings.Contains(ve.Error(), "rye sign --format v2 tool t/pkg/json") {
 		t.Errorf("a copy: %v", err)
+	}
+	// The same copy with its line written as v1u (the "==" of the base64
+	// dropped): one signature in another form, still a copy.
+	unpadded := regexp.MustCompile(`==:([0-9a-f]{16})\n`).ReplaceAll(data, []byte(":$1\n"))
+	if bytes.Equal(unpadded, data) {
+		t.Fatal("no v1 signature to re-encode")
+	}
+	os.WriteFile(filepath.Join(filepath.Dir(helper), "json.sh"), unpadded, 0o644)
+	_, err = f.execute(x, "t/pkg/tool", nil)
+	if !errors.As(err, &ve) || ve.Result.ID != "t/pkg/json" || f.marker() || !strings.Contains(ve.Error(), "it carries the same v1u signature as "+helper) {
+		t.Errorf("a copy re-encoded as v1u: %v", err)
 	}
 }

@@ -45,6 +45,7 @@ func New(ss *space.Spaces, ts *verify.TrustStore, p verify.Policy, s *config.Set
 		LookPath:            exec.LookPath,
 		Exists:              func(p string) bool { _, err := os.Stat(p); return err == nil },
 		ProjectInterpreters: s != nil && s.ProjectInterpreters(),
+		RequireSandbox:      s != nil && s.RequireSandbox(),
 		Tracked:             verify.Tracker(project),
 		WorkTree: sync.OnceValue(func() error {
 			_, _, err := verify.OpenRepo(project)
@@ -125,6 +126,9 @@ func (x *Executor) Execute(ctx context.Context, req *Request) (*Result, error) {
 		given = func(*syntax.Node) (map[string]any, error) { return req.Params, nil }
 	}
 	p, err := x.Prepare(req.ID, PrepareOptions{Params: given})
+	if err != nil {
+		defer p.release()
+	}
 	var ce *chain.Error
 	var nf *space.NotFoundError
 	if errors.As(err, &ce) && len(ce.Path) == 0 && errors.As(err, &nf) {
@@ -138,6 +142,7 @@ func (x *Executor) Execute(ctx context.Context, req *Request) (*Result, error) {
 		}
 		return r, err
 	}
+	defer p.release()
 	if req.DryRun {
 		return p.DryRun(started), nil
 	}

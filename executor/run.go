@@ -6,10 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/ryekit/rye/chain"
+	"github.com/ryekit/rye/confine"
 	"github.com/ryekit/rye/executor/prim"
 	"github.com/ryekit/rye/internal/jsonvalue"
 	"github.com/ryekit/rye/verify"
@@ -31,7 +34,12 @@ type Result struct {
 	// warnings (a legacy format, a key about to expire); a tool's are in
 	// its chain.
 	Verification *verify.Result `json:"verification,omitempty"`
-	Metadata     ResultMeta     `json:"metadata"`
+	// Confinement says what a tool's run was confined to: "none" for a
+	// tool without a sandbox block, else the Landlock ABI, the
+	// filesystem grants, the network, subprocesses and the verdict
+	// (enforced, enforceable in a dry run, unenforceable when refused).
+	Confinement *confine.Report `json:"confinement,omitempty"`
+	Metadata    ResultMeta      `json:"metadata"`
 	// Ran is true when the primitive was started: Error is then about the
 	// run, not about the item.
 	Ran bool `json:"-"`
@@ -57,6 +65,7 @@ func Failure(kind, id string, p *Plan, err error, started time.Time) *Result {
 	r := &Result{Status: "error", Type: kind, ItemID: id, Error: err.Error(), Metadata: ResultMeta{DurationMS: time.Since(started).Milliseconds()}}
 	if p != nil {
 		r.Chain = p.Links
+		r.Confinement = p.Confinement
 	}
 	return r
 }
@@ -65,7 +74,7 @@ func Failure(kind, id string, p *Plan, err error, started time.Time) *Result {
 // the lockfile checked, the parameters prepared; nothing ran.
 func (p *Plan) DryRun(started time.Time) *Result {
 	r := &Result{Status: "success", Type: "tool", ItemID: string(p.Chain.Tool().ID()), DryRun: true,
-		Data: map[string]any{"params": p.Params}, Chain: p.Links,
+		Data: map[string]any{"params": p.Params}, Chain: p.Links, Confinement: p.Confinement,
 		Metadata: ResultMeta{DurationMS: time.Since(started).Milliseconds(), LockfileUsed: p.Lockfile != nil}}
 	if p.Lockfile != nil {
 		r.Metadata.Lockfile = p.Lockfile.Path
@@ -84,14 +93,15 @@ type RunOptions struct {
 // the templates, the primitive on the verified bytes, the result, and the
 // lockfile when the tool had none and the run succeeded.
 func (x *Executor) Run(ctx context.Context, p *Plan, o RunOptions) *Result {
+	defer p.release()
 	started := time.Now()
 	tool := p.Chain.Tool()
-	r := &Result{Type: "tool", ItemID: string(tool.ID()), Chain: p.Links, Ran: true}
+	r := &Result{Type: "tool", ItemID: string(tool.ID()), Chain: p.Links, Ran: true, Confinement: p.Confinement}
 	r.Metadata.LockfileUsed = p.Lockfile != nil
 	if p.Lockfile != nil {
 		r.Metadata.Lockfile = p.Lockfile.Path
 	}
-	data, err := x.run(ctx, p, o)
+	data, err := x.run(ctx, p, o, r)
 	r.Data = data
 	if err != nil {
 		r.Status, r.Error = "error", err.Error()
@@ -110,7 +120,7 @@ func (x *Executor) Run(ctx context.Context, p *Plan, o RunOptions) *Result {
 	return r
 }
 
-func (x *Executor) run(ctx context.Context, p *Plan, o RunOptions) (any, error) {
+func (x *Executor) run(ctx context.Context, p *Plan, o RunOptions, r *Result) (any, error) {
 	rd, err := newRunDir(x.TempDir)
 	if err != nil {
 		return nil, fmt.Errorf("cannot make the run directory: %v", err)
@@ -119,6 +129,12 @@ func (x *Executor) run(ctx context.Context, p *Plan, o RunOptions) (any, error) 
 	m, err := rd.materialise(p.Chain.Tool(), p.files)
 	if err != nil {
 		return nil, fmt.Errorf("cannot write the verified files for the run: %v", err)
+	}
+	// {run_dir}: an empty folder of this run, the place a confined tool
+	// declares writable for its scratch files; removed with the run.
+	runDir := filepath.Join(rd.root, "work")
+	if err := os.Mkdir(runDir, 0o700); err != nil {
+		return nil, fmt.Errorf("cannot make the run directory: %v", err)
 	}
 	paramsJSON, err := json.Marshal(p.Params)
 	if err != nil {
@@ -133,6 +149,7 @@ func (x *Executor) run(ctx context.Context, p *Plan, o RunOptions) (any, error) 
 		"user_space":   "",
 		"system_space": "",
 		"params_json":  string(paramsJSON),
+		"run_dir":      runDir,
 	}
 	if m.runtimeLib != "" {
 		vars["runtime_lib"] = m.runtimeLib
@@ -148,7 +165,9 @@ func (x *Executor) run(ctx context.Context, p *Plan, o RunOptions) (any, error) 
 	}
 	eo := EnvOptions{ProjectPath: x.ProjectPath, LookPath: x.LookPath, Exists: x.Exists, ProjectInterpreters: x.ProjectInterpreters, Tracked: x.Tracked, WorkTree: x.WorkTree}
 	callerEnv := WithoutSecrets(x.Environ) // whoever built x: no secret reaches a tool
-	env, err := ResolveEnv(p.Chain, NewEnv(callerEnv), eo)
+	base := NewEnv(callerEnv)
+	base.Set("RYE_RUN_DIR", runDir)
+	env, err := ResolveEnv(p.Chain, base, eo)
 	if err != nil {
 		return nil, err
 	}
@@ -185,13 +204,27 @@ func (x *Executor) run(ctx context.Context, p *Plan, o RunOptions) (any, error) 
 	}
 	switch root := p.Chain.Root().ID(); root {
 	case "rye/core/primitives/subprocess":
+		userSpace, _ := vars["user_space"].(string)
+		l, rep, err := x.launcher(p, rd, m, runDir, userSpace)
+		if err != nil {
+			return nil, err
+		}
+		r.Confinement = rep
 		nodeModules, _ := vars["node_modules"].(string)
 		check := func(final []string) ([]string, error) {
 			caller := NewEnv(callerEnv)
 			final = dropEmptyLoadPathEntries(final, caller)
 			return final, checkLoadPaths(final, caller, rd, nodeModules)
 		}
-		return x.runSubprocess(ctx, p, cfg, env, check, o)
+		data, err := x.runSubprocess(ctx, p, cfg, env, check, o, l)
+		if err != nil {
+			// Before the run folder goes: a file the tool looked for there
+			// in vain is named, with why it was not given to the run.
+			if why := rd.explainMissing(p.Chain.Tool(), p.files, data); why != "" {
+				err = errors.New(why)
+			}
+		}
+		return data, err
 	case "rye/core/primitives/http_client":
 		return x.runHTTP(ctx, p, cfg, o)
 	default:
@@ -201,7 +234,7 @@ func (x *Executor) run(ctx context.Context, p *Plan, o RunOptions) (any, error) 
 
 // runSubprocess runs the subprocess primitive; check sees its complete
 // environment first (checkLoadPaths).
-func (x *Executor) runSubprocess(ctx context.Context, p *Plan, cfg map[string]any, env *Env, check func([]string) ([]string, error), o RunOptions) (any, error) {
+func (x *Executor) runSubprocess(ctx context.Context, p *Plan, cfg map[string]any, env *Env, check func([]string) ([]string, error), o RunOptions, l *confine.Launcher) (any, error) {
 	if prefix, ok := cfg["param_env"].(string); ok && prefix != "" {
 		for _, kv := range prim.ParamEnv(prefix, p.Params) {
 			k, v, _ := strings.Cut(kv, "=")
@@ -217,6 +250,9 @@ func (x *Executor) runSubprocess(ctx context.Context, p *Plan, cfg map[string]an
 	}
 	if o.Timeout > 0 {
 		sc.Timeout = o.Timeout
+	}
+	if l != nil {
+		sc.Launcher = l
 	}
 	if x.beforeStart != nil {
 		x.beforeStart(p)

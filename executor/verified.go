@@ -27,6 +27,21 @@ func (e *VerifyError) Error() string {
 type verifier struct {
 	trust  *verify.TrustStore
 	policy verify.Policy
+	// maxDeps and maxDepBytes bound one walk of verify_deps or a library
+	// folder (0: the package's bounds).
+	maxDeps, maxDepBytes int
+}
+
+// depLimits are the bounds of one walk: files and their total bytes.
+func (v *verifier) depLimits() (files, bytes int) {
+	files, bytes = maxDeps, maxDepBytes
+	if v.maxDeps > 0 {
+		files = v.maxDeps
+	}
+	if v.maxDepBytes > 0 {
+		bytes = v.maxDepBytes
+	}
+	return files, bytes
 }
 
 // verifiedFile is a file read once and verified, with its integrity: the

@@ -696,7 +696,9 @@ func Owner(dir string, getenv func(string) string) string {
 // ('/'-separated from the repository's top, "" for the top itself), other
 // than the one whose .ai folder is prefix's own: the folder above each
 // ".ai" component of a path below prefix (in hidden folders and inside
-// another .ai/ folder too, where a change could hide one). Sorted.
+// another .ai/ folder too, where a change could hide one), and above each
+// ".ai" that is a symbolic link or a submodule (a folder that rye follows
+// into, whose files the index holds elsewhere or not at all). Sorted.
 func (r *Repo) Nested(prefix string) ([]string, error) {
 	idx, err := r.index()
 	if err != nil {
@@ -710,7 +712,11 @@ func (r *Repo) Nested(prefix string) ([]string, error) {
 			name = name[len(prefix)+1:]
 		}
 		parts := strings.Split(name, "/")
-		for i, part := range parts[:len(parts)-1] {
+		folders := parts[:len(parts)-1]
+		if e.Mode == modeSymlink || e.Mode == modeGitlink {
+			folders = parts // a link or a submodule named .ai is a project's .ai too
+		}
+		for i, part := range folders {
 			if part != ".ai" || i == 0 { // prefix's own .ai
 				continue
 			}
@@ -728,8 +734,28 @@ func (r *Repo) Nested(prefix string) ([]string, error) {
 	return out, nil
 }
 
+// EachPath calls fn with the path of every entry the index tracks below
+// the folder prefix ('/'-separated from the repository's top, "" for all
+// of it), relative to prefix, in the index's order: a walk over the names
+// alone, which reads no object.
+func (r *Repo) EachPath(prefix string, fn func(rel string)) error {
+	idx, err := r.index()
+	if err != nil {
+		return err
+	}
+	for _, e := range idx.below(prefix) {
+		name := e.Name
+		if prefix != "" {
+			name = name[len(prefix)+1:]
+		}
+		fn(name)
+	}
+	return nil
+}
+
 // HasFolder reports whether the commit ref holds the folder dir
-// ('/'-separated from the repository's top).
+// ('/'-separated from the repository's top), or a symbolic link or a
+// submodule in its place.
 func (r *Repo) HasFolder(ref, dir string) (bool, error) {
 	hash, err := r.repo.ResolveRevision(plumbing.Revision(ref))
 	if err != nil {
@@ -743,12 +769,81 @@ func (r *Repo) HasFolder(ref, dir string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	_, err = tree.Tree(dir)
+	e, err := tree.FindEntry(dir)
 	switch {
-	case errors.Is(err, object.ErrDirectoryNotFound):
+	case errors.Is(err, object.ErrDirectoryNotFound), errors.Is(err, object.ErrEntryNotFound):
 		return false, nil
 	case err != nil:
 		return false, err
 	}
-	return true, nil
+	return e.Mode == filemode.Dir || e.Mode == filemode.Symlink || e.Mode == filemode.Submodule, nil
+}
+
+// SameInIndex reports whether the index holds exactly what commit ref
+// holds at path ('/'-separated from the repository's top): the same files
+// with the same blob ids below a folder, or the same link or submodule in
+// its place, or nothing at either. A gate asks it of a nested project it
+// does not check: a change that alters one is a change nobody reviewed.
+// Entries git leaves out of trees (intent to add, conflicts) count as
+// differences.
+func (r *Repo) SameInIndex(ref, path string) (bool, error) {
+	idx, err := r.index()
+	if err != nil {
+		return false, err
+	}
+	hash, err := r.repo.ResolveRevision(plumbing.Revision(ref))
+	if err != nil {
+		return false, fmt.Errorf("git ref %q: %v", ref, err)
+	}
+	commit, err := r.repo.CommitObject(*hash)
+	if err != nil {
+		return false, fmt.Errorf("git ref %q is not a commit: %v", ref, err)
+	}
+	root, err := commit.Tree()
+	if err != nil {
+		return false, err
+	}
+	below := idx.below(path)
+	var at *indexEntry // the index's entry at path itself (a link, a submodule)
+	i := sort.Search(len(idx.Entries), func(i int) bool { return idx.Entries[i].Name >= path })
+	if i < len(idx.Entries) && idx.Entries[i].Name == path {
+		at = &idx.Entries[i]
+	}
+	e, err := root.FindEntry(path)
+	switch {
+	case errors.Is(err, object.ErrDirectoryNotFound), errors.Is(err, object.ErrEntryNotFound):
+		return at == nil && len(below) == 0, nil
+	case err != nil:
+		return false, err
+	}
+	if e.Mode != filemode.Dir {
+		return at != nil && at.Stage == 0 && len(below) == 0 && at.Hash == e.Hash && filemode.FileMode(at.Mode) == e.Mode, nil
+	}
+	if at != nil {
+		return false, nil
+	}
+	if h, ok := idx.Trees[path]; ok && h == e.Hash {
+		return true, nil // git's cache tree: the index makes this very tree
+	}
+	tree, err := r.repo.TreeObject(e.Hash)
+	if err != nil {
+		return false, err
+	}
+	files := map[string]File{}
+	w := treeWalk{r: r, top: path, out: files}
+	if err := w.walk(tree, ""); err != nil {
+		return false, err
+	}
+	n := 0
+	for _, x := range below {
+		if x.Mode == modeGitlink {
+			continue // Tree leaves submodules out too
+		}
+		f, ok := files[x.Name[len(path)+1:]]
+		if !ok || x.Stage != 0 || x.IntentToAdd || f.Blob != x.Hash || f.Symlink != (x.Mode == modeSymlink) {
+			return false, nil
+		}
+		n++
+	}
+	return n == len(files), nil
 }

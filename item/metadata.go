@@ -18,6 +18,9 @@ const (
 	FormTOMLFile      Form = "toml"                 // tool: the whole file
 	FormPython        Form = "python"               // tool: module-level literals
 	FormCommentHeader Form = "comment-header"       // tool: YAML in leading comments (.js .ts .sh)
+	// FormMarkdown is a RyeOS 0.2+ knowledge page without front matter
+	// (spec 7.2.3): no metadata, the whole text is the body.
+	FormMarkdown Form = "markdown"
 )
 
 // Metadata is what a reader found in one item file.

@@ -1,6 +1,9 @@
 package item
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // This file knows where a signature line sits in each file form (spec 2.1).
 // Parsing the line itself is the job of package sign; readers only need to
@@ -67,6 +70,34 @@ func HasSignatureLine(src []byte, ext string) bool {
 	line = bytes.TrimLeft(line, " \t")
 	// rye:signed:, rye:validated: and RyeOS's ryeos:signed: (spec 6).
 	return ok && (bytes.HasPrefix(line, []byte("rye:")) || bytes.HasPrefix(line, []byte("ryeos:signed:")))
+}
+
+// RustSigned reports whether the line at the signature slot is one of
+// RyeOS's Rust engine (the r1 and ryeos eras, spec 6.1): the ryeos:
+// marker, or a rye:signed: line whose last field is a 64-hex fingerprint.
+// Whether it is a valid one is for package sign to decide; readers use it
+// to read such a file as RyeOS 0.2+ does.
+func RustSigned(src []byte, ext string) bool {
+	if !HasSignatureLine(src, ext) {
+		return false
+	}
+	start, end := SignatureSlot(src, ext)
+	line := bytes.TrimRight(src[start:end], " \t\r\n")
+	if bytes.Contains(line, []byte("ryeos:signed:")) {
+		return true
+	}
+	_, suffix, _ := Envelope(ext)
+	line = bytes.TrimRight(bytes.TrimSuffix(line, []byte(strings.TrimSpace(suffix))), " \t")
+	i := bytes.LastIndexByte(line, ':')
+	if i < 0 || len(line)-i-1 != 64 || !bytes.Contains(line, []byte("rye:signed:")) {
+		return false
+	}
+	for _, c := range line[i+1:] {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // AfterSignature returns the offset where the content after the signature

@@ -43,6 +43,7 @@ var pythonFields = []struct{ py, field string }{
 	{"CONFIG_SCHEMA", "config_schema"},
 	{"ENV_CONFIG", "env_config"},
 	{"CONFIG", "config"},
+	{"__sandbox__", "sandbox"},
 }
 
 // readPythonTool reads a Python tool without running it. A well-known name

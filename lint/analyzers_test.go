@@ -99,11 +99,9 @@ func TestAnalyzers(t *testing.T) {
 			golden(t, filepath.Join(dir, "want.txt"), got)
 			// A chunk at a time (one file, two, the default), the findings
 			// are the same: the cross-file analyzers see every file.
-			for _, size := range []int{1, 2, chunkSize} {
+			for _, size := range []int{1, 2, defaultChunk} {
 				func() {
-					defer func(n int) { chunkSize = n }(chunkSize)
-					chunkSize = size
-					chunked, err := Lint(testEnv(t, dir), Options{Analyzers: []*analysis.Analyzer{a}})
+					chunked, err := Lint(testEnv(t, dir), Options{Analyzers: []*analysis.Analyzer{a}, chunkSize: size})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -220,12 +218,10 @@ func TestChainsReadTheRunsBytes(t *testing.T) {
 	if strings.Contains(want, "c/nowhere") || !strings.Contains(want, "c/needs → c/runtime → rye/core/primitives/subprocess") {
 		t.Fatalf("the runtime was read from the disk:\n%s", want)
 	}
-	defer func(n int) { chunkSize = n }(chunkSize)
-	chunkSize = 1
 	for _, f := range e.Files {
 		f.close()
 	}
-	chunked, err := Lint(e, Options{Analyzers: []*analysis.Analyzer{Chain}})
+	chunked, err := Lint(e, Options{Analyzers: []*analysis.Analyzer{Chain}, chunkSize: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,9 @@
 package lint
 
 import (
+	"path"
+	"strings"
+
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/report"
 	"github.com/ryekit/rye/space"
@@ -36,10 +39,14 @@ func Check(req CheckRequest) (*CheckResult, error) {
 		return nil, err
 	}
 	env := &Env{Spaces: ss, Extractors: extractors}
+	if t, g := req.Verify.Trust, req.Verify.Git; t != nil && t.Ref() != "" && g != nil && ss.Project != nil {
+		req.Options.Baseline, req.Options.BaselineRef = atRef(g, t.Ref(), ss.Project), t.Ref()
+	}
 	var lr *run
 	var byIndex []*File
 	chunks := 0
 	vreq := req.Verify
+	chunkSize := req.Options.chunk()
 	vreq.ChunkSize = chunkSize
 	// Each chunk is linted as soon as it is verified, from the bytes its
 	// verdicts are about: the tree is read once and never held whole.
@@ -75,7 +82,7 @@ func Check(req CheckRequest) (*CheckResult, error) {
 	if whole && ss.Project != nil {
 		// A whole-project check also looks at what is not an item (the
 		// items themselves were read once, for verification).
-		all, rest, err := LoadExtras(ss.Project, item.Kinds)
+		all, rest, err := LoadExtras(ss.Project, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -91,6 +98,39 @@ func Check(req CheckRequest) (*CheckResult, error) {
 	}
 	return &CheckResult{Verify: vres, Lint: lr.res}, nil
 }
+
+// atRef reads the files of the project space sp as they are at git ref
+// ref, a folder at a time (files of other spaces are not under review:
+// they are read from disk as they are).
+func atRef(g *verify.Git, ref string, sp *space.Space) func(f *File) ([]byte, bool, error) {
+	folders := map[string]map[string][]byte{}
+	return func(f *File) ([]byte, bool, error) {
+		if f.Space != sp {
+			src, err := f.bytes()
+			return src, err == nil, nil
+		}
+		dir := path.Dir(f.Rel)
+		files, ok := folders[dir]
+		if !ok {
+			tree, err := g.Repo.Tree(ref, path.Join(g.AIPrefix, dir), maxBaseline)
+			if err != nil {
+				return nil, false, err
+			}
+			files = map[string][]byte{}
+			for name, gf := range tree {
+				if !strings.Contains(name, "/") && !gf.Symlink && !gf.TooLarge {
+					files[name] = gf.Data
+				}
+			}
+			folders[dir] = files
+		}
+		src, ok := files[path.Base(f.Rel)]
+		return src, ok, nil
+	}
+}
+
+// maxBaseline is the largest file read at the trust ref for suppressions.
+const maxBaseline = 16 << 20
 
 // filesOf turns verification sources into lint files, each reading
 // through its source (during its chunk: the bytes verified), aligned with

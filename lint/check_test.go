@@ -27,22 +27,18 @@ func TestCheckInChunks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		check := func() string {
+		check := func(chunk int) string {
 			t.Helper()
-			res, err := Check(CheckRequest{Verify: verify.Request{Spaces: ss, Trust: ts, Policy: verify.Policy{Now: time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)}}})
+			res, err := Check(CheckRequest{Verify: verify.Request{Spaces: ss, Trust: ts, Policy: verify.Policy{Now: time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)}}, Options: Options{chunkSize: chunk}})
 			if err != nil {
 				t.Fatalf("%s: %v", dir, err)
 			}
 			return renderFindings(res.Lint.Findings)
 		}
-		whole := check()
-		func() {
-			defer func(n int) { chunkSize = n }(chunkSize)
-			chunkSize = 1
-			if got := check(); got != whole {
-				t.Errorf("%s: one file a chunk:\n%s\nall at once:\n%s", dir, got, whole)
-			}
-		}()
+		whole := check(0)
+		if got := check(1); got != whole {
+			t.Errorf("%s: one file a chunk:\n%s\nall at once:\n%s", dir, got, whole)
+		}
 		e, err := Load(ss, sp, item.Kinds, nil, dir)
 		if err != nil {
 			t.Fatal(err)

@@ -30,7 +30,10 @@ type File struct {
 	Src    []byte
 	// ReadErr is why Src could not be read (then Src is nil).
 	ReadErr error
-	tok     *token.File
+	// ryeos is set by the parse analyzer for an item read with RyeOS
+	// 0.2+'s rules (readsAsRyeOS): the ryeos analyzer's, not rye's own.
+	ryeos bool
+	tok   *token.File
 	// read, when set, reads the bytes: a run holds them only while it
 	// analyses the file's chunk (see Lint), and reads a file of another
 	// chunk again when a cross-file analyzer needs it.
@@ -123,6 +126,11 @@ type shared struct {
 	ids       map[*File][]collision
 	itemsOnce sync.Once
 	items     map[string]*File
+	// forms are the item files of each space, kind and id (shadowedBy).
+	formsOnce sync.Once
+	forms     map[string][]*File
+	confOnce  sync.Once
+	conf      map[*File][]*File
 }
 
 // sharedState is what the chunks of the run share, made when first needed.

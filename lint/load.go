@@ -65,7 +65,7 @@ func LoadExtras(sp *space.Space, kinds []item.Kind) (oddities, others []*File, e
 		}
 		oddities = append(oddities, f)
 	}
-	if len(kinds) == len(item.Kinds) {
+	if kinds == nil || len(kinds) == len(item.Kinds) {
 		if others, err = otherFiles(sp); err != nil {
 			return nil, nil, err
 		}
@@ -76,6 +76,7 @@ func LoadExtras(sp *space.Space, kinds []item.Kind) (oddities, others []*File, e
 // otherFiles lists the regular files under .ai/ outside the item folders.
 func otherFiles(sp *space.Space) ([]*File, error) {
 	var out []*File
+	ryeos := sp.Layout().RyeOS
 	err := fs.WalkDir(sp.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == "." && errors.Is(err, fs.ErrNotExist) {
@@ -84,7 +85,7 @@ func otherFiles(sp *space.Space) ([]*File, error) {
 			return err
 		}
 		top, _, _ := strings.Cut(p, "/")
-		if _, isItemFolder := item.KindOfFolder(top); isItemFolder {
+		if _, isItemFolder := item.KindOfFolder(top); isItemFolder || ryeos && isRyeOSFolder(top) {
 			if d.IsDir() {
 				return fs.SkipDir
 			}
@@ -103,4 +104,10 @@ func diskFile(f *File) *File {
 	sp, rel := f.Space, f.Rel
 	f.read = func() ([]byte, error) { return sp.ReadFile(rel) }
 	return f
+}
+
+// isRyeOSFolder reports a folder that holds items in a RyeOS 0.2+ tree.
+func isRyeOSFolder(folder string) bool {
+	_, ok := item.RyeOSKindOfFolder(folder)
+	return ok
 }

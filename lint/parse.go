@@ -24,7 +24,8 @@ var Parse = &analysis.Analyzer{
 
 Every item file under .ai/ must parse in its form: the XML block of a
 directive, the YAML of knowledge and of YAML tools, TOML, the Python
-tokenizer, the commented YAML header of scripts. A file in an item folder
+tokenizer, the commented YAML header of scripts. An item of RyeOS 0.2+ is
+read with RyeOS's own parsers, by the ryeos analyzer. A file in an item folder
 whose extension is not a form of that kind is not an item (a warning), and
 a .json file cannot be one: JSON has no comments, so it cannot carry a
 signature line. A .json, .mjs or .cjs file of a tool folder that starts
@@ -43,6 +44,9 @@ func runParse(pass *analysis.Pass) (any, error) {
 		switch {
 		case f.Oddity != nil && (f.Oddity.Symlink || isIDProblem(f)):
 			// symbolic links and invalid ids are the ids analyzer's
+		case f.Oddity != nil && f.Oddity.Support:
+			// a file RyeOS passes over too (tools/**/lib/, another
+			// extension): not a problem; the secrets analyzer reads it
 		case f.Oddity != nil && packageFile(f):
 			// a signed file of a RYE OS tool package: not an item, verified
 			// by verify_deps when a tool of the package runs
@@ -57,8 +61,15 @@ func runParse(pass *analysis.Pass) (any, error) {
 				msg = pe.Err.Error() // the position names the file already
 			}
 			r.at(sevError, "unreadable", f.start(), 0, "cannot read it: "+msg)
+		case f.IsItem() && readsAsRyeOS(f, nil):
+			// read with RyeOS's own rules: the ryeos analyzer's
+			f.ryeos = true
 		default:
 			md, err := item.ReadMetadata(f.Kind, f.Name, f.Src)
+			if err == nil && f.IsItem() && readsAsRyeOS(f, md) {
+				f.ryeos = true // its metadata is of a form only RyeOS 0.2+ writes
+				return
+			}
 			if err != nil {
 				pos := f.start()
 				if ie, ok := err.(*syntax.Error); ok {
@@ -83,7 +94,7 @@ func runParse(pass *analysis.Pass) (any, error) {
 // isIDProblem reports whether an oddity is a file with an item extension
 // whose path is not a valid id (the ids analyzer reports those).
 func isIDProblem(f *File) bool {
-	return f.Oddity != nil && f.Oddity.Kind.HasExtension(path.Ext(f.Rel))
+	return f.Oddity != nil && !f.Oddity.Support && f.Oddity.Kind.HasExtension(path.Ext(f.Rel))
 }
 
 // packageFile reports a file of a tool folder that is not an item form but

@@ -88,10 +88,7 @@ func Project(req ProjectRequest) (*ProjectResult, error) {
 	pl := &ProjectResult{}
 	opts := req.Options
 	opts.Fixes = req.Fix != NoFix
-	kinds := req.Kinds
-	if kinds == nil {
-		kinds = item.Kinds
-	}
+	kinds := req.Kinds // nil: every kind of the project's layout
 	load := func() (*Env, error) {
 		env, err := Load(req.Spaces, req.Spaces.Project, kinds, req.Patterns, req.WorkDir)
 		if err == nil && !req.FromChange && req.ChangedSince == "" {
@@ -139,6 +136,10 @@ func Project(req ProjectRequest) (*ProjectResult, error) {
 		res.Findings = append(res.Findings, skipped...)
 	}
 	pl.Result, pl.Files = res, len(env.Files)
+	if sp := req.Spaces.Project; sp != nil && sp.Layout().RyeOS {
+		res.RyeOSTree = true
+		pl.Notes = append([]string{sp.Layout().Note()}, pl.Notes...)
+	}
 	return pl, nil
 }
 

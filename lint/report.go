@@ -61,5 +61,6 @@ func (res *Result) Report(tool string) *report.Report {
 			verify.LegacyGroup(rep, &rep.Findings[i], format)
 		}
 	}
+	GroupRyeOS(rep, res.RyeOSTree)
 	return rep
 }

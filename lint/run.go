@@ -27,6 +27,23 @@ type Options struct {
 	// Fixes keeps what --fix needs (Result.Fixable, and every file's bytes
 	// in Result.Env): the run is then one chunk, however large the tree.
 	Fixes bool
+	// Baseline, when set, reads a file as it is at the trust ref the run
+	// is anchored to (ok false when the ref does not have it). A change
+	// under review must not silence rye's security rules: a rye:ignore of
+	// one of them silences an error-level finding only on a line the file
+	// already had, word for word, at BaselineRef.
+	Baseline    func(f *File) (src []byte, ok bool, err error)
+	BaselineRef string
+	// chunkSize replaces defaultChunk (tests: one file at a time).
+	chunkSize int
+}
+
+// chunk is how many files the run analyses at a time.
+func (o Options) chunk() int {
+	if o.chunkSize > 0 {
+		return o.chunkSize
+	}
+	return defaultChunk
 }
 
 // validate checks the severities: each names an analyzer and a severity.
@@ -51,12 +68,15 @@ type Result struct {
 	// (suppressed and dropped findings excluded), with Options.Fixes.
 	Fixable []Diagnostic
 	Env     *Env
+	// RyeOSTree is set for a run over a RyeOS 0.2+ project: its report
+	// groups the signature analyzer's failures by cause (GroupRyeOS).
+	RyeOSTree bool
 }
 
-// chunkSize is how many files a run analyses at a time: their bytes and
-// parses are held while their chunk is analysed, then dropped, so that
-// memory does not grow with the tree. A variable for the tests only.
-var chunkSize = 2048
+// defaultChunk is how many files a run analyses at a time: their bytes
+// and parses are held while their chunk is analysed, then dropped, so
+// that memory does not grow with the tree.
+const defaultChunk = 2048
 
 // Lint runs the analyzers over env and turns their diagnostics into
 // findings: suppressions applied (rye:ignore <analyzer> -- <reason> in a
@@ -78,6 +98,7 @@ func Lint(e *Env, o Options) (*Result, error) {
 		return r.res, r.res.add(e, r.analyzers, o, o.Progress)
 	}
 	var chunks [][]*File
+	chunkSize := o.chunk()
 	for i := 0; i < len(e.Files); i += chunkSize {
 		chunks = append(chunks, e.Files[i:min(i+chunkSize, len(e.Files))])
 	}
@@ -155,14 +176,12 @@ func (res *Result) add(e *Env, analyzers []*analysis.Analyzer, o Options, progre
 	}
 	sups := suppressions(e)
 	res.Findings = append(res.Findings, sups.problems...)
+	baseline := baselineLines{o: o}
 	for _, d := range diags {
 		f := e.File(d.Pos)
 		pos := e.Fset.Position(d.Pos)
 		if pos.Line == 0 && pos.Filename != "" {
 			pos.Line, pos.Column = 1, 1 // an empty file has no lines in a token.File
-		}
-		if f != nil && sups.covers(f, pos.Line, d.Analyzer.Name) {
-			continue
 		}
 		sev, name := SplitCategory(d.Category)
 		if over, ok := o.Severity[d.Analyzer.Name]; ok {
@@ -171,7 +190,21 @@ func (res *Result) add(e *Env, analyzers []*analysis.Analyzer, o Options, progre
 			}
 			sev = over
 		}
-		fd := report.Finding{Rule: d.Analyzer.Name + "/" + name, Severity: report.Severity(sev), Path: pos.Filename, Line: pos.Line, Col: charColumn(f, pos), Message: d.Message}
+		if sev == sevError && strings.HasPrefix(name, "advice/") {
+			sev = sevWarning // advice (ryeos/advice/...) is never an error, whatever the settings say
+		}
+		msg := d.Message
+		if f != nil && sups.covers(f, pos.Line, d.Analyzer.Name) {
+			why, err := baseline.overrules(f, pos.Line, d.Analyzer.Name, sev)
+			if err != nil {
+				return err
+			}
+			if why == "" {
+				continue
+			}
+			msg += " (" + why + ")"
+		}
+		fd := report.Finding{Rule: d.Analyzer.Name + "/" + name, Severity: report.Severity(sev), Path: pos.Filename, Line: pos.Line, Col: charColumn(f, pos), Message: msg}
 		if d.End.IsValid() {
 			end := e.Fset.Position(d.End)
 			fd.EndLine, fd.EndCol = end.Line, charColumn(f, end)
@@ -187,12 +220,73 @@ func (res *Result) add(e *Env, analyzers []*analysis.Analyzer, o Options, progre
 	return nil
 }
 
+// baselineLines reads the files of a chunk at the trust ref, once each.
+type baselineLines struct {
+	o     Options
+	files map[*File]map[string]bool // nil value: not at the ref
+}
+
+// overrules says why the rye:ignore on line of f does not silence a
+// finding of analyzer at severity sev ("" when it does): under a trust
+// ref, one of rye's security rules at error level is silenced only by a
+// suppression on a line the file had at the ref, word for word.
+func (b *baselineLines) overrules(f *File, line int, analyzer, sev string) (string, error) {
+	if b.o.Baseline == nil || !SecurityRule(analyzer) || sev != sevError {
+		return "", nil
+	}
+	if b.files == nil {
+		b.files = map[*File]map[string]bool{}
+	}
+	lines, read := b.files[f]
+	if !read {
+		src, ok, err := b.o.Baseline(f)
+		if err != nil {
+			return "", fmt.Errorf("%s at %s: %w", f.Name, b.o.BaselineRef, err)
+		}
+		if ok {
+			lines = map[string]bool{}
+			for _, l := range strings.Split(string(src), "\n") {
+				lines[strings.TrimSuffix(l, "\r")] = true
+			}
+		}
+		b.files[f] = lines
+	}
+	text := lineText(f.Src, line)
+	switch {
+	case lines == nil:
+		return fmt.Sprintf("the rye:ignore on this line is ignored: the file is not at %s, so the change under review adds the suppression, and a change cannot silence rye's security rules", b.o.BaselineRef), nil
+	case !lines[text]:
+		return fmt.Sprintf("the rye:ignore on this line is ignored: the line is not in this file at %s, so the change under review wrote it, and a change cannot silence rye's security rules", b.o.BaselineRef), nil
+	}
+	return "", nil
+}
+
+// lineText is the 1-based line of src, without its line break.
+func lineText(src []byte, line int) string {
+	for n := 1; n < line; n++ {
+		i := bytes.IndexByte(src, '\n')
+		if i < 0 {
+			return ""
+		}
+		src = src[i+1:]
+	}
+	if i := bytes.IndexByte(src, '\n'); i >= 0 {
+		src = src[:i]
+	}
+	return strings.TrimSuffix(string(src), "\r")
+}
+
 // Rules describes every rule a run may report, for SARIF and JSON.
 func Rules() []report.Rule {
 	var out []report.Rule
 	for _, a := range Analyzers {
 		short, _, _ := strings.Cut(a.Doc, "\n")
-		out = append(out, report.Rule{ID: a.Name, Short: short, Help: a.Doc, URL: a.URL})
+		rule := report.Rule{ID: a.Name, Short: short, Help: a.Doc, URL: a.URL}
+		if SecurityRule(a.Name) {
+			rule.Short = "rye security rule: " + short
+			rule.Tags = []string{"security", "rye"}
+		}
+		out = append(out, rule)
 	}
 	out = append(out, report.Rule{ID: "suppression", Short: "rye:ignore comments need an analyzer and a reason", URL: DocURL("suppression")})
 	return out

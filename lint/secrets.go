@@ -1,42 +1,27 @@
 package lint
 
-import (
-	"bytes"
-	"fmt"
-	"regexp"
+import "golang.org/x/tools/go/analysis"
 
-	"golang.org/x/tools/go/analysis"
-)
-
-// Secrets reports private key material under .ai/.
+// Secrets reports credentials under .ai/.
 var Secrets = &analysis.Analyzer{
 	Name: "secrets",
-	Doc: `report private key material anywhere under .ai/
+	Doc: `report private keys and credentials anywhere under .ai/
 
-Signing keys live outside projects (RYE_SIGNING_KEY or the user space's
-.ai/keys/). A private key in a repository is compromised: rotate it, remove
-it from git history, and trust the new public key instead. Any PEM private
-key block is reported (PKCS#8, encrypted, RSA, EC, OpenSSH, sigstore,
-cosign), in items and in every other file under .ai/.`,
+A credential in a repository is compromised once pushed: revoke it, remove
+it, and have tools read it from the environment. Any PEM private key block
+(PKCS#8, encrypted, RSA, EC, OpenSSH, sigstore, cosign; signing keys live in
+RYE_SIGNING_KEY or the user space's .ai/keys/), and the prefixed tokens of
+AWS (access key ids, and secret keys by their name), GitHub (ghp_, gho_,
+ghu_, ghs_, ghr_ with their checksum, github_pat_), GitLab, Slack (tokens
+and webhooks), Stripe live keys, OpenAI, Anthropic, Google API keys, npm
+(with its checksum), PyPI, Hugging Face, and JSON Web Tokens (whose header
+decodes to JSON naming an algorithm). Documented examples
+(AKIAIOSFODNN7EXAMPLE, the jwt.io token) and placeholders are not findings.
+Items and every other file under .ai/ are read.` + securityNote,
 	URL:      DocURL("secrets"),
-	Requires: []*analysis.Analyzer{Input},
-	Run:      runSecrets,
-}
-
-var privateKeyRE = regexp.MustCompile(`-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY)-----`)
-
-func runSecrets(pass *analysis.Pass) (any, error) {
-	e, r := env(pass), reporter{pass}
-	for _, group := range [][]*File{e.Files, e.Others} {
-		for _, f := range group {
-			if f.Oddity != nil && f.Oddity.Symlink {
-				continue
-			}
-			for _, m := range privateKeyRE.FindAllSubmatchIndex(f.Src, -1) {
-				line := 1 + bytes.Count(f.Src[:m[0]], []byte("\n"))
-				r.at(sevError, "private-key", f.tok.Pos(m[0]), f.tok.Pos(m[1]), fmt.Sprintf("%s block on line %d: private key material must never be under .ai/; remove it, rotate the key and trust its replacement", f.Src[m[2]:m[3]], line))
-			}
-		}
-	}
-	return nil, nil
+	Requires: []*analysis.Analyzer{Input, ContentScan},
+	Run: func(pass *analysis.Pass) (any, error) {
+		reportContent(pass)
+		return nil, nil
+	},
 }

@@ -60,7 +60,8 @@ var signSchema = json.RawMessage(`{
     ` + itemTypeSchema + `,
     "item_id": {"type": "string", "description": "An id, or a glob: * and ? within a segment, ** across segments (\"my-project/**\")."},
     ` + projectPathSchema + `,
-    "source": {"type": "string", "enum": ["project", "user"], "default": "project", "description": "The space whose items are signed."}
+    "source": {"type": "string", "enum": ["project", "user"], "default": "project", "description": "The space whose items are signed."},
+    "parameters": {"type": "object", "description": "Accepted and ignored, as the reference's sign tool accepts and ignores it."}
   },
   "required": ["item_type", "item_id", "project_path"],
   "additionalProperties": false

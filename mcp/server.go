@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,6 +15,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ryekit/rye/config"
 	"github.com/ryekit/rye/executor"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/project"
@@ -78,6 +81,9 @@ type Response struct {
 	// Verification is the verdict of an item that did not verify, with
 	// the reason and its fix.
 	Verification *verify.Result `json:"verification,omitempty"`
+	// Confinement is a tool's confinement, as rye execute reports it
+	// ("none", or the verdict and what was granted).
+	Confinement any `json:"confinement,omitempty"`
 	// Truncated says what was cut from Data to fit the message in
 	// MaxResponse ("" when nothing was).
 	Truncated string `json:"truncated,omitempty"`
@@ -256,7 +262,9 @@ func (s *server) project(path string) (*opened, error) {
 }
 
 // reachesUserSpace reports whether the project at root is the user space,
-// or its .ai/ folder is (or lies in) the user space's through a link.
+// or its .ai/ folder is (or lies in, or holds) the user space's through a
+// link, on either side: the project's .ai may lead into ~/.ai, or ~/.ai
+// may lead to the project's .ai (a user space kept in a repository).
 func reachesUserSpace(root string, user *space.Space) bool {
 	if user == nil {
 		return false
@@ -271,7 +279,11 @@ func reachesUserSpace(root string, user *space.Space) bool {
 	}
 	ri, err1 := os.Stat(root)
 	ui, err2 := os.Stat(realUser)
-	return err1 == nil && err2 == nil && os.SameFile(ri, ui) || space.Within(filepath.Join(realUser, space.AIDir), realAI)
+	if err1 == nil && err2 == nil && os.SameFile(ri, ui) || space.Within(filepath.Join(realUser, space.AIDir), realAI) {
+		return true
+	}
+	userAI, err := filepath.EvalSymlinks(filepath.Join(realUser, space.AIDir))
+	return err == nil && (space.Within(userAI, realAI) || space.Within(realAI, userAI))
 }
 
 // pinned returns the pinned project's root, resolved when the server
@@ -349,7 +361,28 @@ func (s *server) unpinned(path string) (root string, held *os.File, err error) {
 	} else if err := space.SafeFolder(realAI, aiInfo); err != nil {
 		return notOurs(err)
 	}
+	// The folders of the trust store and of the configuration decide what
+	// the call trusts: nobody else may be able to add to them either.
+	for _, dir := range trustFolders() {
+		p := filepath.Join(realAI, filepath.FromSlash(dir))
+		info, err := os.Lstat(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			continue
+		case err != nil:
+			return fail(err)
+		}
+		if err := space.SafeFolder(p, info); err != nil {
+			return notOurs(err)
+		}
+	}
 	return root, held, nil
+}
+
+// trustFolders are the folders below .ai/ whose files decide what a call
+// trusts: the trusted keys (rye's and RYE OS's) and the configuration.
+func trustFolders() []string {
+	return []string{verify.TrustedKeysDir, path.Dir(verify.ErasKeysDir), verify.ErasKeysDir, path.Dir(strings.TrimPrefix(config.Path, space.AIDir+"/"))}
 }
 
 // respond turns a response into the tool's result: one text content with

@@ -43,7 +43,7 @@ func TestToolsAreTheReferences(t *testing.T) {
 		"execute": "item_type:string[directive tool knowledge]* item_id:string* project_path:string* parameters:object dry_run:boolean=false",
 		"search":  "scope:string* query:string* project_path:string* space:string[project user system all]=all limit:integer=10",
 		"load":    "item_type:string[directive tool knowledge]* item_id:string* project_path:string* source:string[project user system] destination:string[project user]",
-		"sign":    "item_type:string[directive tool knowledge]* item_id:string* project_path:string* source:string[project user]=project",
+		"sign":    "item_type:string[directive tool knowledge]* item_id:string* project_path:string* source:string[project user]=project parameters:object",
 	}
 	var names []string
 	for _, tool := range res.Tools {

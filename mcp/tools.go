@@ -67,6 +67,9 @@ func (s *server) execute(ctx context.Context, _ *sdk.CallToolRequest, a executeA
 	defer context.AfterFunc(s.life, cancel)()
 	r, err := x.Execute(ctx, &executor.Request{Kind: k, ID: id, Params: params, DryRun: a.DryRun, Timeout: s.o.Timeout})
 	resp := &Response{Status: r.Status, Type: r.Type, ItemID: r.ItemID, Data: r.Data, Error: r.Error, Chain: r.Chain, DeclaredInputs: r.DeclaredInputs, Verification: r.Verification, Metadata: r.Metadata}
+	if r.Confinement != nil {
+		resp.Confinement = r.Confinement
+	}
 	if r.DryRun && r.Succeeded() {
 		resp.Status = "validation_passed"
 	}
@@ -291,6 +294,10 @@ type signArgs struct {
 	ItemID      string `json:"item_id"`
 	ProjectPath string `json:"project_path"`
 	Source      string `json:"source"`
+	// Parameters is accepted and ignored: the February reference's sign
+	// tool declares it and never reads it (spec 7.6.3), and clients of
+	// that tool send it.
+	Parameters json.RawMessage `json:"parameters"`
 }
 
 // errSigningOff is the answer of the sign tool when the user did not
@@ -345,7 +352,7 @@ func (s *server) sign(ctx context.Context, _ *sdk.CallToolRequest, a signArgs) (
 			failed = append(failed, fmt.Sprintf("%s (%s)", r.ID, r.Err))
 		}
 	}
-	resp := &Response{Status: "success", Type: string(k), ItemID: a.ItemID, Metadata: since(started), Data: sign.Summarize(s.o.Key.Fingerprint, req.Format, out.Results)}
+	resp := &Response{Status: "success", Type: string(k), ItemID: a.ItemID, Metadata: since(started), Data: sign.Summarize(s.o.Key.Fingerprint, req.Format, out.Results, false)}
 	if len(failed) > 0 {
 		resp.Status = "error"
 		resp.Error = fmt.Sprintf("%d of %d not signed: %s", len(failed), len(out.Results), strings.Join(failed, "; "))

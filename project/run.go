@@ -229,8 +229,10 @@ func (r Run) route(base *Project, roots []string) ([]route, error) {
 		if len(r.Patterns) > 0 && len(rt.patterns) == 0 {
 			continue // no pattern concerns this project
 		}
-		if slices.Contains(rt.patterns, filepath.Join(rt.root, space.AIDir)) {
-			rt.patterns = nil // the whole project: as if no pattern were given
+		if slices.Contains(rt.patterns, filepath.Join(rt.root, space.AIDir)) && (r.Kinds == nil || len(r.Kinds) == len(item.Kinds)) {
+			// The whole project: as if no pattern were given. With a kind,
+			// the folder stays a pattern, which must select an item of it.
+			rt.patterns = nil
 		}
 		out = append(out, *rt)
 	}
@@ -296,10 +298,7 @@ func (r Run) routeOthers(routes []*route, others []string, cwd string) error {
 		routes[0].patterns = append(routes[0].patterns, others...)
 		return nil
 	}
-	kinds := r.Kinds
-	if kinds == nil {
-		kinds = item.Kinds
-	}
+	kinds := r.Kinds // nil: every kind of each project's layout
 	for _, pat := range others {
 		var first error
 		hit := false

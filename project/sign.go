@@ -22,7 +22,8 @@ const (
 
 // Signing says how a caller signs in a project: the space the items are
 // in and the format it asks for ("" for both: the project, and the
-// settings' sign.format, else v2).
+// settings' sign.format, else the project's default: ryeos in a RyeOS
+// 0.2+ project, v2 anywhere else).
 type Signing struct {
 	Space  string
 	Format string
@@ -43,7 +44,12 @@ func (p *Project) SignRequest(s Signing) (sign.Request, error) {
 	if name == "" && p.Settings != nil {
 		name = p.Settings.SignFormat()
 	}
+	// The default is what the project's readers read: RyeOS 0.2+ reads
+	// only its own formats (spec 7.6); everything else, v2.
 	format := sign.V2
+	if sp.Layout().RyeOS {
+		format = sign.RyeOS
+	}
 	if name != "" {
 		if format, err = sign.ParseFormat(name); err != nil {
 			return sign.Request{}, verify.RequestErrorOf(FieldFormat, err)
@@ -137,6 +143,9 @@ type SignRun struct {
 	// signers; without it their items are kept (sign.Request).
 	ReplaceOthers bool
 	Progress      func(done, total int)
+	// AllowContent signs items with error-level content findings
+	// (sign.Request.AllowContent).
+	AllowContent bool
 }
 
 // Signed is a finished signing run.
@@ -186,7 +195,7 @@ func Sign(parts []Part, o SignRun) (*Signed, error) {
 			out.Format, when = req.Format, req.Time
 		}
 		req.Kinds, req.Patterns, req.Time, req.Key, req.PublicKey, req.ReplaceOthers = o.Kinds, p.Patterns, when, key, public, o.ReplaceOthers
-		req.Force, req.DryRun, req.Progress, req.FromChange = o.Force, o.DryRun, o.Progress, o.FromChange
+		req.Force, req.DryRun, req.Progress, req.FromChange, req.AllowContent = o.Force, o.DryRun, o.Progress, o.FromChange, o.AllowContent
 		if o.ChangedSince != "" {
 			req.Changed = ChangedSince(req.Space, o.ChangedSince)
 		}

@@ -53,6 +53,9 @@ type Rule struct {
 	Short string `json:"short"`
 	Help  string `json:"help"`
 	URL   string `json:"url"`
+	// Tags label the rule for code scanning ("security" for rye's own
+	// security rules): SARIF's properties.tags.
+	Tags []string `json:"tags,omitempty"`
 }
 
 // Item is the outcome for one item (verify's verdicts), in JSON and SARIF

@@ -14,7 +14,7 @@ import (
 
 func sample() *Report {
 	r := &Report{Tool: "rye verify", Version: "v1.2.3"}
-	r.AddRule(Rule{ID: "verify/modified", Short: "Changed after signing.", Help: "Sign again.", URL: "https://example.com/verify.md#modified"})
+	r.AddRule(Rule{ID: "verify/modified", Short: "Changed after signing.", Help: "Sign again.", URL: "https://example.com/verify.md#modified", Tags: []string{"security", "rye"}})
 	r.Add(Finding{Rule: "verify/modified", Severity: Error, Path: ".ai/tools/b.py", Line: 2, Col: 1, Message: "modified: changed", Kind: "tool", ID: "b"})
 	r.Add(Finding{Rule: "verify/warning", Severity: Warning, Path: ".ai/tools/a.py", Line: 1, Col: 1, Message: "v1 signature"})
 	r.Add(Finding{Rule: "lint/metadata", Severity: Error, Path: ".ai/tools/a.py", Line: 3, Col: 5, EndLine: 3, EndCol: 8, Message: "version: found a number"})
@@ -99,8 +99,9 @@ func TestSARIF(t *testing.T) {
 				Driver struct {
 					Name  string
 					Rules []struct {
-						ID      string
-						HelpURI string
+						ID         string
+						HelpURI    string
+						Properties struct{ Tags []string }
 					}
 				}
 			}
@@ -122,6 +123,11 @@ func TestSARIF(t *testing.T) {
 	run := log.Runs[0]
 	if log.Version != "2.1.0" || run.Tool.Driver.Name != "rye" || len(run.Tool.Driver.Rules) != 4 || len(run.Results) != 4 {
 		t.Fatalf("%+v", log)
+	}
+	for _, rule := range run.Tool.Driver.Rules {
+		if tags := strings.Join(rule.Properties.Tags, ","); (rule.ID == "verify/modified") != (tags == "security,rye") {
+			t.Errorf("rule %s: tags %q", rule.ID, tags)
+		}
 	}
 	r0 := run.Results[0]
 	if r0.RuleID != "verify/warning" || r0.Level != "warning" || r0.Locations[0].PhysicalLocation.ArtifactLocation.URI != ".ai/tools/a.py" {

@@ -54,6 +54,11 @@ func WriteSARIF(w io.Writer, r *Report) error {
 		if rule.URL != "" {
 			d.WithHelpURI(rule.URL)
 		}
+		if len(rule.Tags) > 0 {
+			pb := sarif.NewPropertyBag()
+			pb.Add("tags", rule.Tags)
+			d.AttachPropertyBag(pb)
+		}
 	}
 	bases := map[string]*sarif.ArtifactLocation{}
 	for _, f := range r.Findings {

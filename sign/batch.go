@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
+	"github.com/ryekit/rye/content"
 	"github.com/ryekit/rye/internal/atomicfile"
 	"github.com/ryekit/rye/internal/par"
 	"github.com/ryekit/rye/item"
@@ -64,7 +66,37 @@ type Result struct {
 	// Signer is the other signer whose valid signature was kept
 	// (OutcomeKept).
 	Signer *Signature
+	// Note says what signing changed besides the line, for the reader:
+	// another format's line of the signer's own replaced (a migration),
+	// signature-looking lines removed from the body as RyeOS's signer
+	// removes them.
+	Note string
+	// Content are the error-level findings of the per-file content rules
+	// (package content) in the item: why it was refused (Err is
+	// ErrContent), or, with Batch.AllowContent, what the signature was
+	// made over knowingly.
+	Content []content.Finding
 }
+
+// ErrContent refuses an item with error-level content findings: a
+// signature must not vouch for bytes the signer was never shown.
+var ErrContent = errors.New("error-level content findings")
+
+// contentError is the refusal of an item for its content findings: each
+// one, with what is hidden made visible.
+type contentError struct{ findings []content.Finding }
+
+func (e *contentError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "not signed: %d error-level content finding(s), which a signature would vouch for unseen:", len(e.findings))
+	for _, f := range e.findings {
+		fmt.Fprintf(&b, " line %d:%d: %s [%s]; the line reads: %s;", f.Line, f.Col, f.Message, f.Rule, f.Shown)
+	}
+	b.WriteString(" fix them; only a person running rye sign --allow-content-findings can sign over them")
+	return b.String()
+}
+
+func (e *contentError) Is(target error) bool { return target == ErrContent }
 
 // Batch signs many items: in parallel, idempotently, and atomically per
 // file. A failure on one item never stops or corrupts another.
@@ -77,6 +109,11 @@ type Batch struct {
 	// Validate checks an item's metadata before it is signed (spec 1.7);
 	// an error refuses the item. nil signs without checking.
 	Validate func(t Target, src []byte) error
+	// AllowContent signs items that have error-level findings of the
+	// per-file content rules (hidden text, bidi controls, downloaded code
+	// run, credentials); Result.Content records them. Without it such an
+	// item is refused (ErrContent) with the findings, decoded.
+	AllowContent bool
 	// Progress, when set, is called as items finish (from one goroutine at a
 	// time).
 	Progress func(done, total int)
@@ -148,6 +185,9 @@ func (b *Batch) one(t Target, staged *atomicfile.Batch) Result {
 		r.Err = err
 		return r
 	}
+	if b.Format == RyeOS || b.Format == R1 {
+		return b.oneRust(t, src, staged)
+	}
 	ext := filepath.Ext(t.File)
 	found := Find(src, ext) // once: what Sign and SignedBy would each look for
 	if !b.Force && signedBy(b.Key, b.Format, t.Kind, t.ID, src, found) {
@@ -171,6 +211,9 @@ func (b *Batch) one(t Target, staged *atomicfile.Batch) Result {
 		r.Err = ErrDuplicate
 		return r
 	}
+	if !b.contentAllowed(&r, src) {
+		return r
+	}
 	if b.DryRun { // no private key: what signing would refuse, then stop
 		if err := formatFits(b.Format, src); err != nil {
 			r.Err = err
@@ -180,14 +223,35 @@ func (b *Batch) one(t Target, staged *atomicfile.Batch) Result {
 		return r
 	}
 	out, err := signFound(b.Key, b.Format, t.Kind, t.ID, ext, src, found, b.Time)
+	return b.write(r, out, err, staged)
+}
+
+// contentAllowed records the error-level content findings of the bytes
+// about to be signed in r, and refuses them (r.Err) unless AllowContent.
+func (b *Batch) contentAllowed(r *Result, src []byte) bool {
+	r.Content = content.Errors(&content.File{Kind: r.Kind, Name: r.Rel, Src: src})
+	if len(r.Content) > 0 && !b.AllowContent {
+		r.Err = &contentError{r.Content}
+		return false
+	}
+	return true
+}
+
+// write ends the signing of r with its new bytes out (or the error
+// making them): nothing written in a dry run, else out staged with the
+// old file's permission bits.
+func (b *Batch) write(r Result, out []byte, err error, staged *atomicfile.Batch) Result {
 	if err != nil {
 		r.Err = err
 		return r
 	}
-	// The new file keeps the old one's permission bits.
-	info, err := os.Lstat(t.File)
+	if b.DryRun {
+		r.Outcome = OutcomeWouldSign
+		return r
+	}
+	info, err := os.Lstat(r.File)
 	if err == nil {
-		err = staged.Stage(t.File, out, info.Mode().Perm())
+		err = staged.Stage(r.File, out, info.Mode().Perm())
 	}
 	if err != nil {
 		r.Err = fmt.Errorf("writing failed: %w", err)

@@ -3,6 +3,8 @@ package sign
 import (
 	"crypto/ed25519"
 	"path/filepath"
+
+	"github.com/ryekit/rye/item"
 )
 
 // Signature is a valid signature an item already carries by a key the
@@ -54,7 +56,7 @@ func (req *Request) judge(t Target, pub ed25519.PublicKey, format Format) (Resul
 		r.Err = err
 		return r, nil, settled
 	}
-	if pub != nil && !req.Force && signedBy(publicOnly(pub), format, t.Kind, t.ID, src, Find(src, filepath.Ext(t.Rel))) {
+	if pub != nil && !req.Force && ownLine(publicOnly(pub), format, t.Kind, t.ID, src, Find(src, filepath.Ext(t.Rel))) {
 		r.Outcome = OutcomeUnchanged
 		return r, nil, settled
 	}
@@ -86,6 +88,20 @@ func (req *Request) decide(r Result, s *Signature, pub ed25519.PublicKey, format
 	}
 	r.Outcome, r.Signer = OutcomeKept, s
 	return r, s, settled
+}
+
+// ownLine reports whether src carries a valid signature in format f by
+// key: rye's formats name the key by its 16-hex fingerprint, RyeOS's by
+// the 64-hex one.
+func ownLine(key *Key, f Format, kind item.Kind, id item.ID, src []byte, found Found) bool {
+	if !f.rustFamily() {
+		return signedBy(key, f, kind, id, src, found)
+	}
+	if found.Status != Signed || found.Line.Format != f || found.Line.Fingerprint != key.Fingerprint64() {
+		return false
+	}
+	hash, err := ContentHash(found, kind, src)
+	return err == nil && hash == found.Line.Hash && VerifySignature(key.Public, found.Line, kind, id)
 }
 
 // publicOnly is a Key that can be compared, never sign.

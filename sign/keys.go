@@ -427,6 +427,27 @@ func DecodeSignature(l *Line) ([]byte, error) {
 	return sig, nil
 }
 
+// CopyKey identifies what a line in a format that does not bind the item's
+// location (Format.Legacy: v1, v1u, r1, ryeos) signs, and with which
+// signature: 16 bytes of a hash of the content hash and the decoded
+// signature. The formats write one Ed25519 signature of one hash in
+// different base64 forms (padded or not, URL-safe or standard) and the
+// key's fingerprint in two lengths, so a line is compared by what it
+// decodes to, never as text: two files with one key carry one signed
+// content, a copy under another name. "" for v2, which binds the item's
+// kind and id, and for a signature that does not decode.
+func CopyKey(l *Line) string {
+	if l == nil || !l.Format.Legacy() {
+		return ""
+	}
+	sig, err := DecodeSignature(l)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(append([]byte(l.Hash+":"), sig...))
+	return string(sum[:16])
+}
+
 // VerifySignature checks a line's signature with a public key, over the
 // message rebuilt from the item's actual kind and id (for v2).
 func VerifySignature(pub ed25519.PublicKey, l *Line, kind item.Kind, id item.ID) bool {

@@ -10,8 +10,8 @@ import (
 )
 
 // Format is a signature format: rye's own v1 and v2 (spec 2), and the
-// eras RYE OS wrote over 2026 (spec 6), which rye verifies but never
-// writes.
+// eras RYE OS wrote over 2026 (spec 6), which rye verifies; of those it
+// writes RyeOS's ryeos and r1 (spec 7.6), never v1u.
 type Format int
 
 const (
@@ -66,17 +66,22 @@ func (f Format) Uncovered(k item.Kind, ext string) string {
 	return common
 }
 
-// ParseFormat reads "v1" or "v2", the formats rye signs with.
+// ParseFormat reads the name of a format rye signs with: v1, v2, and
+// RyeOS's ryeos and r1 (spec 7.6).
 func ParseFormat(s string) (Format, error) {
 	switch s {
 	case "v1", "1":
 		return V1, nil
 	case "v2", "2":
 		return V2, nil
-	case "v1u", "r1", "ryeos":
-		return 0, fmt.Errorf("rye verifies %s signatures but does not write them: use v2 (or v1 for the Python reference)", s)
+	case "ryeos":
+		return RyeOS, nil
+	case "r1":
+		return R1, nil
+	case "v1u":
+		return 0, fmt.Errorf("rye verifies v1u signatures but does not write them: use v2, v1 for the Python reference, or ryeos for RyeOS 0.2+")
 	}
-	return 0, fmt.Errorf("unknown signature format %q: use v1 or v2", s)
+	return 0, fmt.Errorf("unknown signature format %q: use v1, v2, ryeos or r1", s)
 }
 
 // TimeLayout is the timestamp format of both versions (UTC, seconds).

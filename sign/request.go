@@ -42,6 +42,9 @@ type Request struct {
 	Time          time.Time
 	Force         bool // re-sign items that are already validly signed
 	DryRun        bool // compute, write nothing
+	// AllowContent signs items with error-level content findings
+	// (Batch.AllowContent); the MCP server never sets it.
+	AllowContent bool
 	// Rules check each item's metadata before it is signed (spec 1.7), by
 	// kind (Spaces.Extractors); an item that breaks one is refused with
 	// the reason. nil signs without checking.
@@ -82,11 +85,8 @@ type Outcomes struct {
 // pattern that matches nothing, Changed's, the key's; what happens to each
 // item is in its Result.
 func Run(req Request) (*Outcomes, error) {
-	kinds := req.Kinds
-	if kinds == nil {
-		kinds = item.Kinds
-	}
-	sel, err := space.Select(req.Space, kinds, req.Patterns, req.WorkDir)
+	// nil: every kind of the space's layout (space.Walk).
+	sel, err := space.Select(req.Space, req.Kinds, req.Patterns, req.WorkDir)
 	if err != nil {
 		return nil, err
 	}
@@ -176,9 +176,23 @@ func Run(req Request) (*Outcomes, error) {
 			idx, todo = append(idx, i), append(todo, results[i].Target)
 		}
 	}
-	b := &Batch{Key: key, Format: format, Time: req.Time, Force: req.Force, DryRun: req.DryRun, Progress: req.Progress}
-	if req.Rules != nil {
-		b.Validate = validator(req.Rules)
+	b := &Batch{Key: key, Format: format, Time: req.Time, Force: req.Force, DryRun: req.DryRun, Progress: req.Progress, AllowContent: req.AllowContent}
+	ryeos := req.Space.Layout().RyeOS
+	switch {
+	case format == R1:
+		// The r1 engine's signer checked nothing (spec 7.6.2).
+	case format == RyeOS:
+		b.Validate = ryeosValidator
+	case req.Rules != nil:
+		feb := validator(req.Rules)
+		b.Validate = func(t Target, src []byte) error {
+			// An item of a RyeOS 0.2+ tree is checked by RyeOS's rules,
+			// whatever the format it is signed in.
+			if ryeos || !t.Kind.Valid() {
+				return ryeosValidator(t, src)
+			}
+			return feb(t, src)
+		}
 	}
 	for j, r := range b.Run(todo) {
 		results[idx[j]] = r
@@ -217,9 +231,12 @@ func validator(rules map[item.Kind]*item.Extractor) func(Target, []byte) error {
 // Summary is what a signing run did, as rye sign --json and the MCP sign
 // tool write it: the key, the format, and each item's outcome.
 type Summary struct {
-	Fingerprint string  `json:"fingerprint"`
-	Format      string  `json:"format"`
-	Results     []Entry `json:"results"`
+	Fingerprint string `json:"fingerprint"`
+	Format      string `json:"format"`
+	// AllowContent: items with error-level content findings were signed
+	// (rye sign --allow-content-findings).
+	AllowContent bool    `json:"allow_content_findings"`
+	Results      []Entry `json:"results"`
 }
 
 // Entry is one item of a Summary.
@@ -229,6 +246,10 @@ type Entry struct {
 	Path   string    `json:"path"`
 	Result string    `json:"result"`
 	Error  string    `json:"error,omitempty"`
+	Note   string    `json:"note,omitempty"`
+	// Content are the item's error-level content findings: why it was
+	// refused, or what it was signed over.
+	Content []ContentEntry `json:"content_findings,omitempty"`
 	// SignedBy is the other signer whose valid signature was kept.
 	SignedBy *Signer `json:"signed_by,omitempty"`
 }
@@ -240,14 +261,28 @@ type Signer struct {
 	Format      string `json:"format"`
 }
 
+// ContentEntry is one content finding of an Entry, what is hidden made
+// visible in Shown.
+type ContentEntry struct {
+	Rule    string `json:"rule"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message"`
+	Shown   string `json:"shown"`
+}
+
 // Summarize is the summary of results signed in format with the key of
-// fingerprint fp ("" when it is not known: nothing needed it).
-func Summarize(fp string, format Format, results []Result) *Summary {
-	s := &Summary{Fingerprint: fp, Format: format.String(), Results: make([]Entry, 0, len(results))}
+// fingerprint fp ("" when it is not known: nothing needed it),
+// allowContent as the request said.
+func Summarize(fp string, format Format, results []Result, allowContent bool) *Summary {
+	s := &Summary{Fingerprint: fp, Format: format.String(), AllowContent: allowContent, Results: make([]Entry, 0, len(results))}
 	for _, r := range results {
-		e := Entry{Kind: r.Kind, ID: r.ID, Path: r.Display, Result: r.Outcome.String()}
+		e := Entry{Kind: r.Kind, ID: r.ID, Path: r.Display, Result: r.Outcome.String(), Note: r.Note}
 		if r.Err != nil {
 			e.Error = r.Err.Error()
+		}
+		for _, f := range r.Content {
+			e.Content = append(e.Content, ContentEntry{Rule: f.Rule, Line: f.Line, Column: f.Col, Message: f.Message, Shown: f.Shown})
 		}
 		if r.Signer != nil {
 			e.SignedBy = &Signer{Fingerprint: r.Signer.Fingerprint, Owner: r.Signer.Owner, Format: r.Signer.Format.String()}

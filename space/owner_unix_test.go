@@ -36,6 +36,14 @@ func TestSafeFolder(t *testing.T) {
 		t.Errorf("a sticky folder above (as /tmp): %v", err)
 	}
 	os.Chmod(parent, 0o755)
+	// The folder itself: others could add to it, sticky or not.
+	for _, mode := range []os.FileMode{0o777, 0o777 | os.ModeSticky, 0o757} {
+		os.Chmod(dir, mode)
+		if err := check(); err == nil || !strings.Contains(err.Error(), dir+" is writable by other users") {
+			t.Errorf("the folder itself, mode %v: %v", mode, err)
+		}
+	}
+	os.Chmod(dir, 0o755)
 	if os.Getuid() != 0 {
 		t.Log("not root: the folders of other users are not tried")
 		return

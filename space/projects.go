@@ -84,11 +84,13 @@ func FindProjects(root, userRoot string) ([]string, error) {
 
 // ProjectsFromPaths lists the project roots that hold the '/'-separated
 // paths relative to top (a repository's files, from its index): the folder
-// above each ".ai" component of each path. Every one counts, in hidden
-// folders, node_modules or inside another .ai/ folder too: a gate must not
-// let a change hide a project from --all-projects by where it puts it.
-// Roots that are not folders on disk, and the user space's root, are left
-// out; the result is sorted.
+// above each ".ai" component of each path, and above each path that is
+// itself a ".ai" leading to a folder (a symbolic link git tracks, which
+// rye follows as it would a folder). Every one counts, in hidden folders,
+// node_modules or inside another .ai/ folder too: a gate must not let a
+// change hide a project from --all-projects by where it puts it. Roots
+// that are not folders on disk, and the user space's root, are left out;
+// the result is sorted.
 func ProjectsFromPaths(top string, paths []string, userRoot string) []string {
 	if userRoot != "" {
 		userRoot, _ = filepath.Abs(userRoot)
@@ -97,13 +99,19 @@ func ProjectsFromPaths(top string, paths []string, userRoot string) []string {
 	var out []string
 	for _, p := range paths {
 		parts := strings.Split(p, "/")
-		for i, part := range parts[:len(parts)-1] {
+		for i, part := range parts {
 			if part != AIDir {
 				continue
 			}
 			root := filepath.Join(top, filepath.FromSlash(strings.Join(parts[:i], "/")))
 			if seen[root] {
 				continue
+			}
+			if i == len(parts)-1 {
+				// The path itself is a .ai: a project when it leads to a folder.
+				if info, err := os.Stat(filepath.Join(root, AIDir)); err != nil || !info.IsDir() {
+					continue
+				}
 			}
 			seen[root] = true
 			if info, err := os.Stat(root); err == nil && info.IsDir() && root != userRoot {

@@ -40,9 +40,18 @@ func TestWithProjectAndProjectOf(t *testing.T) {
 		}
 	}
 	os.MkdirAll(filepath.Join(top, "node_modules/n/.ai"), 0o755)
-	got := ProjectsFromPaths(top, []string{"a/.ai/tools/x/y.py", "a/.ai/tools/x/.ai/z.py", "b/c/.ai/k", "node_modules/n/.ai/x", "gone/.ai/x", "README.md"}, filepath.Join(top, "b/c"))
-	want := []string{filepath.Join(top, "a"), filepath.Join(top, "a/.ai/tools/x"), filepath.Join(top, "node_modules/n")}
-	if len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+	// A .ai that git tracks as a link to a folder is a project's .ai (rye
+	// follows it); a file named .ai is not.
+	for _, dir := range []string{"linked", "payload", "file"} {
+		os.MkdirAll(filepath.Join(top, dir), 0o755)
+	}
+	if err := os.Symlink("../payload", filepath.Join(top, "linked/.ai")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	os.WriteFile(filepath.Join(top, "file/.ai"), nil, 0o644)
+	got := ProjectsFromPaths(top, []string{"a/.ai/tools/x/y.py", "a/.ai/tools/x/.ai/z.py", "b/c/.ai/k", "node_modules/n/.ai/x", "gone/.ai/x", "README.md", "linked/.ai", "file/.ai"}, filepath.Join(top, "b/c"))
+	want := []string{filepath.Join(top, "a"), filepath.Join(top, "a/.ai/tools/x"), filepath.Join(top, "linked"), filepath.Join(top, "node_modules/n")}
+	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] || got[3] != want[3] {
 		t.Errorf("from paths: %v, want %v", got, want)
 	}
 }

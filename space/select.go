@@ -51,14 +51,18 @@ func ParsePatterns(sp *Space, patterns []string, cwd string) ([]Pattern, error) 
 				return nil, err
 			}
 			pat.rel = rel
-			pat.NotItem = !isItemPath(rel)
+			pat.NotItem = !sp.IsItemPath(rel)
 		case strings.ContainsAny(p, "*?["):
 			if !doublestar.ValidatePattern(p) {
 				return nil, fmt.Errorf("invalid pattern %q", p)
 			}
 			pat.glob = p
 		default:
-			id, err := item.ParseID(p)
+			parse := item.ParseID
+			if sp.Layout().RyeOS {
+				parse = item.ParseRyeOSID // RyeOS's ids are its paths
+			}
+			id, err := parse(p)
 			if err != nil {
 				return nil, err
 			}
@@ -72,6 +76,9 @@ func ParsePatterns(sp *Space, patterns []string, cwd string) ([]Pattern, error) 
 // IsName reports whether the pattern is an id or a glob (not a path or a
 // folder).
 func (p Pattern) IsName() bool { return p.glob != "" || p.id != "" }
+
+// IsFolder reports whether the pattern is a folder.
+func (p Pattern) IsFolder() bool { return p.dir != "" }
 
 // Match reports whether an item file (kind, id, path relative to .ai/)
 // is selected by the pattern.

@@ -59,6 +59,8 @@ type Space struct {
 	Shown string
 	fsys  fs.FS // rooted at the .ai folder
 	dir   aiDir // the .ai folder opened for openat2 (Linux)
+	// layout is how the tree is read, found when first asked (Layout).
+	layout layoutOnce
 }
 
 // Embedded reports whether the space is the bundle compiled into rye.

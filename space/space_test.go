@@ -89,6 +89,23 @@ func TestDiscoverAndResolve(t *testing.T) {
 	}
 }
 
+// A folder inside a .ai/ folder belongs to the project above, also when a
+// .ai folder was planted in it: from .ai/tools, from the .ai folder itself
+// and from a file's folder below them, the project is the real one.
+func TestFolderInsideAIIsNotAProject(t *testing.T) {
+	top := t.TempDir()
+	tree(t, top, map[string]string{".ai/tools/t/x.py": "", ".ai/tools/.ai/config/rye.yaml": "", ".ai/.ai/k": "", ".ai/tools/t/.ai/k": ""})
+	for _, dir := range []string{".ai/tools", ".ai", ".ai/tools/t", ".ai/tools/.ai/config"} {
+		got, err := FindProjectRoot(filepath.Join(top, dir), "")
+		if err != nil || got != top {
+			t.Errorf("FindProjectRoot(%s) = %q, %v; want %s", dir, got, err, top)
+		}
+	}
+	if got, err := ProjectOf(".ai/tools/t/x.py", top, ""); err != nil || got != top {
+		t.Errorf("ProjectOf = %q, %v; want %s", got, err, top)
+	}
+}
+
 func TestUserRootIsNotAProject(t *testing.T) {
 	home := t.TempDir()
 	tree(t, home, map[string]string{".ai/tools/t.py": "", "work/file": ""})

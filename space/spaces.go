@@ -96,7 +96,10 @@ func Discover(o Options) (*Spaces, error) {
 
 // FindProjectRoot returns the nearest directory, from dir upwards, that
 // contains a .ai/ folder, or "" when there is none. The user space's root
-// is skipped: ~/.ai is personal, not a project.
+// is skipped: ~/.ai is personal, not a project. So is a folder inside a
+// .ai/ folder: it belongs to the project above, and a .ai/ folder a change
+// plants in .ai/tools must not make rye check .ai/tools/ (or -C
+// .ai/tools) look at that planted project in place of the real one.
 func FindProjectRoot(dir, userRoot string) (string, error) {
 	if dir == "" {
 		var err error
@@ -113,7 +116,7 @@ func FindProjectRoot(dir, userRoot string) (string, error) {
 	}
 	start := dir
 	for {
-		if dir != userRoot {
+		if dir != userRoot && !inAIFolder(dir) {
 			if info, err := os.Stat(filepath.Join(dir, AIDir)); err == nil && info.IsDir() {
 				// Found above where rye started: like git, refuse a folder
 				// another user owns (someone's /tmp/.ai must not become
@@ -132,6 +135,17 @@ func FindProjectRoot(dir, userRoot string) (string, error) {
 		}
 		dir = parent
 	}
+}
+
+// inAIFolder reports whether the absolute path dir is a .ai folder or lies
+// in one.
+func inAIFolder(dir string) bool {
+	for _, part := range strings.Split(filepath.ToSlash(dir), "/") {
+		if part == AIDir {
+			return true
+		}
+	}
+	return false
 }
 
 // ForeignProjectError is a project found above where rye started in a

@@ -49,6 +49,10 @@ type Oddity struct {
 	// ID is the item id the path would have, when it is a valid item path
 	// (a symbolic link named like an item is refused, not ignored).
 	ID item.ID
+	// Support is set for a file of a RyeOS 0.2+ tree that RyeOS passes
+	// over too (a support file below tools/**/lib/, another extension):
+	// not a problem, read for secrets only.
+	Support bool
 }
 
 // Path is the file as shown to users.
@@ -77,10 +81,16 @@ func Hidden(rel string) bool {
 
 // Walk lists the items of the given kinds in the space, in lexical order,
 // and the files in item folders that are not items. A kind whose folder is
-// missing has no items.
+// missing has no items. nil is every kind of the space's layout (the
+// fifteen of a RyeOS 0.2+ tree and its bundle manifest, spec 7.1), whose
+// rules then say what an item is.
 func (s *Space) Walk(kinds []item.Kind) ([]Found, []Oddity, error) {
-	var w walker
-	for _, k := range kinds {
+	w := walker{ryeos: s.Layout().RyeOS}
+	for _, k := range s.kindsFor(kinds) {
+		if k == item.BundleManifest {
+			w.walkManifest(s)
+			continue
+		}
 		if err := w.walk(s, k, "", true); err != nil {
 			return nil, nil, err
 		}
@@ -92,6 +102,7 @@ func (s *Space) Walk(kinds []item.Kind) ([]Found, []Oddity, error) {
 type walker struct {
 	found []Found
 	odd   []Oddity
+	ryeos bool // the space is a RyeOS 0.2+ tree (visitRyeOS)
 }
 
 // walk lists kind k's folder from its subfolder dir ("" for the folder
@@ -101,7 +112,7 @@ type walker struct {
 // dir in parallel (directory reads are system calls that wait), and
 // merges what they find in the order of one walk.
 func (w *walker) walk(s *Space, k item.Kind, dir string, deep bool) error {
-	root := k.Folder()
+	root := folderOf(k)
 	from := root
 	if dir != "" {
 		from = root + "/" + dir
@@ -119,6 +130,7 @@ func (w *walker) walk(s *Space, k item.Kind, dir string, deep bool) error {
 	parts := make([]walker, len(entries))
 	errs := make([]error, len(entries))
 	par.For(len(entries), par.IO(), func(i int) {
+		parts[i].ryeos = w.ryeos
 		e := entries[i]
 		p := from + "/" + e.Name()
 		if e.IsDir() && e.Type()&fs.ModeSymlink == 0 && !HiddenName(e.Name()) {
@@ -160,6 +172,9 @@ func (w *walker) walkFrom(s *Space, k item.Kind, from string, deep bool) error {
 // that is not one (an oddity), a link, a hidden name; for a folder, whether
 // the walk goes into it.
 func (w *walker) visit(s *Space, k item.Kind, p string, d fs.DirEntry, from string, deep bool) error {
+	if w.ryeos {
+		return w.visitRyeOS(s, k, p, d, from, deep)
+	}
 	root := k.Folder()
 	name := d.Name()
 	if p != root && HiddenName(name) {
@@ -207,7 +222,7 @@ func (w *walker) visit(s *Space, k item.Kind, p string, d fs.DirEntry, from stri
 // there); neither when one is a link or not a folder, where only a walk of
 // the whole kind folder says what it is.
 func (s *Space) start(k item.Kind, dir string) (ok, absent bool) {
-	at := k.Folder()
+	at := folderOf(k)
 	for part := range strings.SplitSeq(dir, "/") {
 		if HiddenName(part) {
 			return false, true
@@ -242,10 +257,14 @@ func (s *Space) walkFor(kinds []item.Kind, pats []Pattern) ([]Found, []Oddity, e
 	if len(pats) == 0 {
 		return s.Walk(kinds)
 	}
-	var w walker
+	w := walker{ryeos: s.Layout().RyeOS}
 	// Each kind in the order of a whole walk: by path, folder by folder.
 	byPath := func(a, b string) int { return slices.Compare(strings.Split(a, "/"), strings.Split(b, "/")) }
-	for _, k := range kinds {
+	for _, k := range s.kindsFor(kinds) {
+		if k == item.BundleManifest {
+			w.walkManifest(s) // one file: a pattern selects it or not
+			continue
+		}
 		nf, no := len(w.found), len(w.odd)
 		type target struct {
 			dir  string
@@ -263,7 +282,7 @@ func (s *Space) walkFor(kinds []item.Kind, pats []Pattern) ([]Found, []Oddity, e
 					targets = append(targets, target{dir: rest, deep: true})
 				}
 			case p.rel != "":
-				if rest, ok := strings.CutPrefix(p.rel, k.Folder()+"/"); ok {
+				if rest, ok := strings.CutPrefix(p.rel, folderOf(k)+"/"); ok {
 					targets = append(targets, target{dir: dirOf(rest)})
 				}
 			case p.glob != "":

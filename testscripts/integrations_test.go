@@ -201,4 +201,22 @@ exit "${RYE_EXIT:-0}"
 	if string(got) != want {
 		t.Errorf("rye ran with\n%s\nwant\n%s", got, want)
 	}
+	// The patterns of args are rye's, not the shell's: a glob reaches rye
+	// as written, so a file of the change named like a flag (in the folder
+	// the check starts in) never becomes one: --trust-ref=HEAD would have
+	// the change trust its own keys.
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "--trust-ref=HEAD"), nil, 0o644)
+	os.Remove(log)
+	cmd := exec.Command(bash, "-c", regexp.MustCompile(`\$\{\{[^}]*\}\}`).ReplaceAllString(check.Run, "push"))
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "RYE="+filepath.Join(bin, "rye"), "RYE_TRUST_REF=abc123", "RYE_ARGS=tool ** --require v2", "RUNNER_TEMP="+bin,
+		"RYE_SARIF=false", "RYE_ALL_PROJECTS=false", "RYE_EXIT=0", "GITHUB_OUTPUT="+filepath.Join(bin, "output"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("args with a glob: %v, %s", err, out)
+	}
+	got, _ = os.ReadFile(log)
+	if want := "check --trust-ref abc123 --no-cache --format github tool ** --require v2\n"; string(got) != want {
+		t.Errorf("args with a glob: rye ran with\n%s\nwant\n%s", got, want)
+	}
 }

@@ -16,6 +16,8 @@ import (
 
 	"github.com/ryekit/rye/cmd/rye/cli"
 	"github.com/ryekit/rye/internal/jsonschema"
+	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/verify"
 )
 
 // schemaDir holds the JSON Schema of every verb's JSON output.
@@ -181,4 +183,42 @@ func leafVerbs(root *cobra.Command) []string {
 	walk(root, "")
 	sort.Strings(out)
 	return out
+}
+
+// TestSchemaEnumsFollowTheCode keeps the schemas' lists of verdicts and
+// kinds those of the code: a verdict or kind added later must be added to
+// the schemas too.
+func TestSchemaEnumsFollowTheCode(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(schemaDir, "verify.schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Defs struct {
+			Verdict struct {
+				Properties struct {
+					Kind    struct{ Enum []string } `json:"kind"`
+					Verdict struct{ Enum []string } `json:"verdict"`
+				} `json:"properties"`
+			} `json:"verdict"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var verdicts, kinds []string
+	for _, v := range verify.Verdicts {
+		verdicts = append(verdicts, string(v))
+	}
+	for _, k := range append(item.RyeOSKinds, item.StreamingTool) {
+		kinds = append(kinds, string(k))
+	}
+	sort.Strings(kinds)
+	got := doc.Defs.Verdict.Properties
+	if !slices.Equal(got.Verdict.Enum, verdicts) {
+		t.Errorf("verify.schema.json verdicts %q, the code's %q", got.Verdict.Enum, verdicts)
+	}
+	if gk := slices.Sorted(slices.Values(got.Kind.Enum)); !slices.Equal(gk, kinds) {
+		t.Errorf("verify.schema.json kinds %q, the code's %q", gk, kinds)
+	}
 }

@@ -104,9 +104,11 @@ func TestPreCommitForReal(t *testing.T) {
 			t.Fatalf("%s did not pass:\n%s", name, out)
 		}
 	}
+	// rye and its confinement helper, beside it (nothing else: no
+	// benchmark or fuzz-list program).
 	bins, _ := filepath.Glob(filepath.Join(work, "pre-commit-cache", "repo*", "golangenv-*", "bin", "*"))
-	if len(bins) != 1 || filepath.Base(bins[0]) != "rye" {
-		t.Fatalf("the hook environment installs %v, want rye alone", bins)
+	if len(bins) != 2 || filepath.Base(bins[0]) != "rye" || filepath.Base(bins[1]) != "rye-confine" {
+		t.Fatalf("the hook environment installs %v, want rye and rye-confine", bins)
 	}
 
 	// A modified item in apps/two, staged.

@@ -12,12 +12,14 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/ryekit/rye/cmd/rye/cli"
+	"github.com/ryekit/rye/confine"
 	"github.com/ryekit/rye/internal/agenttest"
 	"github.com/ryekit/rye/internal/cleancopy"
 	"github.com/ryekit/rye/internal/releasesig"
@@ -34,6 +36,7 @@ func TestMain(m *testing.M) {
 			detachTerminal()
 			os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 		},
+		"rye-confine": confine.HelperMain, // beside rye, as go install ./cmd/... puts it
 	})
 }
 
@@ -66,6 +69,7 @@ func TestScripts(t *testing.T) {
 			"copydir":     copyDir,
 			"mtimes":      mtimes,
 			"replace":     replace,
+			"unescape":    unescape,
 			"crlf":        crlf,
 			"bom":         bom,
 			"sigline":     sigline,
@@ -83,11 +87,16 @@ func TestScripts(t *testing.T) {
 			"sshagent":    sshAgent,
 			"mcp":         mcpSession,
 			"jsonvalid":   jsonValid,
+			"ryebinary":   ryeBinary,
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {
 			case "unix":
 				return runtime.GOOS != "windows", nil
+			case "linux":
+				return runtime.GOOS == "linux", nil
+			case "confine":
+				return canConfine()
 			case "python3", "bash", "setsid", "node":
 				_, err := exec.LookPath(cond)
 				return err == nil, nil
@@ -143,6 +152,22 @@ func replace(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	repl := strings.NewReplacer(`\n`, "\n", `\t`, "\t").Replace(args[2])
 	ts.Check(os.WriteFile(ts.MkAbs(args[0]), re.ReplaceAll(data, []byte(repl)), 0o644))
+}
+
+// unescape FILE writes the characters that \u{XXXX} escapes name in
+// FILE: scripts spell hidden characters (Unicode tags, bidi controls) so
+// that a reader of the script sees them.
+func unescape(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: unescape FILE")
+	}
+	re := regexp.MustCompile(`\\u\{([0-9A-Fa-f]{1,6})\}`)
+	out := re.ReplaceAllStringFunc(ts.ReadFile(args[0]), func(m string) string {
+		v, err := strconv.ParseUint(re.FindStringSubmatch(m)[1], 16, 32)
+		ts.Check(err)
+		return string(rune(v))
+	})
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(out), 0o644))
 }
 
 // crlf FILE turns every LF into CRLF (what core.autocrlf does on Windows).
@@ -284,4 +309,37 @@ func sshAgent(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	ts.Defer(stop)
 	ts.Setenv("SSH_AUTH_SOCK", sock)
+}
+
+// canConfine is the condition [confine]: the kernel enforces a sandbox
+// block with ports (Landlock ABI 4 or newer, seccomp). On a kernel that
+// has Landlock but cannot, it is an error, not a skip: a skipped
+// enforcement test must never read as a pass. RYE_REQUIRE_CONFINEMENT=1
+// makes a kernel without Landlock an error too.
+func canConfine() (bool, error) {
+	k := confine.Probe()
+	err := confine.Check(k, confine.Needs{Ports: true})
+	switch {
+	case err == nil:
+		return true, nil
+	case k.LandlockABI > 0 || os.Getenv("RYE_REQUIRE_CONFINEMENT") != "":
+		return false, fmt.Errorf("this kernel has Landlock (or RYE_REQUIRE_CONFINEMENT is set) but cannot run the confinement scripts: %v", err)
+	}
+	return false, nil
+}
+
+// ryebinary DST copies the rye program alone (without rye-confine beside
+// it) to DST, so that a script can run rye as it runs when the helper is
+// not installed.
+func ryeBinary(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: ryebinary DST")
+	}
+	src, err := exec.LookPath("rye") // testscript.Main put it on PATH
+	ts.Check(err)
+	data, err := os.ReadFile(src)
+	ts.Check(err)
+	dst := ts.MkAbs(args[0])
+	ts.Check(os.MkdirAll(filepath.Dir(dst), 0o755))
+	ts.Check(os.WriteFile(dst, data, 0o755))
 }

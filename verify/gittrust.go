@@ -10,7 +10,9 @@ import (
 	"sync"
 	"testing/fstest"
 
+	"github.com/ryekit/rye/config"
 	"github.com/ryekit/rye/gitrepo"
+	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/space"
 )
 
@@ -159,11 +161,15 @@ type Nested struct {
 	// Added is a project the trusted ref does not have: the change under
 	// review adds it.
 	Added bool
+	// Changed is a project the trusted ref has, whose .ai the change under
+	// review alters (the index holds other files there than the ref).
+	Changed bool
 }
 
 // nestedProjects lists the projects git tracks below sp (the project in
 // g) that are not among inRun, each marked Added when ref (a trust ref,
-// or "") does not have its .ai folder.
+// or "") does not have its .ai folder, Changed when the index holds other
+// files there than ref.
 func nestedProjects(g *Git, sp *space.Space, ref string, inRun []string) ([]Nested, error) {
 	prefix := path.Dir(g.AIPrefix)
 	if prefix == "." {
@@ -182,11 +188,19 @@ func nestedProjects(g *Git, sp *space.Space, ref string, inRun []string) ([]Nest
 		}
 		n := Nested{Path: sp.ShownRootPath(rel)}
 		if ref != "" {
-			has, err := g.Repo.HasFolder(ref, path.Join(dir, space.AIDir))
+			ai := path.Join(dir, space.AIDir)
+			has, err := g.Repo.HasFolder(ref, ai)
 			if err != nil {
 				return nil, err
 			}
 			n.Added = !has
+			if has {
+				same, err := g.Repo.SameInIndex(ref, ai)
+				if err != nil {
+					return nil, err
+				}
+				n.Changed = !same
+			}
 		}
 		out = append(out, n)
 	}
@@ -208,4 +222,84 @@ func checkedInRun(root string, inRun []string) bool {
 		}
 	}
 	return false
+}
+
+// CaseVariant is a path git tracks below a project that differs only in
+// letter case from the project's .ai folder (its own, or a nested
+// project's), or from a path rye reads in it (trusted_keys, config, the
+// item folders): a file system that ignores case (macOS, and Windows by
+// default) reads it as that path, and git checks it out there, so rye on
+// such a machine trusts the keys and runs the items it holds, which a run
+// on a file system that does not ignore case never looks at.
+type CaseVariant struct {
+	Path string // the variant, as shown
+	Of   string // the path it stands for, as shown
+}
+
+// aiPaths are the paths below .ai/ that rye reads by name, in lower case:
+// the item folders, the trust store's folders, the configuration, and
+// what rye writes there (lockfiles, bundles).
+var aiPaths = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
+	add := func(p string) {
+		for ; p != "." && p != ""; p = path.Dir(p) {
+			m[strings.ToLower(p)] = p
+		}
+	}
+	for _, k := range item.Kinds {
+		add(k.Folder())
+	}
+	add(TrustedKeysDir)
+	add(ErasKeysDir)
+	add(strings.TrimPrefix(config.Path, space.AIDir+"/"))
+	add("lockfiles") // lockfile.Rel
+	add("bundles")   // release.Install
+	return m
+})
+
+// caseVariants lists the case variants (CaseVariant) that the index
+// tracks below the project sp (the project in g), each once.
+func caseVariants(g *Git, sp *space.Space) ([]CaseVariant, error) {
+	prefix := path.Dir(g.AIPrefix)
+	if prefix == "." {
+		prefix = ""
+	}
+	known := aiPaths()
+	seen := map[string]bool{}
+	var out []CaseVariant
+	add := func(p, of string) {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, CaseVariant{Path: sp.ShownRootPath(p), Of: sp.ShownRootPath(of)})
+		}
+	}
+	err := g.Repo.EachPath(prefix, func(rel string) {
+		start := 0
+		for i := 0; i <= len(rel); i++ {
+			if i < len(rel) && rel[i] != '/' {
+				continue
+			}
+			if c := rel[start:i]; len(c) == len(space.AIDir) && c != space.AIDir && strings.EqualFold(c, space.AIDir) {
+				add(rel[:i], rel[:start]+space.AIDir)
+				return
+			}
+			start = i + 1
+		}
+		inner, ok := strings.CutPrefix(rel, space.AIDir+"/")
+		if !ok {
+			return
+		}
+		for i, depth := 0, 0; i <= len(inner) && depth < 3; i++ { // no name rye reads is deeper
+			if i < len(inner) && inner[i] != '/' {
+				continue
+			}
+			depth++
+			p := inner[:i]
+			if want, ok := known[strings.ToLower(p)]; ok && p != want {
+				add(space.AIDir+"/"+p, space.AIDir+"/"+want)
+				return
+			}
+		}
+	})
+	return out, err
 }

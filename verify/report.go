@@ -23,7 +23,15 @@ func DocURL(anchor string) string {
 // (-v).
 func (res *Results) Report(notes []string, project *space.Space, listVerified bool) *report.Report {
 	rep := &report.Report{Tool: "rye verify", Notes: append(append([]string(nil), notes...), res.Notes...)}
+	if project != nil {
+		if note := project.Layout().Note(); note != "" {
+			rep.Notes = append([]string{note}, rep.Notes...)
+		}
+	}
 	AddVerdicts(rep, res.Items, listVerified)
+	if project != nil && project.Layout().RyeOS {
+		GroupRyeOS(rep, res.Items, project.Label)
+	}
 	rep.Passed = res.Passed
 	for _, p := range res.Trust.Problems {
 		rep.Add(report.Finding{Rule: "verify/trust-store", Severity: report.Warning, Path: p.Path, Message: p.Reason})
@@ -39,11 +47,21 @@ func (res *Results) Report(notes []string, project *space.Space, listVerified bo
 		rep.AddRule(report.Rule{ID: rule, Short: "A project git tracks below this one is not checked by this run.", Help: "A nested project has its own .ai/ folder and trusted keys, and rye execute there runs its tools: a gate must check it too. See the URL.", URL: DocURL("nested-projects")})
 		f := report.Finding{Rule: rule, Severity: report.Warning, Path: n.Path, Line: 1, Col: 1,
 			Message: fmt.Sprintf("%s is a project of its own (its own .ai/ and trusted keys) that this run does not check: check every project with rye check --all-projects, or this one with rye -C %s check", n.Path, n.Path)}
-		if n.Added {
+		switch {
+		case n.Added:
 			f.Severity = report.Error
 			f.Message = fmt.Sprintf("this change adds %s, a project of its own (its own .ai/ and trusted keys) that %s does not have and that this run does not check: its tools would run under keys nobody reviewed; check every project with rye check --all-projects", n.Path, res.Trust.Ref())
+		case n.Changed:
+			f.Severity = report.Error
+			f.Message = fmt.Sprintf("this change alters the .ai/ of %s, a project of its own (its own trusted keys) that this run does not check: what it adds there would run unreviewed; check every project with rye check --all-projects, or this one with rye -C %s check --trust-ref %s", n.Path, n.Path, res.Trust.Ref())
 		}
 		rep.Add(f)
+	}
+	for _, v := range res.CaseVariants {
+		rule := "verify/case-variant"
+		rep.AddRule(report.Rule{ID: rule, Short: "A tracked path differs from the project's .ai, or a folder rye reads in it, only in letter case.", Help: "On a file system that ignores case (macOS, Windows) it is that path: rye there trusts and runs what it holds, which a run here does not check. See the URL.", URL: DocURL("case-variants")})
+		rep.Add(report.Finding{Rule: rule, Severity: report.Error, Path: v.Path, Line: 1, Col: 1,
+			Message: fmt.Sprintf("%s differs from %s only in letter case: on a file system that ignores case (macOS, Windows) it is %s, and rye there trusts the keys and runs the items it holds, which this run does not check; rename it (git mv) or remove it", v.Path, v.Of, v.Of)})
 	}
 	for _, c := range res.Copies {
 		rule := "verify/copy"
@@ -79,7 +97,11 @@ func OwnerText(owner string) string {
 // one line in text.
 func LegacyGroup(rep *report.Report, f *report.Finding, format string) {
 	f.Group = "legacy-" + format
-	rep.AddGroup(report.Group{Key: f.Group, Summary: "%s verified with " + format + " signatures, which leave parts of each item unsigned (" + DocURL("what-v1-does-not-catch") + "; -v or --format json lists them); re-sign them with your key: rye sign --format v2 \"**\""})
+	summary := "%s verified with " + format + " signatures, which leave parts of each item unsigned (" + DocURL("what-v1-does-not-catch") + "; -v or --format json lists them); re-sign them with your key: rye sign --format v2 \"**\""
+	if format == "r1" || format == "ryeos" {
+		summary = "%s verified with " + format + " signatures, RyeOS's own format, which signs neither the time nor the location (" + DocURL("what-v1-does-not-catch") + "; -v lists them); RyeOS reads no other format, so keep them where RyeOS reads the items"
+	}
+	rep.AddGroup(report.Group{Key: f.Group, Summary: summary})
 }
 
 // AddVerdicts turns results into report items and findings; listVerified

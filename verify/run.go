@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -192,12 +193,20 @@ type Request struct {
 	// in a git repository.
 	RunFiles bool
 	// NestedProjects reports the other projects git tracks below the
-	// project (Results.Nested) that InRun does not name: a run over one
-	// project must not let a project nested in it pass unseen.
+	// project (Results.Nested) that InRun does not name, and the tracked
+	// paths that stand for the project's .ai, or a folder rye reads in it,
+	// on a file system that ignores case (Results.CaseVariants): a run over
+	// one project must not let a project nested in it, or hidden in it by
+	// letter case, pass unseen.
 	NestedProjects bool
 	// InRun are the roots of the projects checked in the same run (rye
 	// check --all-projects, -C a -C b): not reported as nested.
 	InRun []string
+	// Copies, when set, remembers the items of every project of a run
+	// (rye check --all-projects, -C a -C b) by copy key: an item of one
+	// project copied over an item of another is a copy too. nil: the
+	// items of this run alone.
+	Copies *SeenCopies
 	// Cache is the path of the verdict cache file and CacheSecret the key
 	// that authenticates its entries (internal/cachedir.Secret); without
 	// both, everything is verified.
@@ -230,13 +239,18 @@ type Results struct {
 	// Nested are the projects git tracks below this one that the run does
 	// not check (Request.NestedProjects).
 	Nested []Nested
+	// CaseVariants are the tracked paths that differ from the project's
+	// .ai, or a path rye reads in it, only in letter case
+	// (Request.NestedProjects).
+	CaseVariants []CaseVariant
 	// Copies are items whose signature, in a format that does not bind the
 	// item's location, is another item's of the run, or whose bytes are
 	// another path's at the trust ref: a signed file copied under another
 	// name verifies, and runs the other file's content.
 	Copies []Copy
-	// copyOf is the first path of each copy key seen.
-	copyOf map[string]string
+	// seen is the first path of each copy key seen (Request.Copies, or
+	// this run's own).
+	seen *SeenCopies
 	// CacheErr is set when the verdict cache could not be saved (the
 	// results are complete; only the next run is slower).
 	CacheErr error
@@ -250,10 +264,9 @@ func Run(req Request) (*Results, error) {
 	if req.Staged && req.ChangedSince != "" {
 		return nil, requestError(FieldChangedSince, errors.New("a run verifies the index (staged) or what changed since a commit, not both"))
 	}
+	// nil is every kind of each space's layout (space.Walk); the index
+	// and what changed since a commit are read for the kinds named.
 	kinds := req.Kinds
-	if kinds == nil {
-		kinds = item.Kinds
-	}
 	tier := req.Tier
 	if tier == "" {
 		tier = string(space.Project)
@@ -283,18 +296,22 @@ func Run(req Request) (*Results, error) {
 			return nil, err
 		}
 	}
-	res := &Results{Trust: ts}
+	res := &Results{Trust: ts, seen: req.Copies}
+	if res.seen == nil {
+		res.seen = &SeenCopies{}
+	}
 	if req.Staged {
 		p := req.Spaces.Project
 		pats, err := space.ParsePatterns(p, req.Patterns, req.WorkDir)
 		if err != nil {
 			return nil, requestError(FieldPatterns, err)
 		}
-		// An id or a glob is the user's, not a hook's: it must name an
-		// item of the project (staged or not), as in every other run.
+		// An id, a glob or a folder is the user's, not a hook's (a hook
+		// passes files): it must name an item of the project (staged or
+		// not), as in every other run.
 		var named []string
 		for _, pat := range pats {
-			if pat.IsName() {
+			if pat.IsName() || pat.IsFolder() {
 				named = append(named, pat.Text)
 			}
 		}
@@ -310,7 +327,7 @@ func Run(req Request) (*Results, error) {
 			}
 		}
 		var same int
-		if res.Sources, same, err = StagedSources(g.Repo, g.AIPrefix, p, kinds, pats, head); err != nil {
+		if res.Sources, same, err = StagedSources(g.Repo, g.AIPrefix, p, req.Kinds, pats, head); err != nil {
 			return nil, requestError(FieldStaged, err)
 		}
 		switch {
@@ -330,13 +347,21 @@ func Run(req Request) (*Results, error) {
 				return nil, requestError(FieldPatterns, err)
 			}
 		}
-		if len(req.Patterns) == 0 && req.ChangedSince == "" && tier == string(space.Project) && len(sels) == 1 && len(sels[0].Items)+len(sels[0].Links) == 0 {
-			res.Notes = append(res.Notes, "the project has no items yet: nothing to verify")
+		if len(req.Patterns) == 0 && req.ChangedSince == "" && len(sels) == 1 && len(sels[0].Items)+len(sels[0].Links) == 0 {
+			what := "items"
+			if len(kinds) == 1 {
+				what = kinds[0].Folder() // tools, directives, knowledge
+			}
+			whose := "the project"
+			if sels[0].Space.Name == space.User {
+				whose = "your user space (" + sels[0].Space.DisplayPath("") + ")"
+			}
+			res.Notes = append(res.Notes, whose+" has no "+what+" yet: nothing to verify")
 		}
 		for _, sel := range sels {
 			srcs := SelectionSources(sel)
 			if req.ChangedSince != "" && sel.Space.Name == space.Project {
-				if srcs, err = res.changedSince(g, req.ChangedSince, sel.Space, srcs, kinds, req.Cache != ""); err != nil {
+				if srcs, err = res.changedSince(g, req.ChangedSince, sel.Space, srcs, kindsOf(sel.Space, kinds), req.Cache != ""); err != nil {
 					return nil, err
 				}
 			}
@@ -394,6 +419,9 @@ func Run(req Request) (*Results, error) {
 		}
 		if g != nil {
 			if res.Nested, err = nestedProjects(g, req.Spaces.Project, ref, req.InRun); err != nil {
+				return nil, err
+			}
+			if res.CaseVariants, err = caseVariants(g, req.Spaces.Project); err != nil {
 				return nil, err
 			}
 		}
@@ -520,7 +548,8 @@ func (res *Results) rollbacks(g *Git, ref string) error {
 		id item.ID
 	}
 	var old map[key]gitrepo.File
-	var byBlob map[gitrepo.Hash][]string // the ref's files, for copies
+	var files map[string]gitrepo.File // the ref's files below .ai/
+	var keysAt map[string][]string    // the ref's legacy items (of every project) by copy key
 	var gone []string
 	wants := map[key][]int{}
 	for i, src := range res.Sources {
@@ -528,26 +557,34 @@ func (res *Results) rollbacks(g *Git, ref string) error {
 			continue
 		}
 		if old == nil {
-			files, err := g.Repo.Tree(ref, g.AIPrefix, 0)
-			if err != nil {
+			var err error
+			if files, err = g.Repo.Tree(ref, g.AIPrefix, 0); err != nil {
 				return err
 			}
-			old, byBlob = map[key]gitrepo.File{}, map[gitrepo.Hash][]string{}
+			old = map[key]gitrepo.File{}
 			for rel, f := range files {
 				if k, id, ext, err := space.KindAndID(rel); err == nil && k.HasExtension(ext) {
 					old[key{k, id}] = f
 				}
-				byBlob[f.Blob] = append(byBlob[f.Blob], rel)
 			}
 		}
-		if res.Items[i].CopyKey != "" {
-			// A legacy item whose bytes are another path's at the ref: a
-			// copy the change made, which the same signature lets pass.
-			if data, err := src.Bytes(); err == nil {
-				for _, rel := range byBlob[gitrepo.BlobID(data)] {
-					if rel != src.Rel {
+		if ck := res.Items[i].CopyKey; ck != "" {
+			// A legacy item that carries the signature of another path's
+			// item at the ref: a copy the change made, which that signature
+			// lets pass. Compared by signature, not by bytes: the parts a
+			// legacy format leaves out (a #! line, line ends) may differ.
+			data, err := src.Bytes()
+			if was, ok := files[src.Rel]; err == nil && !(ok && was.Same(data)) { // unchanged: no copy the change made
+				if keysAt == nil {
+					if keysAt, err = legacyKeysAt(g, ref); err != nil {
+						return err
+					}
+				}
+				self := path.Join(g.AIPrefix, src.Rel)
+				for _, full := range keysAt[ck] {
+					if full != self {
 						r := res.Items[i]
-						res.Copies = append(res.Copies, Copy{Kind: r.Kind, ID: r.ID, Path: r.Path, Of: ref + ":" + path.Join(g.AIPrefix, rel), Format: r.Format})
+						res.Copies = append(res.Copies, Copy{Kind: r.Kind, ID: r.ID, Path: r.Path, Of: ref + ":" + full, Format: r.Format})
 						break
 					}
 				}
@@ -579,6 +616,37 @@ func (res *Results) rollbacks(g *Git, ref string) error {
 		}
 	}
 	return nil
+}
+
+// legacyKeysAt reads the files of every project of the repository at ref
+// (every file below a .ai/ folder, whatever its layout: rye's, or a RYE
+// OS tree's) and returns the paths of those signed in a format that does
+// not bind their location, from the repository's top, by copy key
+// (sign.CopyKey): a copy may come from another project that trusts the
+// same key. A file that cannot be read (a link, one over MaxItemSize) is
+// left out: it is no signed item a copy could carry.
+func legacyKeysAt(g *Git, ref string) (map[string][]string, error) {
+	files, err := g.Repo.Tree(ref, "", 0)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]string{}
+	for full, f := range files {
+		if !strings.Contains("/"+full, "/"+space.AIDir+"/") || f.Symlink {
+			continue
+		}
+		data, err := g.Repo.Blob(f, space.MaxItemSize)
+		if err != nil {
+			continue
+		}
+		if ck := sign.CopyKey(sign.Find(data, path.Ext(full)).Line); ck != "" {
+			out[ck] = append(out[ck], full)
+		}
+	}
+	for _, paths := range out {
+		slices.Sort(paths) // the first other path names the copy: the same one every run
+	}
+	return out, nil
 }
 
 // maxHistory bounds how far back rollbacks looks for an item that the ref
@@ -662,23 +730,45 @@ type Copy struct {
 	Format string
 }
 
+// SeenCopies is the first path of each copy key (Result.CopyKey) seen in
+// one run, over all its projects (Request.Copies). The zero value is
+// ready to use.
+type SeenCopies struct {
+	mu    sync.Mutex
+	first map[string]string
+}
+
 // noteCopies records the items of results that carry another item's
 // signature (Result.CopyKey), keeping one key and path per such item.
 func (res *Results) noteCopies(results []Result) {
+	s := res.seen
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	for i := range results {
 		r := &results[i]
 		if r.CopyKey == "" || r.Verdict != Verified {
 			continue
 		}
-		if res.copyOf == nil {
-			res.copyOf = map[string]string{}
+		if s.first == nil {
+			s.first = map[string]string{}
 		}
-		first, seen := res.copyOf[r.CopyKey]
+		first, seen := s.first[r.CopyKey]
 		switch {
 		case !seen:
-			res.copyOf[r.CopyKey] = r.Path
+			s.first[r.CopyKey] = r.Path
 		case first != r.Path: // one file read as two kinds is not a copy
 			res.Copies = append(res.Copies, Copy{Kind: r.Kind, ID: r.ID, Path: r.Path, Of: first, Format: r.Format})
 		}
 	}
+}
+
+// kindsOf is kinds, or every kind of the space's layout for nil.
+func kindsOf(sp *space.Space, kinds []item.Kind) []item.Kind {
+	switch {
+	case kinds != nil:
+		return kinds
+	case sp.Layout().RyeOS:
+		return item.RyeOSKinds
+	}
+	return item.Kinds
 }

@@ -68,9 +68,10 @@ func StagedSources(repo *gitrepo.Repo, aiPrefix string, sp *space.Space, kinds [
 	sort.Strings(names)
 	var out []Source
 	same := 0
+	kinds = kindsOf(sp, kinds)
 	for _, rel := range names {
-		k, id, ext, err := space.KindAndID(rel)
-		if err != nil || !k.HasExtension(ext) || !wanted(k, kinds) || space.Hidden(rel) || !matchAny(patterns, k, id, rel) {
+		k, id, ok := sp.ItemAt(rel)
+		if !ok || !wanted(k, kinds) || space.Hidden(rel) || !matchAny(patterns, k, id, rel) {
 			continue
 		}
 		f := files[rel]
@@ -142,6 +143,7 @@ func (d Deleted) Note(ref string, sp *space.Space) string {
 // lists the items of ref that are gone from the project space sp. Each
 // kept source's bytes are read here, once, and handed on.
 func ChangedSince(repo *gitrepo.Repo, ref, aiPrefix string, sources []Source, kinds []item.Kind, sp *space.Space, stat bool) ([]Source, []Deleted, error) {
+	kinds = kindsOf(sp, kinds)
 	exists := func(rel string) bool {
 		_, err := os.Lstat(filepath.Join(sp.AI(), filepath.FromSlash(rel)))
 		return err == nil
@@ -174,8 +176,8 @@ func ChangedSince(repo *gitrepo.Repo, ref, aiPrefix string, sources []Source, ki
 		if present[rel] {
 			continue
 		}
-		k, id, ext, err := space.KindAndID(rel)
-		if err != nil || !k.HasExtension(ext) || !wanted(k, kinds) || space.Hidden(rel) || exists(rel) {
+		k, id, ok := sp.ItemAt(rel)
+		if !ok || !wanted(k, kinds) || space.Hidden(rel) || exists(rel) {
 			continue
 		}
 		deleted = append(deleted, Deleted{Kind: k, ID: id, Rel: rel})

@@ -2,7 +2,6 @@ package verify
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"path"
@@ -95,9 +94,10 @@ type Result struct {
 	// signature while v2 is not required.
 	Warnings []string `json:"warnings,omitempty"`
 	// CopyKey identifies the signature of an item verified in a format
-	// that does not bind its location (v1 and the RYE OS eras): 16 bytes
-	// of a hash of the signed content's hash and the signature. Two items
-	// with one key are one signed file under two names ("" otherwise).
+	// that does not bind its location (v1 and the RYE OS eras; sign.CopyKey:
+	// the signed content's hash and the decoded signature, whatever base64
+	// form the line writes it in). Two items with one key are one signed
+	// file under two names ("" otherwise).
 	CopyKey string `json:"-"`
 }
 
@@ -157,8 +157,10 @@ func Check(in Input, ts *TrustStore, p Policy) Result {
 	}
 	ext := path.Ext(in.Path)
 	signHint := in.Resign
-	if signHint == "" {
-		signHint = fmt.Sprintf("rye sign %s %s", in.Kind, in.ID)
+	switch {
+	case signHint != "":
+	default:
+		signHint = "rye sign " + resignTarget(in.Kind, in.ID)
 	}
 
 	// Parse the line.
@@ -197,7 +199,11 @@ func Check(in Input, ts *TrustStore, p Policy) Result {
 
 	// Location: an item's own metadata must agree with where it is. A file
 	// that is not an item form (a .json file of a tool package that
-	// verify_deps checks) has no metadata to disagree. A v2 signature binds
+	// verify_deps checks) has no metadata to disagree, and neither has an
+	// item signed by RyeOS's Rust engine (r1, ryeos): RyeOS takes its
+	// identity from the path (spec 7.3), so what it accepts is never
+	// moved, and its verdict depends on the signature alone (what RyeOS
+	// refuses of its metadata is lint's to say). A v2 signature binds
 	// the kind and id itself, so its metadata is read only when a later
 	// check fails, to name a move rather than what the move broke (moved
 	// keeps its place before the trust and signature verdicts): a verified
@@ -212,11 +218,12 @@ func Check(in Input, ts *TrustStore, p Policy) Result {
 		}
 		return Result{}, true
 	}
-	if l.Format != sign.V2 {
+	rust := l.Format == sign.R1 || l.Format == sign.RyeOS
+	if l.Format != sign.V2 && !rust {
 		if r, ok := located(); !ok {
 			return r
 		}
-	} else {
+	} else if l.Format == sign.V2 {
 		fail = func(v Verdict, reason string, args ...any) Result {
 			if r, ok := located(); !ok {
 				return r
@@ -265,12 +272,11 @@ func Check(in Input, ts *TrustStore, p Policy) Result {
 			return fail(LegacyFormat, "%s signature while v2 is required; re-sign it: rye sign --format v2 %s %s", l.Format, in.Kind, in.ID)
 		}
 		r.Warnings = append(r.Warnings, LegacyWarning(l.Format, in.Kind, in.ID, ext))
-		sum := sha256.Sum256([]byte(l.Hash + ":" + l.Signature))
-		r.CopyKey = string(sum[:16])
+		r.CopyKey = sign.CopyKey(l)
 	}
-	if l.Format == sign.R1 || l.Format == sign.RyeOS {
+	if rust && in.Kind.Valid() {
 		if _, err := metadataOf(in); err != nil {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("a RyeOS 0.2+ %s (signature era %s): rye can verify it but cannot load or execute it (%v)", in.Kind, l.Format, err))
+			r.Warnings = append(r.Warnings, fmt.Sprintf("%s %s (signature era %s): rye can verify it but cannot load or execute it (%v)", RyeOSItemWarning, in.Kind, l.Format, err))
 		}
 	}
 	r.Verdict = Verified
@@ -285,9 +291,37 @@ func (r Result) IsLegacyWarning(w string) bool {
 }
 
 // LegacyWarning is the warning of an item verified under a legacy format:
-// what the format leaves uncovered, and the command that fixes it.
+// what the format leaves uncovered, and the command that fixes it. RyeOS
+// reads only its own formats (r1, ryeos), so for those the fix is offered
+// only where RyeOS need not read the item.
 func LegacyWarning(f sign.Format, k item.Kind, id item.ID, ext string) string {
+	if f == sign.R1 || f == sign.RyeOS {
+		return fmt.Sprintf("%s signature: %s; RyeOS reads no other format, so keep it where RyeOS reads the item (elsewhere: rye sign --format v2 %s)", f, f.Uncovered(k, ext), resignTarget(k, id))
+	}
 	return fmt.Sprintf("%s signature: %s; re-sign it: rye sign --format v2 %s %s", f, f.Uncovered(k, ext), k, id)
+}
+
+// RyeOSItemWarning starts the warning of an item of RyeOS 0.2+ that rye
+// verifies but cannot load.
+const RyeOSItemWarning = "a RyeOS 0.2+"
+
+// resignTarget names an item on rye sign's command line: KIND ID, or for
+// a kind rye does not load (RyeOS 0.2+), its id as a pattern.
+func resignTarget(k item.Kind, id item.ID) string {
+	if k.Valid() {
+		return string(k) + " " + string(id)
+	}
+	return ShellQuote(string(id))
+}
+
+// ShellQuote quotes s for a POSIX shell when it needs it.
+func ShellQuote(s string) string {
+	if s != "" && !strings.ContainsFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:@%+=,", r))
+	}) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // metadataOf is the item's metadata, parsed by the caller or here.

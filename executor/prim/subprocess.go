@@ -45,6 +45,24 @@ type SubprocessConfig struct {
 	// rye's own stdin, so it can neither hang waiting on a terminal nor
 	// swallow input meant for rye.
 	Stdin []byte
+	// Launcher, when set, starts the program through another one (the
+	// confinement helper of package confine): it rewrites the command
+	// once the program is found, and Started reports, once the process
+	// runs, whether the program itself was executed. A launcher's failure
+	// is a Go error: nothing of the tool ran.
+	Launcher Launcher
+}
+
+// Launcher starts a program through another program.
+type Launcher interface {
+	// Prepare rewrites cmd (Path resolved, Args, Env and Dir final)
+	// before it starts.
+	Prepare(cmd *exec.Cmd) error
+	// Started returns once the program itself is executing, or an error
+	// saying why it was not started.
+	Started() error
+	// Close releases what Prepare held; it is called in every case.
+	Close()
 }
 
 // SubprocessResult is what happened to a run that could be attempted.
@@ -180,6 +198,13 @@ func RunSubprocess(ctx context.Context, c SubprocessConfig) (*SubprocessResult, 
 		return nil, fmt.Errorf("subprocess: cannot create a pipe: %w", err)
 	}
 	cmd.Stdout, cmd.Stderr = outW, errW
+	if c.Launcher != nil {
+		defer c.Launcher.Close()
+		if err := c.Launcher.Prepare(cmd); err != nil {
+			closeFiles(outR, outW, errR, errW)
+			return nil, err
+		}
+	}
 	var inR, inW *os.File
 	if c.Stdin != nil {
 		if inR, inW, err = os.Pipe(); err != nil {
@@ -193,6 +218,9 @@ func RunSubprocess(ctx context.Context, c SubprocessConfig) (*SubprocessResult, 
 	closeFiles(outW, errW, inR) // the child has its own copies
 	if err != nil {
 		closeFiles(outR, errR, inW)
+		if c.Launcher != nil {
+			return nil, fmt.Errorf("subprocess: cannot start %s to run %s: %w", cmd.Path, c.Command, err)
+		}
 		if msg, ok := startProblem(c.Command, path, err); ok {
 			return notRun(start, msg), nil
 		}
@@ -239,6 +267,14 @@ func RunSubprocess(ctx context.Context, c SubprocessConfig) (*SubprocessResult, 
 		killTimer = time.AfterFunc(killGrace, func() { killGroup(pid, cmd.Process) })
 	}()
 
+	var launchErr error
+	if c.Launcher != nil {
+		if launchErr = c.Launcher.Started(); launchErr != nil {
+			// Nothing of the program ran: the launcher exits by itself,
+			// and is collected below.
+			killGroup(cmd.Process.Pid, cmd.Process)
+		}
+	}
 	waitErr := cmd.Wait()
 	close(exited)
 	<-watchDone
@@ -262,6 +298,9 @@ func RunSubprocess(ctx context.Context, c SubprocessConfig) (*SubprocessResult, 
 		closeFiles(outR, errR)
 	}
 
+	if launchErr != nil {
+		return nil, launchErr
+	}
 	res := &SubprocessResult{TimedOut: timedOut, Interrupted: interrupted}
 	res.Stdout, res.StdoutTruncated = stdout.result()
 	res.Stderr, res.StderrTruncated = stderr.result()

@@ -3,6 +3,7 @@ package prim
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -607,5 +608,46 @@ func TestParamEnvReachesTheProgram(t *testing.T) {
 	res := spRun(t, context.Background(), SubprocessConfig{Command: "sh", Args: []string{"-c", `printf '%s|%s|%s' "$RYE_PARAM_MSG" "$RYE_PARAM_N" "$RYE_PARAMS_JSON"`}, Env: env})
 	if want := `it's $HOME|2|{"msg":"it's $HOME","n":2}`; string(res.Stdout) != want {
 		t.Errorf("got %q, want %q", res.Stdout, want)
+	}
+}
+
+// fakeLauncher records the hook's calls; its errors are what a failed
+// confinement looks like to the primitive.
+type fakeLauncher struct {
+	prepareErr, startedErr error
+	calls                  []string
+}
+
+func (f *fakeLauncher) Prepare(cmd *exec.Cmd) error {
+	f.calls = append(f.calls, "prepare "+filepath.Base(cmd.Path))
+	return f.prepareErr
+}
+
+func (f *fakeLauncher) Started() error {
+	f.calls = append(f.calls, "started")
+	return f.startedErr
+}
+
+func (f *fakeLauncher) Close() { f.calls = append(f.calls, "close") }
+
+// A launcher's failure is a Go error, never a result: nothing of the
+// program ran (Prepare: nothing started; Started: what started is
+// collected, its output dropped).
+func TestSubprocessLauncher(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("SKIPPED: needs sh")
+	}
+	f := &fakeLauncher{}
+	res, err := RunSubprocess(context.Background(), SubprocessConfig{Command: "sh", Args: []string{"-c", "echo hi"}, Env: []string{"PATH=/usr/bin:/bin"}, Launcher: f})
+	if err != nil || string(res.Stdout) != "hi\n" || strings.Join(f.calls, ",") != "prepare sh,started,close" {
+		t.Fatalf("%v %+v %v", err, res, f.calls)
+	}
+	f = &fakeLauncher{prepareErr: errors.New("no ruleset")}
+	if res, err := RunSubprocess(context.Background(), SubprocessConfig{Command: "sh", Args: []string{"-c", "echo hi"}, Env: []string{"PATH=/usr/bin:/bin"}, Launcher: f}); err == nil || res != nil || strings.Join(f.calls, ",") != "prepare sh,close" {
+		t.Fatalf("prepare error: %v %+v %v", err, res, f.calls)
+	}
+	f = &fakeLauncher{startedErr: errors.New("the tool was not started: policy")}
+	if res, err := RunSubprocess(context.Background(), SubprocessConfig{Command: "sh", Args: []string{"-c", "echo hi"}, Env: []string{"PATH=/usr/bin:/bin"}, Launcher: f}); err == nil || res != nil || !strings.Contains(err.Error(), "not started") {
+		t.Fatalf("started error: %v %+v", err, res)
 	}
 }

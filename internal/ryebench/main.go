@@ -3,6 +3,7 @@
 //	go run -C internal/ryebench . [-n 10000] [-runs 5] [-keep DIR]
 //	go run -C internal/ryebench . -exec 200
 //	go run -C internal/ryebench . -mcp 200
+//	go run -C internal/ryebench . -confine 300
 //
 // It is a module of its own (internal/ryebench/go.mod, with rye replaced by
 // this checkout) so that go install ./..., which pre-commit runs, does not
@@ -16,7 +17,9 @@
 // in-process timing of each command). With -exec N it instead times N runs of rye execute on a
 // trivial shell tool against running the script directly, and with -mcp N
 // it times N round trips to rye mcp on stdio against the same verbs run
-// in-process. The numbers in BENCHMARKS.md come from it and from the
+// in-process; with -confine N it times a trivial tool confined (through
+// rye-confine and through rye itself) against unconfined and against
+// bash. The numbers in BENCHMARKS.md come from it and from the
 // packages' go test benchmarks.
 package main
 
@@ -40,6 +43,7 @@ func main() {
 	keep := flag.String("keep", "", "generate into `DIR` and keep it (default: a temporary folder)")
 	execRuns := flag.Int("exec", 0, "time `N` runs of rye execute on a trivial tool instead")
 	mcpRuns := flag.Int("mcp", 0, "time `N` round trips to rye mcp on stdio instead")
+	confineRuns := flag.Int("confine", 0, "time `N` runs each of a trivial tool: bash, rye execute unconfined, confined through rye-confine, confined through rye itself")
 	inProcess := flag.Bool("in-process", false, "time the commands in-process (the older, finer measure) instead of as processes in a git repository")
 	floorDir := flag.String("floor", "", "internal: run the verification floor over `DIR`")
 	measure := flag.Bool("measure", false, "internal: run the command given as arguments and report its wall time and max RSS on file descriptor 3")
@@ -70,6 +74,11 @@ func main() {
 	os.Setenv("XDG_CACHE_HOME", filepath.Join(root, "cache"))
 	if *mcpRuns > 0 {
 		mcpOverhead(root, *mcpRuns, callerEnv)
+		return
+	}
+	if *confineRuns > 0 {
+		check(quiet(cli.Main([]string{"keys", "generate", "--no-passphrase"}, strings.NewReader(""), io.Discard, io.Discard)))
+		confineOverhead(root, *confineRuns, callerEnv)
 		return
 	}
 	if *execRuns > 0 {

@@ -1,6 +1,7 @@
 // Package vectors locates the conformance vectors of the signature format
-// (../shared/vectors of the specification) and of the RYE OS eras
-// (../shared/vectors-eras). The repository carries a copy
+// (../shared/vectors of the specification), of the RYE OS eras
+// (../shared/vectors-eras) and of RyeOS 0.2+ projects
+// (../shared/vectors-ryeos02). The repository carries a copy
 // in testdata/ so that the tests that reproduce them (sign, verify, the
 // end-to-end scripts) run wherever the repository is checked out, CI
 // included; a test keeps the copy equal to the shared original when that
@@ -23,4 +24,11 @@ func Dir() string {
 func ErasDir() string {
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(file), "testdata-eras")
+}
+
+// RyeOS02Dir is the folder of the RyeOS 0.2+ vectors (spec 7): cases.json,
+// files/ and trust/, a copy of ../shared/vectors-ryeos02.
+func RyeOS02Dir() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "testdata-ryeos02")
 }

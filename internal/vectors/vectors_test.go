@@ -20,6 +20,10 @@ func TestErasCopyIsCurrent(t *testing.T) {
 	sameTree(t, "../../../shared/vectors-eras", ErasDir(), "eras.json", "internal/vectors/testdata-eras", 70)
 }
 
+func TestRyeOS02CopyIsCurrent(t *testing.T) {
+	sameTree(t, "../../../shared/vectors-ryeos02", RyeOS02Dir(), "cases.json", "internal/vectors/testdata-ryeos02", 80)
+}
+
 func sameTree(t *testing.T, shared, dir, index, copyPath string, least int) {
 	if _, err := os.Stat(filepath.Join(shared, index)); err != nil {
 		t.Skipf("the specification's vectors are not beside the repository (%s); the copy is used as it is", shared)

@@ -68,6 +68,9 @@ type pyScanner struct {
 	altIndent []int // the same with tab stops every 1, to detect ambiguous tabs
 	brackets  []int // offsets of the open brackets, innermost last
 	lines     *syntax.LineIndex
+	// comment, when set, is told of every comment [start, end): Tokens
+	// keeps them; the metadata reader has no use for them.
+	comment func(start, end int)
 }
 
 func newPyScanner(src []byte, start int, lines *syntax.LineIndex) *pyScanner {
@@ -107,7 +110,11 @@ func (s *pyScanner) next() (pyToken, *syntax.Error) {
 		c := src[s.pos]
 		switch {
 		case c == '#':
-			s.pos = pySkipComment(src, s.pos)
+			end := pySkipComment(src, s.pos)
+			if s.comment != nil {
+				s.comment(s.pos, end)
+			}
+			s.pos = end
 		case c == '\n' || c == '\r':
 			start := s.pos
 			s.pos = pySkipNewline(src, s.pos)
@@ -180,7 +187,11 @@ func (s *pyScanner) indent() *syntax.Error {
 			return nil
 		}
 		if c := src[i]; c == '#' || c == '\n' || c == '\r' {
-			s.pos = pySkipNewline(src, pySkipComment(src, i))
+			end := pySkipComment(src, i)
+			if s.comment != nil && end > i {
+				s.comment(i, end)
+			}
+			s.pos = pySkipNewline(src, end)
 			continue
 		}
 		s.lineStart = false

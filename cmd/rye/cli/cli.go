@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ryekit/rye/confine"
 	"github.com/ryekit/rye/project"
 	"github.com/ryekit/rye/report"
 )
@@ -92,6 +93,9 @@ type app struct {
 
 // Main runs rye with args and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == confine.HelperArg {
+		confine.HelperMain() // rye as its own confinement helper: never returns
+	}
 	return (&app{stdin: stdin, stdout: stdout, stderr: stderr, progressDelay: time.Second}).main(args)
 }
 
@@ -204,7 +208,36 @@ directives, tools and knowledge, each carrying an embedded Ed25519 signature.`,
 		a.completionCommand(),
 		a.mcpCommand(),
 	)
+	root.SetHelpCommand(helpCommand(root))
 	return root
+}
+
+// helpCommand is rye help [VERB...]: help for a verb, and for one rye
+// does not have a usage error (exit 2) with what was meant, as for a
+// mistyped verb.
+func helpCommand(root *cobra.Command) *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		RunE: func(_ *cobra.Command, args []string) error {
+			cmd, rest, err := root.Find(args)
+			if err == nil && len(rest) == 0 {
+				return cmd.Help()
+			}
+			if cmd == nil || err != nil {
+				cmd = root
+			}
+			unknown := args[len(args)-1]
+			if len(rest) > 0 {
+				unknown = rest[0]
+			}
+			msg := fmt.Sprintf("no help topic %q for %q", unknown, cmd.CommandPath())
+			if s := cmd.SuggestionsFor(unknown); len(s) > 0 {
+				msg += "; did you mean " + strings.Join(s, " or ") + "?"
+			}
+			return usageError("%s (rye %s--help lists them)", msg, strings.TrimPrefix(cmd.CommandPath()+" ", "rye "))
+		},
+	}
 }
 
 // verbGroup makes a verb of sub-verbs (rye trust, keys, bundle, execute)

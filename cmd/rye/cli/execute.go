@@ -159,6 +159,9 @@ func (a *app) executor() (*executor.Executor, error) {
 // else that stops the tool, or a tool that fails, is exit 1 with the
 // result JSON on stdout.
 func (a *app) runTool(ctx context.Context, x *executor.Executor, id item.ID, given func(*syntax.Node) (map[string]any, error), o *params.Own) error {
+	if err := scrubSecrets(); err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	req := &executor.Request{Kind: item.Tool, ID: id}
@@ -187,6 +190,9 @@ func (a *app) printResult(r *executor.Result) error {
 		}
 		if r.Succeeded() {
 			fmt.Fprintf(a.stderr, "✓ %s %s %s in %d ms\n", r.Type, r.ItemID, what, r.Metadata.DurationMS)
+		}
+		if r.Confinement != nil {
+			fmt.Fprintf(a.stderr, "  %s\n", r.Confinement.Summary())
 		}
 	}
 	if !r.Succeeded() {

@@ -47,7 +47,7 @@ func (a *app) lintCommand() *cobra.Command {
 	o := &lintOptions{}
 	cmd := &cobra.Command{
 		Use:   "lint [KIND] [PATHS or PATTERNS...]",
-		Short: "Check items offline: metadata, ids, chains, lockfiles, schemas, directives, signatures, secrets",
+		Short: "Check items offline: metadata, chains, lockfiles, schemas, signatures, hidden content, sandbox blocks",
 		Long: `rye lint runs every analyzer over the project's items (or those the
 patterns select): ` + strings.Join(lint.AnalyzerNames(), ", ") + `.
 Each finding is path:line:col: severity: message [analyzer/rule];

@@ -53,6 +53,9 @@ stdout carries the protocol only; warnings go to stderr.`,
 			// drops it from every run as well (executor.SecretVars).
 			passphrase := os.Getenv("RYE_KEY_PASSWORD")
 			os.Unsetenv("RYE_KEY_PASSWORD")
+			if err := scrubSecrets(); err != nil { // and from /proc/<pid>/environ
+				return err
+			}
 			var err error
 			o := mcp.Options{Timeout: timeout, Log: a.stderr, AllowUserSpace: allowUserSpace}
 			o.Version, _, _ = Version()

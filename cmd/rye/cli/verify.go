@@ -137,6 +137,7 @@ func (a *app) verifyParts(o *verifyOptions, args []string) ([]project.Part, veri
 		Tier: o.space, Kinds: kinds, WorkDir: a.workDir(),
 		Staged: o.staged, ChangedSince: o.changedSince, FromChange: fromHook(),
 		RunFiles: true, NestedProjects: true,
+		Copies:   &verify.SeenCopies{}, // a copy across the run's projects is one too
 		Progress: a.progress("verifying"),
 		// A report that is not JSON (nor -v) shows only problems.
 		CountPassed: !a.verbose && !a.listsItems(),
@@ -208,12 +209,13 @@ func (a *app) cacheNotSaved(err error) {
 	}
 }
 
-// splitKind reads the optional leading KIND of "[KIND] PATTERN...".
+// splitKind reads the optional leading KIND of "[KIND] PATTERN...": none
+// is every kind of the project (nil).
 func splitKind(args []string) ([]item.Kind, []string) {
 	if len(args) > 0 {
 		if k, err := item.ParseKind(args[0]); err == nil {
 			return []item.Kind{k}, args[1:]
 		}
 	}
-	return item.Kinds, args
+	return nil, args
 }
