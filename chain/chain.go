@@ -67,7 +67,7 @@ func (c *Chain) IDs() []item.ID {
 
 // Error is a chain that cannot be built. It shows the whole path so
 // far: `my/tool → my/runtime → ?: executor "my/nope" not found (searched
-// user, system)`.
+// user, system)`; a tool that is not found is the message alone.
 type Error struct {
 	Path []item.ID
 	Msg  string
@@ -79,6 +79,9 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
+	if len(e.Path) == 0 {
+		return e.Msg // the tool itself: there is no path to show
+	}
 	parts := make([]string, len(e.Path))
 	for i, id := range e.Path {
 		parts[i] = string(id)

@@ -120,7 +120,7 @@ func TestBuildErrors(t *testing.T) {
 			"project:tools/my/a.yaml": toolYAML("my/b", ""),
 			"project:tools/my/b.yaml": runtimeYAML("my/a", "")},
 			`my/a → my/b → ?: cycle: my/a is already in the chain`},
-		{"tool not found", map[string]string{}, `? : tool "my/tool" not found`},
+		{"tool not found", map[string]string{}, `tool "my/tool" not found`},
 		{"bad executor id", map[string]string{"project:tools/my/tool.yaml": toolYAML("'../x'", "")},
 			`my/tool → ?: executor_id: invalid item id "../x"`},
 		{"unparsable element", map[string]string{
@@ -134,7 +134,7 @@ func TestBuildErrors(t *testing.T) {
 		if c.name == "cycle" {
 			_, err = Build(ss, "my/a", nil, nil)
 		}
-		if err == nil || !strings.Contains(strings.Replace(err.Error(), "? → ", "? : ", 1), strings.Replace(c.want, "? : ", "", 1)) {
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%s: %v\nwant %s", c.name, err, c.want)
 		}
 	}

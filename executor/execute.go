@@ -11,6 +11,7 @@ import (
 	"github.com/ryekit/rye/confine"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/item/syntax"
+	"github.com/ryekit/rye/lockfile"
 	"github.com/ryekit/rye/params"
 	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
@@ -85,7 +86,7 @@ type Plan struct {
 	Chain    *chain.Chain
 	Links    []Link
 	Params   map[string]any
-	Lockfile *FoundLockfile // nil when the tool has none
+	Lockfile *lockfile.Found // nil when the tool has none
 	// Confinement is what the run will be confined to ("none" without a
 	// sandbox block), with the verdict; set once the chain is valid.
 	Confinement *confine.Report
@@ -123,7 +124,7 @@ func (e *ChainInvalidError) Error() string {
 // Prepare does steps 1–5 of spec 3.4 for tool id, with the parameters that
 // o.Params builds (before defaults). Errors: *chain.Error (the chain cannot be built),
 // *VerifyError (an element, dependency or library file is not verified),
-// *ChainInvalidError, *LockMismatchError, *params.Error (bad parameters), or
+// *ChainInvalidError, *lockfile.MismatchError, *params.Error (bad parameters), or
 // a plain error for unreadable files. The partial chain read so far is
 // returned with the error when there is one, for the report.
 func (x *Executor) Prepare(id item.ID, o PrepareOptions) (*Plan, error) {
@@ -168,7 +169,7 @@ func (x *Executor) Prepare(id item.ID, o PrepareOptions) (*Plan, error) {
 	if err := x.planConfinement(p); err != nil {
 		return p, err
 	}
-	if p.Lockfile, err = FindLockfile(x.Spaces, c.Tool().ID(), c.Tool().Version()); err != nil {
+	if p.Lockfile, err = lockfile.Find(x.Spaces, c.Tool().ID(), c.Tool().Version()); err != nil {
 		return p, err
 	}
 	if p.Lockfile != nil {
@@ -211,7 +212,7 @@ func linkOf(el *chain.Element, f *verifiedFile) Link {
 // Lock writes the plan's chain as the tool's lockfile in the project
 // space, replacing any there, and returns its path.
 func (x *Executor) Lock(p *Plan) (string, error) {
-	return WriteLockfile(x.Spaces.Project, NewLockfile(p.Chain, p.integrity, x.now()))
+	return lockfile.Write(x.Spaces.Project, lockfile.New(p.Chain, p.integrity, x.now()))
 }
 
 // LockTool prepares tool id for its lockfile (every element verified, the

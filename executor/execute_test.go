@@ -20,6 +20,7 @@ import (
 	"github.com/ryekit/rye/executor/prim"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/item/syntax"
+	"github.com/ryekit/rye/lockfile"
 	"github.com/ryekit/rye/params"
 	"github.com/ryekit/rye/sign"
 	"github.com/ryekit/rye/space"
@@ -321,7 +322,7 @@ func TestLockfileMismatchStops(t *testing.T) {
 	// A legitimate, signed change of the tool still breaks the pin.
 	f.write("project", "tools/t/hello.sh", shellTool("t", shellRuntimeID, "#     extra: {type: string}\n"), f.key)
 	_, err := f.execute(x, "t/hello", nil)
-	var lm *LockMismatchError
+	var lm *lockfile.MismatchError
 	if !errors.As(err, &lm) || lm.Element != "t/hello" || !strings.Contains(err.Error(), "rye lock tool t/hello") {
 		t.Fatalf("got %v", err)
 	}
@@ -542,12 +543,12 @@ func TestEmbeddedIntegrityIsTheManifest(t *testing.T) {
 		t.Fatal(err)
 	}
 	loc := &space.Located{Space: sp, Kind: item.Tool, ID: "rye/core/runtimes/shell_runtime", Rel: rel}
-	got, err := integrityOf(loc, data)
+	got, err := lockfile.Integrity(loc, data)
 	want, _ := space.EmbeddedHash(rel)
 	if err != nil || got != want {
 		t.Errorf("%s %v, want %s", got, err, want)
 	}
-	if _, err := integrityOf(loc, append(data, '\n')); err == nil {
+	if _, err := lockfile.Integrity(loc, append(data, '\n')); err == nil {
 		t.Error("bytes that differ from the manifest were accepted")
 	}
 }

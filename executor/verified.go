@@ -1,13 +1,10 @@
 package executor
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"path"
 
 	"github.com/ryekit/rye/item"
-	"github.com/ryekit/rye/sign"
+	"github.com/ryekit/rye/lockfile"
 	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
 )
@@ -75,32 +72,10 @@ func (v *verifier) check(loc *space.Located, it *item.Item, role string) (*verif
 	if r.Verdict != verify.Verified {
 		return nil, &VerifyError{Role: role, Result: r}
 	}
-	integrity, err := integrityOf(loc, it.Bytes)
+	integrity, err := lockfile.Integrity(loc, it.Bytes)
 	if err != nil {
 		r.Verdict, r.Reason = verify.Modified, err.Error()
 		return nil, &VerifyError{Role: role, Result: r}
 	}
 	return &verifiedFile{Loc: loc, Item: it, Result: r, Integrity: integrity}, nil
-}
-
-// integrityOf is the content hash a lockfile pins. For a signed file it is
-// the hash in its signature line (verification has just recomputed it from
-// the bytes). For a file of the embedded bundle it is the SHA-256 that the
-// generated manifest records, and the bytes must hash to it: a binary built
-// without regenerating the manifest fails closed.
-func integrityOf(loc *space.Located, data []byte) (string, error) {
-	if loc.Space.Embedded() {
-		want, ok := space.EmbeddedHash(loc.Rel)
-		sum := sha256.Sum256(data)
-		got := hex.EncodeToString(sum[:])
-		if !ok || want != got {
-			return "", fmt.Errorf("the embedded file %s does not match the bundle's manifest (rebuild rye after go generate ./space)", loc.Rel)
-		}
-		return got, nil
-	}
-	found := sign.Find(data, path.Ext(loc.Rel))
-	if found.Status != sign.Signed {
-		return "", fmt.Errorf("%s has no signature line", loc.Path())
-	}
-	return found.Line.Hash, nil
 }

@@ -13,6 +13,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/user"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -647,8 +648,29 @@ func sameStat(e *indexEntry, fi fs.FileInfo) bool {
 		e.CTime.UnixNano() == st.Ctime && e.Ino == uint32(st.Ino)
 }
 
+// Below is dir's path below the top level of the git repository that
+// holds it ('/'-separated; "." at the top and outside a repository), and
+// that top ("" outside one).
+func Below(dir string) (below, top string) {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return ".", ""
+	}
+	repo, err := Open(real)
+	if err != nil {
+		return ".", ""
+	}
+	rel, err := filepath.Rel(repo.Root, real)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return ".", ""
+	}
+	return filepath.ToSlash(rel), repo.Root
+}
+
 // Owner names the user as git does when working in dir: "Name <email>"
-// (Identity), or what of them is set, else the login name (USER).
+// (Identity), or what of them is set, else the login name (USER, LOGNAME,
+// else the system's name for the user running rye); "" when none is
+// known, for the caller to ask for one.
 func Owner(dir string, getenv func(string) string) string {
 	name, email := Identity(dir, getenv)
 	switch {
@@ -659,7 +681,15 @@ func Owner(dir string, getenv func(string) string) string {
 	case email != "":
 		return email
 	}
-	return getenv("USER")
+	for _, v := range []string{"USER", "LOGNAME"} {
+		if name := getenv(v); name != "" {
+			return name
+		}
+	}
+	if u, err := user.Current(); err == nil {
+		return u.Username
+	}
+	return ""
 }
 
 // Nested lists the projects the index tracks below the folder prefix

@@ -523,3 +523,26 @@ func editKeepingAllButCtime(t *testing.T, r *Repo, name, file, data string) {
 			file, st.Size, st.Mtime, st.Ino, e.Size, e.MTime.UnixNano(), e.Ino)
 	}
 }
+
+// Below is a folder's place in its repository: what git apply takes for
+// its prefix.
+func TestBelow(t *testing.T) {
+	root := t.TempDir()
+	if _, err := git.PlainInit(root, false); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(root, "proj", ".ai", "knowledge")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	real, _ := filepath.EvalSymlinks(root)
+	if below, top := Below(sub); below != "proj/.ai/knowledge" || top != real {
+		t.Errorf("sub-folder: %q %q", below, top)
+	}
+	if below, top := Below(root); below != "." || top != real {
+		t.Errorf("top: %q %q", below, top)
+	}
+	if below, top := Below(t.TempDir()); below != "." || top != "" {
+		t.Errorf("outside git: %q %q", below, top)
+	}
+}

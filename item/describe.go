@@ -13,9 +13,21 @@ type Description struct {
 	Path     string       `json:"path"`
 	Form     Form         `json:"form"`
 	Metadata *syntax.Node `json:"metadata"`
-	Body     *string      `json:"body,omitempty"`
-	Preamble *string      `json:"preamble,omitempty"`
-	Problems []Problem    `json:"problems"`
+	// Positions says where each top-level field of Metadata is written:
+	// its key and its value (line and byte column, 1-based, in the file
+	// as stored).
+	Positions map[string]FieldPos `json:"positions"`
+	Body      *string             `json:"body,omitempty"`
+	Preamble  *string             `json:"preamble,omitempty"`
+	Problems  []Problem           `json:"problems"`
+}
+
+// FieldPos is where a field's key and its value start.
+type FieldPos struct {
+	Line        int `json:"line"`
+	Column      int `json:"column"`
+	ValueLine   int `json:"value_line,omitempty"`
+	ValueColumn int `json:"value_column,omitempty"`
 }
 
 // Problem is a problem of a Description, where the reader found it.
@@ -29,6 +41,19 @@ type Problem struct {
 // Describe is the Description of it, whose metadata is md.
 func Describe(it *Item, md *Metadata) *Description {
 	d := &Description{Kind: it.Kind, ID: it.ID, Space: it.Space, Path: it.Path, Form: md.Form, Metadata: md.Fields, Problems: []Problem{}}
+	d.Positions = map[string]FieldPos{}
+	if md.Fields != nil {
+		for _, f := range md.Fields.Fields {
+			p := FieldPos{Line: f.KeyPos.Line, Column: f.KeyPos.Col}
+			if f.Value != nil && f.Value.Pos.IsValid() {
+				p.ValueLine, p.ValueColumn = f.Value.Pos.Line, f.Value.Pos.Col
+			}
+			if !f.KeyPos.IsValid() { // a value derived, not written (a tool's name)
+				continue
+			}
+			d.Positions[f.Key] = p
+		}
+	}
 	if md.Form != FormYAMLFile && md.Form != FormPython && md.Form != FormTOMLFile {
 		d.Body = &md.Body
 	}

@@ -12,7 +12,7 @@ import (
 )
 
 // Analyzers are rye's analyzers, in report order.
-var Analyzers = []*analysis.Analyzer{Parse, Metadata, IDs, Chain, Schema, Directive, RyeOS, Signature, Unicode, Injection, FetchExec, Secrets, Sandbox}
+var Analyzers = []*analysis.Analyzer{Parse, Metadata, IDs, Chain, Lockfile, Schema, Directive, RyeOS, Signature, Unicode, Injection, FetchExec, Secrets, Sandbox}
 
 // Select returns the analyzers to run: all, minus disabled, or only the
 // enabled ones when enable is not empty. Unknown names are an error: a

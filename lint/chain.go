@@ -40,25 +40,8 @@ var notExecutable = map[string]bool{"primitive": true, "library": true, "config"
 func runChain(pass *analysis.Pass) (any, error) {
 	e, r := env(pass), reporter{pass}
 	parsed := pass.ResultOf[Parse].(Parsed)
-	// A chain's elements are read from the run's files (of any chunk: the
-	// bytes lint judges, read again when their chunk is done) before the
-	// disk.
-	mine := e.itemFiles()
-	load := func(loc *space.Located) (*item.Item, error) {
-		if f := mine[loc.Space.Label+"\x00"+loc.Rel]; f != nil {
-			data, err := f.bytes()
-			if err != nil {
-				return nil, err
-			}
-			it := &item.Item{Kind: f.Kind, ID: f.ID, Space: string(loc.Space.Name), Path: f.Name, Bytes: data}
-			if md := parsed[f]; md != nil && f.Src != nil {
-				it.Parsed(md) // the parse analyzer read these very bytes
-			}
-			return it, nil
-		}
-		return loc.Load()
-	}
-	cache := &e.shared.chains
+	load := e.chainLoader(parsed)
+	cache := e.sharedState().chainCache()
 	each(e.Files, func(_ int, f *File) {
 		md := parsed[f]
 		if md == nil || f.Kind != item.Tool {
@@ -90,6 +73,27 @@ func runChain(pass *analysis.Pass) (any, error) {
 		}
 	})
 	return nil, nil
+}
+
+// chainLoader reads a chain's elements from the run's files (of any chunk:
+// the bytes lint judges, read again when their chunk is done) before the
+// disk.
+func (e *Env) chainLoader(parsed Parsed) chain.Loader {
+	mine := e.itemFiles()
+	return func(loc *space.Located) (*item.Item, error) {
+		if f := mine[loc.Space.Label+"\x00"+loc.Rel]; f != nil {
+			data, err := f.bytes()
+			if err != nil {
+				return nil, err
+			}
+			it := &item.Item{Kind: f.Kind, ID: f.ID, Space: string(loc.Space.Name), Path: f.Name, Bytes: data}
+			if md := parsed[f]; md != nil && f.Src != nil {
+				it.Parsed(md) // the parse analyzer read these very bytes
+			}
+			return it, nil
+		}
+		return loc.Load()
+	}
 }
 
 // runOnly names what a tool declares that only matters when it runs (its

@@ -120,6 +120,8 @@ type Env struct {
 // read, and the id collisions among all the files.
 type shared struct {
 	chains    chain.ElementCache
+	lockOnce  sync.Once
+	locks     map[string]bool // lockfile paths present (Env.lockfiles)
 	idsOnce   sync.Once
 	ids       map[*File][]collision
 	itemsOnce sync.Once
@@ -131,13 +133,21 @@ type shared struct {
 	conf      map[*File][]*File
 }
 
-// itemFiles indexes the run's item files by space and path, once per run
-// (a chain's elements are looked up there).
-func (e *Env) itemFiles() map[string]*File {
+// sharedState is what the chunks of the run share, made when first needed.
+func (e *Env) sharedState() *shared {
 	if e.shared == nil {
 		e.shared = &shared{}
 	}
-	e.shared.itemsOnce.Do(func() {
+	return e.shared
+}
+
+// chainCache is the run's cache of chain elements.
+func (s *shared) chainCache() *chain.ElementCache { return &s.chains }
+
+// itemFiles indexes the run's item files by space and path, once per run
+// (a chain's elements are looked up there).
+func (e *Env) itemFiles() map[string]*File {
+	e.sharedState().itemsOnce.Do(func() {
 		e.shared.items = map[string]*File{}
 		for _, f := range e.all() {
 			if f.IsItem() {

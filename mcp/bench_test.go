@@ -2,12 +2,12 @@ package mcp
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ryekit/rye/internal/cleancopy"
 	"github.com/ryekit/rye/project"
 	"github.com/ryekit/rye/search"
 )
@@ -18,7 +18,7 @@ func benchProject(b *testing.B) (*fixture, string) {
 	f := &fixture{project: b.TempDir(), user: b.TempDir()}
 	b.Setenv("XDG_CACHE_HOME", b.TempDir())
 	project := filepath.Join(f.project, "hello")
-	if err := os.CopyFS(project, os.DirFS(filepath.Join("..", "examples", "hello"))); err != nil {
+	if err := cleancopy.Copy(project, filepath.Join("..", "examples", "hello")); err != nil {
 		b.Fatal(err)
 	}
 	return f, project

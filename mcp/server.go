@@ -97,6 +97,15 @@ type meta struct {
 
 func since(t time.Time) meta { return meta{DurationMS: time.Since(t).Milliseconds()} }
 
+// instructionsFor are the instructions of a server pinned to pin ("" for
+// none).
+func instructionsFor(pin string) string {
+	if pin == "" {
+		return instructions
+	}
+	return strings.Replace(instructions, "Every call names the project by its absolute path (project_path).", "This server serves one project, "+pin+": project_path may be left out.", 1)
+}
+
 const instructions = `rye serves the items of RYE projects (the .ai/ folder): search finds them, load reads them, execute runs a tool or returns a directive to follow or a knowledge entry, sign signs them. Every call names the project by its absolute path (project_path). Nothing that does not verify against the project's trust store is run or loaded: such a call fails with the verdict and the fix.`
 
 // Folders checks the folders a server is to serve (Options.Roots): each
@@ -137,15 +146,15 @@ func newServer(life context.Context, o Options) *sdk.Server {
 		}
 	}
 	srv := sdk.NewServer(&sdk.Implementation{Name: "rye", Version: o.Version}, &sdk.ServerOptions{
-		Instructions: instructions,
+		Instructions: instructionsFor(o.Pin),
 		// Tools only: no logging, the default capability, which the
 		// protocol deprecates.
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}},
 	})
-	sdk.AddTool(srv, &sdk.Tool{Name: "search", Description: searchDescription, InputSchema: searchSchema}, s.search)
-	sdk.AddTool(srv, &sdk.Tool{Name: "load", Description: loadDescription, InputSchema: loadSchema}, s.load)
-	sdk.AddTool(srv, &sdk.Tool{Name: "execute", Description: executeDescription, InputSchema: executeSchema}, s.execute)
-	sdk.AddTool(srv, &sdk.Tool{Name: "sign", Description: signDescription, InputSchema: signSchema}, s.sign)
+	sdk.AddTool(srv, &sdk.Tool{Name: "search", Description: searchDescription, InputSchema: forPin(searchSchema, o.Pin), Annotations: searchAnnotations}, s.search)
+	sdk.AddTool(srv, &sdk.Tool{Name: "load", Description: loadDescription, InputSchema: forPin(loadSchema, o.Pin), Annotations: loadAnnotations}, s.load)
+	sdk.AddTool(srv, &sdk.Tool{Name: "execute", Description: executeDescription, InputSchema: forPin(executeSchema, o.Pin), Annotations: executeAnnotations}, s.execute)
+	sdk.AddTool(srv, &sdk.Tool{Name: "sign", Description: signDescription, InputSchema: forPin(signSchema, o.Pin), Annotations: signAnnotations}, s.sign)
 	return srv
 }
 
@@ -207,6 +216,12 @@ func (o *opened) close() { o.held.Close() }
 // folder in its place. The agent's path itself is never opened again after
 // it is resolved, so a symbolic link swapped in between changes nothing.
 func (s *server) project(path string) (*opened, error) {
+	switch {
+	case path == "" && s.o.Pin != "":
+		path = s.o.Pin // a pinned server's project, when the call names none
+	case path == "":
+		return nil, errors.New("project_path is missing: give the absolute path of the project root (the folder that holds .ai/); a server started with rye mcp -C DIR needs none")
+	}
 	if !filepath.IsAbs(path) {
 		return nil, fmt.Errorf("project_path %q is not an absolute path: give the absolute path of the project root (the folder that holds .ai/)", path)
 	}

@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -337,6 +338,10 @@ func (s *server) sign(ctx context.Context, _ *sdk.CallToolRequest, a signArgs) (
 	}
 	req.Kinds, req.Patterns = []item.Kind{k}, []string{a.ItemID}
 	req.Key = func() (*sign.Key, error) { return s.o.Key, nil }
+	req.PublicKey = func() (ed25519.PublicKey, error) { return s.o.Key.Public, nil }
+	// Another signer's valid signature is kept and reported: replacing it
+	// is the user's call (rye sign --replace-other-signers), never an
+	// agent's.
 	out, err := sign.Run(req)
 	if err != nil {
 		return fail(err)
@@ -347,7 +352,7 @@ func (s *server) sign(ctx context.Context, _ *sdk.CallToolRequest, a signArgs) (
 			failed = append(failed, fmt.Sprintf("%s (%s)", r.ID, r.Err))
 		}
 	}
-	resp := &Response{Status: "success", Type: string(k), ItemID: a.ItemID, Metadata: since(started), Data: sign.Summarize(s.o.Key, req.Format, out.Results, false)}
+	resp := &Response{Status: "success", Type: string(k), ItemID: a.ItemID, Metadata: since(started), Data: sign.Summarize(s.o.Key.Fingerprint, req.Format, out.Results, false)}
 	if len(failed) > 0 {
 		resp.Status = "error"
 		resp.Error = fmt.Sprintf("%d of %d not signed: %s", len(failed), len(out.Results), strings.Join(failed, "; "))

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/ryekit/rye/config"
+	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
 )
@@ -226,6 +227,24 @@ func (p *Project) Writable(name string) (*space.Space, error) {
 		return p.Spaces.User, nil
 	}
 	return nil, fmt.Errorf("%q is not a space items can be written to: use project or user (the system space is read-only)", name)
+}
+
+// LoadRequest is the request of the load pipeline (verify.Load) for an
+// item of this project: its spaces, the trust store of the working tree
+// and the policy; copied into the space named destination (project or
+// user; "" for none), over an existing file when overwrite. A person's
+// copy may be of an item that does not verify (it must be signed in its
+// new space whatever it was); the MCP server builds its own.
+func (p *Project) LoadRequest(k item.Kind, id item.ID, destination string, overwrite bool) (verify.LoadRequest, error) {
+	req := verify.LoadRequest{Spaces: p.Spaces, Trust: p.Trust, Policy: p.Policy, Kind: k, ID: id, Overwrite: overwrite, CopyUnverified: true}
+	if destination != "" {
+		to, err := p.Writable(destination)
+		if err != nil {
+			return req, verify.RequestErrorOf(FieldDestination, err)
+		}
+		req.To = to
+	}
+	return req, nil
 }
 
 // ErrNoUserSpace is a user space asked for where neither USER_SPACE nor

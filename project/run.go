@@ -9,6 +9,7 @@ import (
 
 	"github.com/ryekit/rye/gitrepo"
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/report"
 	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
 )
@@ -358,4 +359,29 @@ func topAsSeen(dir, prefix, root string) string {
 		return strings.TrimSuffix(dir, suffix)
 	}
 	return root
+}
+
+// Merge runs one project's pipeline for each part and merges their reports
+// into one of tool. The commands of a project's report run in it ("rye -C
+// b/c sign tool x") when it is not the working directory's own (found at
+// or above it): a run over several projects, or a file path in another
+// project. With several parts, each note names its project.
+func Merge(tool string, parts []Part, run func(Part) (*report.Report, error)) (*report.Report, error) {
+	reps := make([]*report.Report, len(parts))
+	for i, p := range parts {
+		rep, err := run(p)
+		if err != nil {
+			return nil, err
+		}
+		if sp := p.Spaces.Project; sp != nil && report.Descends(sp.Shown) {
+			rep.InDir(report.ShellWord(sp.Shown))
+		}
+		for j, n := range rep.Notes {
+			if len(parts) > 1 && p.Spaces.Project != nil {
+				rep.Notes[j] = p.Spaces.Project.Shown + ": " + n
+			}
+		}
+		reps[i] = rep
+	}
+	return report.Merge(tool, reps...), nil
 }

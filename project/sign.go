@@ -1,6 +1,7 @@
 package project
 
 import (
+	"crypto/ed25519"
 	"path"
 	"path/filepath"
 	"time"
@@ -14,8 +15,9 @@ import (
 
 // Fields of a signing setup, as a verify.RequestError names them.
 const (
-	FieldFormat = "format"
-	FieldSpace  = "space"
+	FieldFormat      = "format"
+	FieldSpace       = "space"
+	FieldDestination = "destination"
 )
 
 // Signing says how a caller signs in a project: the space the items are
@@ -61,7 +63,34 @@ func (p *Project) SignRequest(s Signing) (sign.Request, error) {
 	if err != nil {
 		return sign.Request{}, err
 	}
-	return sign.Request{Space: sp, WorkDir: p.WorkDir, Format: format, Time: when, Rules: rules}, nil
+	return sign.Request{Space: sp, WorkDir: p.WorkDir, Format: format, Time: when, Rules: rules, Signed: p.signedBy()}, nil
+}
+
+// signedBy says whose valid signature an item carries, for sign.Request's
+// Signed: the key of the project's trust store whose signature over the
+// item verifies (verify.Check, the verdict rye verify gives, in any
+// format: a v1 line counts whatever min_signature_version asks of
+// verification), with its owner. Nothing when the project has no trust
+// store.
+func (p *Project) signedBy() func(sign.Target, []byte) *sign.Signature {
+	ts := p.Trust
+	if ts == nil {
+		return nil
+	}
+	policy := verify.Policy{Now: p.Policy.Now}
+	return func(t sign.Target, src []byte) *sign.Signature {
+		in := verify.Input{Kind: t.Kind, ID: t.ID, Path: t.Display, Data: src}
+		if t.Space != nil {
+			in.Space = t.Space.Label
+		}
+		r := verify.Check(in, ts, policy)
+		found := sign.Find(src, path.Ext(t.Display))
+		k := ts.Lookup(r.Fingerprint)
+		if r.Verdict != verify.Verified || k == nil || found.Line == nil {
+			return nil
+		}
+		return &sign.Signature{Format: found.Line.Format, Fingerprint: r.Fingerprint, Owner: k.Owner, Public: k.Public}
+	}
 }
 
 // ChangedSince narrows a signing run in space sp to the items whose bytes
@@ -105,9 +134,15 @@ type SignRun struct {
 	// FromChange says the patterns are a change's file list (sign.Request).
 	FromChange bool
 	// Key returns the signing key; it is asked for once, and only when
-	// something needs signing.
-	Key      func() (*sign.Key, error)
-	Progress func(done, total int)
+	// something needs signing (never for a dry run).
+	Key func() (*sign.Key, error)
+	// PublicKey returns the key's public half without a passphrase, when
+	// it can (sign.Request.PublicKey).
+	PublicKey func() (ed25519.PublicKey, error)
+	// ReplaceOthers replaces the valid signatures of other trusted
+	// signers; without it their items are kept (sign.Request).
+	ReplaceOthers bool
+	Progress      func(done, total int)
 	// AllowContent signs items with error-level content findings
 	// (sign.Request.AllowContent).
 	AllowContent bool
@@ -115,11 +150,12 @@ type SignRun struct {
 
 // Signed is a finished signing run.
 type Signed struct {
-	Key      *sign.Key   // nil when nothing needed the key
-	Format   sign.Format // the first project's
-	Selected int         // items the patterns selected, before ChangedSince
-	Skipped  []string    // paths given that name no item
-	Results  []sign.Result
+	Key         *sign.Key   // nil when nothing needed the key
+	Fingerprint string      // the signer's key, when known (from the key or its public half)
+	Format      sign.Format // the first project's
+	Selected    int         // items the patterns selected, before ChangedSince
+	Skipped     []string    // paths given that name no item
+	Results     []sign.Result
 }
 
 // Sign signs in each part in turn (file paths in several projects, as
@@ -128,6 +164,17 @@ type Signed struct {
 // rules, all at one time.
 func Sign(parts []Part, o SignRun) (*Signed, error) {
 	out := &Signed{}
+	var pub ed25519.PublicKey
+	public := func() (ed25519.PublicKey, error) {
+		if pub == nil && o.PublicKey != nil {
+			k, err := o.PublicKey()
+			if err != nil {
+				return nil, err
+			}
+			pub = k
+		}
+		return pub, nil
+	}
 	key := func() (*sign.Key, error) {
 		if out.Key == nil {
 			k, err := o.Key()
@@ -147,7 +194,7 @@ func Sign(parts []Part, o SignRun) (*Signed, error) {
 		if i == 0 {
 			out.Format, when = req.Format, req.Time
 		}
-		req.Kinds, req.Patterns, req.Time, req.Key = o.Kinds, p.Patterns, when, key
+		req.Kinds, req.Patterns, req.Time, req.Key, req.PublicKey, req.ReplaceOthers = o.Kinds, p.Patterns, when, key, public, o.ReplaceOthers
 		req.Force, req.DryRun, req.Progress, req.FromChange, req.AllowContent = o.Force, o.DryRun, o.Progress, o.FromChange, o.AllowContent
 		if o.ChangedSince != "" {
 			req.Changed = ChangedSince(req.Space, o.ChangedSince)
@@ -159,6 +206,12 @@ func Sign(parts []Part, o SignRun) (*Signed, error) {
 		out.Selected += res.Selected
 		out.Skipped = append(out.Skipped, res.Skipped...)
 		out.Results = append(out.Results, res.Results...)
+	}
+	switch {
+	case out.Key != nil:
+		out.Fingerprint = out.Key.Fingerprint
+	case pub != nil:
+		out.Fingerprint = sign.Fingerprint(pub)
 	}
 	return out, nil
 }

@@ -2,11 +2,15 @@ package release
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/report"
 	"github.com/ryekit/rye/sign"
 	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
@@ -34,6 +38,40 @@ type Result struct {
 	Manifest *Manifest
 	Archive  *Archive
 	Items    []verify.Result
+	// Shipped are the copies of its signers' keys the bundle carries (by
+	// fingerprint, those that parse), never trusted by themselves.
+	Shipped []Shipped
+	// Untrusted are the shipped keys that signed the manifest or an item
+	// and that the trust store does not hold: what --trust would name.
+	Untrusted []Shipped
+	unknown   []string // fingerprints of signers the trust store lacks
+}
+
+// Shipped is a key a bundle carries: its fingerprint and owner.
+type Shipped struct {
+	Fingerprint string `json:"fingerprint"`
+	Owner       string `json:"owner,omitempty"`
+}
+
+// String is "0adcddbb0f7539ca (Alice <alice@example.com>)".
+func (s Shipped) String() string {
+	if s.Owner == "" {
+		return s.Fingerprint
+	}
+	return s.Fingerprint + " (" + s.Owner + ")"
+}
+
+// TrustCommand is the command that installs the bundle file trusting
+// its untrusted signers' shipped keys ("" when there are none).
+func (r *Result) TrustCommand(file string) string {
+	if len(r.Untrusted) == 0 {
+		return ""
+	}
+	cmd := "rye bundle install"
+	for _, k := range r.Untrusted {
+		cmd += " --trust " + k.Fingerprint
+	}
+	return cmd + " " + file
 }
 
 // Failed reports whether the bundle did not verify.
@@ -75,8 +113,10 @@ func CheckArchive(a *Archive, ts *verify.TrustStore, p verify.Policy) *Result {
 		return r.fail(ManifestInvalid, "%s: the bundle id in its path: %v", mp, err)
 	}
 	r.ID = id
+	r.Shipped = shippedKeys(a, id)
+	defer r.untrusted(ts)
 	mdata := a.Get(mp).Data
-	if v, reason := checkManifestSignature(mdata, mp, id, ts, p); v != verify.Verified {
+	if v, reason := r.checkManifestSignature(mdata, mp, id, ts, p); v != verify.Verified {
 		r.checkItems(ts, p) // still useful to see, though nothing installs
 		return r.fail(ManifestFailed, "%s: %s: %s", mp, v, reason)
 	}
@@ -131,15 +171,60 @@ func CheckArchive(a *Archive, ts *verify.TrustStore, p verify.Policy) *Result {
 // verify.Check: a v2 signature (v1 cannot bind a kind and an id) over the
 // manifest's bytes, by a key of the trust store whose policy allows it,
 // for kind bundle and this id.
-func checkManifestSignature(data []byte, mp string, id item.ID, ts *verify.TrustStore, p verify.Policy) (verify.Verdict, string) {
-	r := verify.Check(verify.Input{
+func (r *Result) checkManifestSignature(data []byte, mp string, id item.ID, ts *verify.TrustStore, p verify.Policy) (verify.Verdict, string) {
+	v := verify.Check(verify.Input{
 		Kind: KindBundle, ID: id, Space: "bundle", Path: mp, Data: data, Require: sign.V2,
-		Resign: "rye bundle create " + string(id),
-		TrustHint: func(fp string) string {
-			return "a copy shipped inside the bundle is not trusted by itself; if you trust its owner: rye bundle install --trust " + fp
-		},
+		Resign:    "rye bundle create " + string(id),
+		TrustHint: r.trustHint,
 	}, ts, p)
-	return r.Verdict, r.Reason
+	if v.Verdict == verify.UntrustedKey {
+		r.unknown = append(r.unknown, v.Fingerprint)
+	}
+	return v.Verdict, v.Reason
+}
+
+// trustHint says how to trust the signer of key fp, whom the trust store
+// does not hold: with --trust when the bundle ships the key (naming its
+// owner), else as for any key.
+func (r *Result) trustHint(fp string) string {
+	for _, k := range r.Shipped {
+		if k.Fingerprint == fp {
+			return "the bundle ships key " + k.String() + ", which is not trusted by itself; if you trust its owner: rye bundle install --trust " + fp
+		}
+	}
+	return "the bundle does not ship this key; if you trust its owner: rye trust add <their public key>.pem"
+}
+
+// shippedKeys are the keys a bundle carries, read from its archive (a
+// file that does not parse is left out: checkEntries refuses it).
+func shippedKeys(a *Archive, id item.ID) []Shipped {
+	prefix := strings.TrimSuffix(KeyPath(id, "x"), "x.toml")
+	var out []Shipped
+	for _, f := range a.Files {
+		name, ok := strings.CutPrefix(f.Path, prefix)
+		if !ok || !strings.HasSuffix(name, ".toml") || strings.Contains(name, "/") {
+			continue
+		}
+		if k, err := verify.ParseTrustedKey(name, f.Data); err == nil {
+			out = append(out, Shipped{Fingerprint: k.Fingerprint, Owner: k.Owner})
+		}
+	}
+	return out
+}
+
+// untrusted fills Untrusted: the shipped keys among the signers the trust
+// store did not hold.
+func (r *Result) untrusted(ts *verify.TrustStore) {
+	for _, it := range r.Items {
+		if it.Verdict == verify.UntrustedKey {
+			r.unknown = append(r.unknown, it.Fingerprint)
+		}
+	}
+	for _, k := range r.Shipped {
+		if slices.Contains(r.unknown, k.Fingerprint) && ts.Lookup(k.Fingerprint) == nil {
+			r.Untrusted = append(r.Untrusted, k)
+		}
+	}
 }
 
 // checkEntries compares each file with its manifest entry: an item's kind
@@ -178,7 +263,7 @@ func (r *Result) checkItems(ts *verify.TrustStore, p verify.Policy) {
 		if err != nil {
 			continue // not an item: the manifest and the shipped keys
 		}
-		in := verify.Input{Kind: k, ID: id, Space: "bundle", Path: f.Path, Data: f.Data}
+		in := verify.Input{Kind: k, ID: id, Space: "bundle", Path: f.Path, Data: f.Data, TrustHint: r.trustHint}
 		r.Items = append(r.Items, verify.Check(in, ts, p))
 	}
 	sort.Slice(r.Items, func(i, j int) bool { return r.Items[i].Path < r.Items[j].Path })
@@ -273,4 +358,39 @@ func ShippedKey(a *Archive, fp string) (verify.TrustSource, []byte, error) {
 	}
 	src := verify.MemTrustSource("bundle (trusted by fingerprint)", "the bundle's key "+fp, map[string][]byte{fp + ".toml": f.Data})
 	return src, f.Data, nil
+}
+
+// ReadFile reads a bundle file, refusing one over DefaultLimits'
+// compressed size before reading it all.
+func ReadFile(file string) ([]byte, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, DefaultLimits.MaxCompressed+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", file, err)
+	}
+	return data, nil
+}
+
+// Line is the one-line summary of a checked bundle: "bundle acme 1.2.0:
+// verified; 3 items: 3 verified".
+func (r *Result) Line() string {
+	what := "bundle"
+	if r.ID != "" {
+		what += " " + string(r.ID)
+	}
+	if r.Manifest != nil {
+		what += " " + r.Manifest.Bundle.Version
+	}
+	failed := 0
+	for _, it := range r.Items {
+		if it.Verdict.Failed() {
+			failed++
+		}
+	}
+	return fmt.Sprintf("%s: %s; %s: %s", what, r.Verdict, report.Plural(len(r.Items), "item"),
+		report.Join(report.Count(len(r.Items)-failed)+" verified", report.Count(failed)+" failed"))
 }

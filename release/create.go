@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ryekit/rye/internal/atomicfile"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/sign"
 	"github.com/ryekit/rye/space"
@@ -167,4 +168,22 @@ func Create(o CreateOptions) (*Created, error) {
 func sha256Hex(data []byte) string {
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])
+}
+
+// Written is a bundle written to a file: what rye bundle create --json
+// prints.
+type Written struct {
+	File   string `json:"file"`
+	SHA256 string `json:"sha256"`
+	Bundle Info   `json:"bundle"`
+	Items  int    `json:"items"`
+}
+
+// Write writes the bundle's archive to file, atomically (a crash leaves no
+// half-written bundle, and an existing file is replaced whole).
+func (c *Created) Write(file string) (*Written, error) {
+	if err := atomicfile.WriteFile(file, c.Archive, 0o644); err != nil {
+		return nil, err
+	}
+	return &Written{File: file, SHA256: sha256Hex(c.Archive), Bundle: c.Manifest.Bundle, Items: len(c.Items)}, nil
 }

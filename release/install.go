@@ -36,19 +36,19 @@ func trustedKeyPath(fp string) string {
 // cleanly (removing files the new version no longer ships).
 type Installed struct {
 	Bundle struct {
-		ID            string `yaml:"id"`
-		Version       string `yaml:"version"`
-		InstalledAt   string `yaml:"installed_at"`
-		ArchiveSHA256 string `yaml:"archive_sha256"`
-	} `yaml:"bundle"`
+		ID            string `yaml:"id" json:"id"`
+		Version       string `yaml:"version" json:"version"`
+		InstalledAt   string `yaml:"installed_at" json:"installed_at"`
+		ArchiveSHA256 string `yaml:"archive_sha256" json:"archive_sha256"`
+	} `yaml:"bundle" json:"bundle"`
 	// Files are the paths written (relative to the space's root, ".ai/…")
 	// with the SHA-256 of what was written, so that a later install can
 	// tell a file the user changed since from one it may replace.
-	Files map[string]string `yaml:"files"`
+	Files map[string]string `yaml:"files" json:"files"`
 	// TrustedKeys are keys installed into .ai/trusted_keys by --trust.
-	TrustedKeys []string `yaml:"trusted_keys,omitempty"`
+	TrustedKeys []string `yaml:"trusted_keys,omitempty" json:"trusted_keys,omitempty"`
 	// Space is where it was found (rye bundle list); not stored.
-	Space string `yaml:"-"`
+	Space string `yaml:"-" json:"space,omitempty"`
 }
 
 // ListAll lists the bundles installed in each space given (nil ones are
@@ -89,10 +89,10 @@ func (in *Installed) marshal() []byte {
 type InstallOptions struct {
 	Root  string // the space's root (the folder that holds .ai/)
 	Force bool   // replace files that another bundle, or no bundle, installed
-	// TrustKey is the shipped key file to add to .ai/trusted_keys (from
-	// --trust FP, after ShippedKey checked it); nil for none.
-	TrustKey   []byte
-	TrustFP    string
+	// Trust are the shipped key files to add to .ai/trusted_keys, by
+	// fingerprint (from --trust FP, repeatable, after ShippedKey checked
+	// each: CheckTrusting's shipped keys).
+	Trust      map[string][]byte
 	ArchiveSum string
 	Now        time.Time
 
@@ -218,15 +218,15 @@ func Install(r *Result, o InstallOptions) (*Installed, error) {
 			conflict(f.Path, "the item already exists as "+sibling+"; one would shadow the other")
 		}
 	}
-	if o.TrustKey != nil {
-		p := trustedKeyPath(o.TrustFP)
+	for _, fp := range slices.Sorted(maps.Keys(o.Trust)) {
+		p := trustedKeyPath(fp)
 		target := filepath.Join(o.Root, filepath.FromSlash(p))
 		if _, err := os.Lstat(target); errors.Is(err, fs.ErrNotExist) {
-			if err := add(p, o.TrustKey, false); err != nil {
+			if err := add(p, o.Trust[fp], false); err != nil {
 				return nil, err
 			}
 			delete(rec.Files, p) // recorded as a key, not as a shipped file
-			rec.TrustedKeys = append(rec.TrustedKeys, o.TrustFP)
+			rec.TrustedKeys = append(rec.TrustedKeys, fp)
 		} // an existing trust entry for the same key is the user's and wins
 	}
 	if previous != nil {

@@ -1,6 +1,9 @@
 package release
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/ryekit/rye/report"
 	"github.com/ryekit/rye/verify"
 )
@@ -34,5 +37,12 @@ func (r *Result) Report(file string, listVerified bool) *report.Report {
 		rep.Add(report.Finding{Rule: rule, Severity: report.Error, Path: file, Line: 1, Col: 1, Message: r.Verdict + ": " + r.Reason, Kind: "bundle", ID: string(r.ID)})
 	}
 	rep.Items = append(rep.Items, report.Item{Failed: r.Failed(), Value: map[string]any{"kind": "bundle", "id": r.ID, "path": file, "verdict": r.Verdict, "reason": r.Reason}})
+	if cmd := r.TrustCommand(file); cmd != "" {
+		keys := make([]string, len(r.Untrusted))
+		for i, k := range r.Untrusted {
+			keys[i] = k.String()
+		}
+		rep.Notes = append(rep.Notes, fmt.Sprintf("the bundle ships the keys of its signers that you do not trust: %s; they are never trusted by themselves; if you trust their owners: %s", strings.Join(keys, ", "), cmd))
+	}
 	return rep
 }

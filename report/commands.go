@@ -69,6 +69,19 @@ func (r *Report) Named(name string) *Report {
 	return &out
 }
 
+// ShellWord quotes a path for a POSIX shell when it needs it (a leading ~/
+// stays outside the quotes, so that it still expands).
+func ShellWord(p string) string {
+	if !strings.ContainsAny(p, " \t\n'\"\\$`!*?[]{}()<>|&;#") {
+		return p
+	}
+	prefix := ""
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		prefix, p = "~/", rest
+	}
+	return prefix + "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
+}
+
 // Descends reports whether a folder shown as shown (relative to the
 // working directory) lies below it: not the working directory itself, nor
 // one of its parents, where commands run as they are.

@@ -36,8 +36,8 @@ type Outputs struct {
 	Stdout io.Writer
 	// Color colours text on standard output.
 	Color bool
-	// Quiet leaves warnings out of text and GitHub output (-q); machine
-	// formats keep everything.
+	// Quiet leaves warnings, notes and the summary line out of text and
+	// GitHub output (-q: only errors); machine formats keep everything.
 	Quiet bool
 	// Paths name files in machine formats (text keeps the paths the
 	// findings have: relative to the working directory).
@@ -73,10 +73,12 @@ func (o Outputs) Write(rep *Report, line string, summary any) error {
 			}
 			r = machineRep
 		}
+		shown := line
 		if o.Quiet && (out.Format == "text" || out.Format == "github") {
-			r = r.WithoutWarnings()
+			r, shown = r.WithoutWarnings(), ""
+			r.Notes = nil
 		}
-		if err := o.write(out, r, line, summary); err != nil {
+		if err := o.write(out, r, shown, summary); err != nil {
 			return err
 		}
 	}

@@ -9,7 +9,8 @@ import (
 
 // WriteText writes findings as "path:line:col: severity: message [rule]",
 // grouped by file (a blank line between files), then the notes and a
-// summary line such as "1,204 items: 1,198 verified, 6 failed". With color
+// summary line such as "1,204 items: 1,198 verified, 6 failed" (none when
+// summary is empty: -q prints only the errors). With color
 // (a terminal, and neither NO_COLOR nor --no-color), the position is bold,
 // the severity coloured and the rule dim, as compilers and linters do.
 func WriteText(w io.Writer, r *Report, summary string, color bool) error {
@@ -28,11 +29,17 @@ func WriteText(w io.Writer, r *Report, summary string, color bool) error {
 		}
 		fmt.Fprintf(w, "%s: %s: %s %s\n", st.bold(position(f)), st.severity(f.Severity), f.Message, st.dim("["+f.Rule+"]"))
 	}
+	if summary == "" && len(r.Notes) == 0 {
+		return nil
+	}
 	if len(findings) > 0 {
 		fmt.Fprintln(w)
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintln(w, n)
+	}
+	if summary == "" {
+		return nil
 	}
 	_, err := fmt.Fprintln(w, summary)
 	return err

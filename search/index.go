@@ -10,7 +10,6 @@ package search
 import (
 	"cmp"
 	"math"
-	"math/bits"
 	"slices"
 	"sort"
 	"strings"
@@ -87,6 +86,7 @@ type Doc struct {
 // Index is a set of documents over one term dictionary.
 type Index struct {
 	terms   []string
+	stems   []string // stem of each term, filled by termStems
 	termIDs map[string]uint32
 	Docs    []*Doc
 	Weights map[item.Kind]Weights
@@ -184,12 +184,13 @@ const (
 	b  = 0.75
 )
 
-// queryTerm is one word of the query and the dictionary terms it matches
-// (more than one for a prefix query "deplo*").
+// queryTerm is one word of the query, its stem, and the dictionary terms
+// it matches with their weights (matchWeight).
 type queryTerm struct {
 	word   string
-	prefix bool
-	terms  map[uint32]bool
+	stem   string
+	prefix bool // written with a final *
+	terms  map[uint32]float64
 }
 
 // Search ranks the documents in scope for query (BM25F); limit <= 0 means
@@ -255,24 +256,33 @@ func (ix *Index) parseQuery(query string) []queryTerm {
 	for _, raw := range strings.Fields(query) {
 		prefix := strings.HasSuffix(raw, "*")
 		for _, w := range tokenize(nil, raw) {
-			q := queryTerm{word: w, prefix: prefix, terms: map[uint32]bool{}}
-			if id, ok := ix.termIDs[w]; ok {
-				q.terms[id] = true
-			}
-			if prefix {
-				for t, id := range ix.termIDs {
-					if strings.HasPrefix(t, w) {
-						q.terms[id] = true
-					}
-				}
-			}
-			qs = append(qs, q)
+			qs = append(qs, queryTerm{word: w, stem: stem(w), prefix: prefix, terms: map[uint32]float64{}})
 		}
 	}
 	if len(qs) > maxQueryWords {
 		qs = qs[:maxQueryWords]
 	}
+	if len(qs) == 0 {
+		return nil
+	}
+	stems := ix.termStems()
+	for id, t := range ix.terms {
+		for i := range qs {
+			if w := matchWeight(qs[i], t, stems[id]); w > 0 {
+				qs[i].terms[uint32(id)] = w
+			}
+		}
+	}
 	return qs
+}
+
+// termStems are the stems of the dictionary's terms, by term id, computed
+// as terms are first searched.
+func (ix *Index) termStems() []string {
+	for len(ix.stems) < len(ix.terms) {
+		ix.stems = append(ix.stems, stem(ix.terms[len(ix.stems)]))
+	}
+	return ix.stems
 }
 
 // rank scores docs with BM25F: per query term, the field frequencies are
@@ -288,18 +298,19 @@ func (ix *Index) rank(docs []*Doc, qs []queryTerm) []hit {
 	for f := range avg {
 		avg[f] = math.Max(avg[f]/math.Max(n, 1), 1)
 	}
-	// The dictionary terms the query matches, sorted, each with the set of
-	// query words it answers (a bit set). Postings are sorted by term, so a
-	// document is scored by binary search for these few terms instead of a
-	// pass over all its postings.
-	var matched []termMask
+	// The dictionary terms the query matches, sorted, each with the query
+	// words it answers. Postings are sorted by term, so a document is
+	// scored by binary search for these few terms instead of a pass over
+	// all its postings.
+	var matched []termMatch
 	for q := range qs {
-		for t := range qs[q].terms {
-			matched = append(matched, termMask{t, 1 << uint(q)})
+		for t, w := range qs[q].terms {
+			matched = append(matched, termMatch{term: t, q: q, weight: w})
 		}
 	}
-	sort.Slice(matched, func(i, j int) bool { return matched[i].term < matched[j].term })
-	matched = mergeMasks(matched)
+	sort.Slice(matched, func(i, j int) bool {
+		return matched[i].term < matched[j].term || matched[i].term == matched[j].term && matched[i].q < matched[j].q
+	})
 	// tfs[i*len(qs)+q] is the weighted, normalised frequency of query word
 	// q in doc i.
 	nq := len(qs)
@@ -314,11 +325,13 @@ func (ix *Index) rank(docs []*Doc, qs []queryTerm) []hit {
 				continue
 			}
 			norm := 1 - b + b*float64(d.lengths[f])/avg[f]
-			for _, tm := range matched {
-				if tf := findTF(ps, tm.term); tf > 0 {
-					for m := tm.mask; m != 0; m &= m - 1 {
-						row[bits.TrailingZeros64(m)] += w[f] * float64(tf) / norm
-					}
+			var tf uint32
+			for k, tm := range matched {
+				if k == 0 || matched[k-1].term != tm.term {
+					tf = findTF(ps, tm.term) // once per term, whatever words it answers
+				}
+				if tf > 0 {
+					row[tm.q] += tm.weight * w[f] * float64(tf) / norm
 				}
 			}
 		}
@@ -359,24 +372,12 @@ func (d *Doc) result(score float64) Result {
 		Description: d.Description, Category: d.Category, Score: score}
 }
 
-// termMask is a dictionary term and the query words it answers.
-type termMask struct {
-	term uint32
-	mask uint64
-}
-
-// mergeMasks joins adjacent entries for the same term (a term can answer
-// two query words, "dep*" and "deploy").
-func mergeMasks(ms []termMask) []termMask {
-	out := ms[:0]
-	for _, m := range ms {
-		if n := len(out); n > 0 && out[n-1].term == m.term {
-			out[n-1].mask |= m.mask
-			continue
-		}
-		out = append(out, m)
-	}
-	return out
+// termMatch is a dictionary term, a query word it answers and how much it
+// counts for it.
+type termMatch struct {
+	term   uint32
+	q      int
+	weight float64
 }
 
 // findTF returns the frequency of term in postings sorted by term, or 0.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"path"
 	"slices"
-	"strings"
 
 	"github.com/ryekit/rye/internal/par"
 	"github.com/ryekit/rye/item"
@@ -200,13 +199,13 @@ func verifyDoc(sp *space.Space, d *Doc, ts *verify.TrustStore, p verify.Policy) 
 	return c
 }
 
-// matchesIDOrPath reports whether a query word (a prefix, for a word
-// ending in *) is a word of the document's id or path.
+// matchesIDOrPath reports whether a query word matches a word of the
+// document's id or path, as it matches indexed words (matchWeight).
 func matchesIDOrPath(d *Doc, qs []queryTerm) bool {
 	words := tokenize(tokenize(nil, string(d.ID)), d.Path)
 	for _, q := range qs {
 		for _, w := range words {
-			if w == q.word || q.prefix && strings.HasPrefix(w, q.word) {
+			if matchWeight(q, w, stem(w)) > 0 {
 				return true
 			}
 		}

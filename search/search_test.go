@@ -29,6 +29,13 @@ func TestParseScope(t *testing.T) {
 		"all":                        "[directive tool knowledge] ",
 		"*":                          "[directive tool knowledge] ",
 		"knowledge.*":                "[knowledge] ",
+		"tool/hello/*":               "[tool] hello",
+		"tool/hello/**":              "[tool] hello",
+		"tool/hello":                 "[tool] hello",
+		"hello/*":                    "[directive tool knowledge] hello",
+		"all/tool/*":                 "[directive tool knowledge] tool",
+		"tool/*":                     "[tool] ",
+		"knowledge/my.notes/x":       "[knowledge] my.notes/x",
 	}
 	for in, want := range cases {
 		sc, err := ParseScope(in)
@@ -44,7 +51,7 @@ func TestParseScope(t *testing.T) {
 			t.Errorf("%s: %s, want %s", in, got, want)
 		}
 	}
-	for _, bad := range []string{"gadget", "tool..x", "tool.a..b"} {
+	for _, bad := range []string{"gadget", "tool..x", "tool.a..b", "tool/a/*/b", "tool/a//b", "tool/../x"} {
 		if _, err := ParseScope(bad); err == nil {
 			t.Errorf("%s accepted", bad)
 		}
@@ -57,6 +64,57 @@ func TestParseScope(t *testing.T) {
 	}
 	if sc.Contains(item.Directive, "rye/core/x") {
 		t.Error("kind ignored")
+	}
+	sc, _ = ParseScope("tool/hello/gr*")
+	for id, want := range map[string]bool{"hello/greet": true, "hello/gr": true, "hello/grx/y": true, "hello/style": false} {
+		if sc.Contains(item.Tool, item.ID(id)) != want {
+			t.Errorf("tool/hello/gr* contains %s: %v", id, !want)
+		}
+	}
+}
+
+func TestStem(t *testing.T) {
+	for w, want := range map[string]string{
+		"greet": "greet", "greets": "greet", "greeting": "greet", "greetings": "greet", "greeted": "greet",
+		"matches": "match", "matching": "match", "running": "run", "stopped": "stop", "falling": "fall",
+		"libraries": "library", "copied": "copy", "create": "creat", "creating": "creat", "created": "creat",
+		"class": "class", "status": "status", "analysis": "analysis", "sing": "sing", "bed": "bed",
+		"naïve": "naïve", "v2s": "v2s",
+	} {
+		if got := stem(w); got != want {
+			t.Errorf("stem(%s) = %s, want %s", w, got, want)
+		}
+	}
+}
+
+// Words match by stem and by prefix, nearer matches first: "greeting"
+// finds an item about greets, "deplo" one about deployment; the very word
+// outranks its variants.
+func TestStemAndPrefixMatch(t *testing.T) {
+	ix := NewIndex()
+	ix.Add(doc(item.Tool, "a/greet", Fields{Name: "greet", Description: "Greet someone by name"}))
+	ix.Add(doc(item.Knowledge, "a/style", Fields{Name: "style", Title: "House style for greetings"}))
+	ix.Add(doc(item.Tool, "a/ship", Fields{Name: "ship", Description: "Deployment of the app"}))
+	all, _ := ParseScope("all")
+	ids := func(q string) string {
+		rs, _ := ix.Search(all, q, 0)
+		var s []string
+		for _, r := range rs {
+			s = append(s, string(r.ID))
+		}
+		return strings.Join(s, " ")
+	}
+	if got := ids("greeting"); !strings.Contains(got, "a/greet") || !strings.Contains(got, "a/style") {
+		t.Errorf("greeting: %s", got)
+	}
+	if got := ids("greet"); got != "a/greet a/style" {
+		t.Errorf("greet: %s", got)
+	}
+	if got := ids("deplo"); got != "a/ship" {
+		t.Errorf("deplo: %s", got)
+	}
+	if got := ids("de"); got != "" {
+		t.Errorf("a two-letter word is not a prefix: %s", got)
 	}
 }
 

@@ -26,6 +26,9 @@ type Target struct {
 	Rel     string
 	File    string // path on disk, derived from Space and Rel
 	Display string // path as shown to the user
+	// replace lets the signer replace the valid line of another trusted
+	// signer (Request.ReplaceOthers), in any format.
+	replace bool
 }
 
 // resolve fills in the target's file on disk from its space.
@@ -48,10 +51,11 @@ const (
 	OutcomeUnchanged                // already validly signed by this key in this format
 	OutcomeWouldSign                // --dry-run: would be rewritten
 	OutcomeFailed                   // refused or not written; Err says why
+	OutcomeKept                     // validly signed by another trusted key: left as it is
 )
 
 func (o Outcome) String() string {
-	return [...]string{"signed", "unchanged", "would sign", "failed"}[o]
+	return [...]string{"signed", "unchanged", "would sign", "failed", "kept"}[o]
 }
 
 // Result is the outcome for one target.
@@ -59,6 +63,9 @@ type Result struct {
 	Target
 	Outcome Outcome
 	Err     error
+	// Signer is the other signer whose valid signature was kept
+	// (OutcomeKept).
+	Signer *Signature
 	// Note says what signing changed besides the line, for the reader:
 	// another format's line of the signer's own replaced (a migration),
 	// signature-looking lines removed from the body as RyeOS's signer
@@ -188,8 +195,9 @@ func (b *Batch) one(t Target, staged *atomicfile.Batch) Result {
 		return r
 	}
 	// Another format's line is the first thing to say: validating an item
-	// rye will not sign anyway would only hide it.
-	if err := replaceable(b.Key, t.Kind, t.ID, ext, src, found); err != nil {
+	// rye will not sign anyway would only hide it. A trusted signer's line
+	// the caller asked to replace is replaced, whatever its format.
+	if err := replaceable(b.Key, t.Kind, t.ID, ext, src, found); err != nil && !t.replace {
 		r.Err = err
 		return r
 	}
@@ -204,6 +212,14 @@ func (b *Batch) one(t Target, staged *atomicfile.Batch) Result {
 		return r
 	}
 	if !b.contentAllowed(&r, src) {
+		return r
+	}
+	if b.DryRun { // no private key: what signing would refuse, then stop
+		if err := formatFits(b.Format, src); err != nil {
+			r.Err = err
+			return r
+		}
+		r.Outcome = OutcomeWouldSign
 		return r
 	}
 	out, err := signFound(b.Key, b.Format, t.Kind, t.ID, ext, src, found, b.Time)

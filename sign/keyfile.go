@@ -63,6 +63,35 @@ func FindKey(file, userRoot string, getenv func(string) string, ask func(path st
 	return paths, src, nil
 }
 
+// LoadKeyNoPrompt loads the signing key FindKey names (file, else
+// RYE_SIGNING_KEY, else the user space's), never asking for a passphrase:
+// an encrypted key opens with passphrase alone (the caller's
+// RYE_KEY_PASSWORD), and without one it is a *KeyError that is
+// Unavailable. rye mcp --allow-sign loads its key so: the server's stdin
+// is the protocol, and a prompt on the user's terminal would land in the
+// middle of the agent's screen.
+func LoadKeyNoPrompt(file, userRoot string, getenv func(string) string, passphrase string) (*Key, error) {
+	env := func(k string) string {
+		if k == "RYE_KEY_PASSWORD" {
+			return passphrase
+		}
+		return getenv(k)
+	}
+	needed := false
+	_, src, err := FindKey(file, userRoot, env, func(string, int) ([]byte, error) {
+		needed = true
+		return nil, ErrPassphraseNeeded
+	})
+	if err != nil {
+		return nil, err
+	}
+	key, err := LoadSigningKey(src)
+	if needed {
+		return nil, &KeyError{Path: src.Path, Msg: "the key is encrypted, and no passphrase was given", Unavailable: true}
+	}
+	return key, err
+}
+
 // KeyError is a key that cannot be used, with what to do about it.
 type KeyError struct {
 	Path string
@@ -71,6 +100,10 @@ type KeyError struct {
 	// Exists is a key file that is there already (GenerateKeyFiles):
 	// the caller says how to replace it.
 	Exists bool
+	// Unavailable is a key whose public half cannot be read without
+	// unlocking it, or that is not there (SigningPublicKey): a signer
+	// that needs it loads the key, and only then.
+	Unavailable bool
 }
 
 func (e *KeyError) Error() string {
@@ -246,6 +279,54 @@ func PublicKeyOf(src KeySource, besidePEM string) (ed25519.PublicKey, string, er
 		return nil, "", err
 	}
 	return key.Public, src.Path, nil
+}
+
+// SigningPublicKey is the public half of the key src names, for a key that
+// is to sign, read without unlocking it: no passphrase is asked for (src's
+// own Passphrase, such as RYE_KEY_PASSWORD, is still used). The file must
+// be one rye signs with: a private key of AcceptedForms that only its
+// owner can read, or an OpenSSH public key whose private half ssh-agent
+// holds; anything else is an error, as LoadSigningKey would give. A key
+// that is not there, or an encrypted PEM key without public_key.pem
+// beside it (besidePEM), is a *KeyError that is Unavailable: rye sign then
+// loads the key only if something needs signing.
+func SigningPublicKey(src KeySource, besidePEM string) (ed25519.PublicKey, error) {
+	data, info, err := readKeyFile(src.Path)
+	if err != nil {
+		var ke *KeyError
+		if errors.As(err, &ke) && !fileExists(src.Path) {
+			ke.Unavailable = true
+		}
+		return nil, err
+	}
+	if !IsOpenSSHPublicKey(data) {
+		if block, _ := pem.Decode(data); block == nil || !privateKeyPEMTypes[block.Type] {
+			_, err := ParsePrivateKey(data, nil)
+			return nil, &KeyError{Path: src.Path, Msg: err.Error()}
+		}
+		if err := checkPrivateMode(src.Path, info); err != nil {
+			return nil, err
+		}
+	}
+	needed := false
+	locked, ask := src, src.Passphrase
+	locked.Passphrase = func(path string, attempt int) ([]byte, error) {
+		if ask != nil {
+			return ask(path, attempt)
+		}
+		needed = true
+		return nil, ErrPassphraseNeeded
+	}
+	pub, _, err := PublicKeyOf(locked, besidePEM)
+	if needed && err != nil {
+		return nil, &KeyError{Path: src.Path, Msg: "the key is encrypted and its public half cannot be read without the passphrase", Fix: "write it beside the key: rye keys export > " + besidePEM, Unavailable: true}
+	}
+	return pub, err
+}
+
+func fileExists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }
 
 // openSSHPublicHalf reads the public key that an OpenSSH private key file

@@ -513,6 +513,41 @@ func TestPublicKeyOf(t *testing.T) {
 	}
 }
 
+// SigningPublicKey reads the public half of a key that is to sign
+// without asking for a passphrase: an encrypted key without
+// public_key.pem, or no key at all, is Unavailable (the signer decides
+// later); a file that cannot sign is an error now.
+func TestSigningPublicKey(t *testing.T) {
+	dir := t.TempDir()
+	paths := KeyPaths{Private: filepath.Join(dir, "private_key.pem"), Public: filepath.Join(dir, "public_key.pem")}
+	key, err := GenerateKeyFiles(paths, KeyFilePEM, func() ([]byte, error) { return []byte("pw"), nil }, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pub, err := SigningPublicKey(KeySource{Path: paths.Private}, paths.Public); err != nil || !pub.Equal(key.Public) {
+		t.Errorf("encrypted with public_key.pem: %v", err)
+	}
+	unavailable := func(err error) bool {
+		var ke *KeyError
+		return errors.As(err, &ke) && ke.Unavailable
+	}
+	if _, err := SigningPublicKey(KeySource{Path: paths.Private}, filepath.Join(dir, "none.pem")); !unavailable(err) {
+		t.Errorf("encrypted alone: %v", err)
+	}
+	if _, err := SigningPublicKey(KeySource{Path: filepath.Join(dir, "missing.pem")}, paths.Public); !unavailable(err) {
+		t.Errorf("no key: %v", err)
+	}
+	if _, err := SigningPublicKey(KeySource{Path: paths.Public}, paths.Public); err == nil || unavailable(err) || !strings.Contains(err.Error(), "signing needs the private key") {
+		t.Errorf("a public key as the signing key: %v", err)
+	}
+	if runtime.GOOS != "windows" {
+		os.Chmod(paths.Private, 0o644)
+		if _, err := SigningPublicKey(KeySource{Path: paths.Private}, paths.Public); err == nil || unavailable(err) || !strings.Contains(err.Error(), "readable by others") {
+			t.Errorf("a key others can read: %v", err)
+		}
+	}
+}
+
 // TestParsePublicKey: both forms a public key comes in, and what is
 // refused.
 func TestParsePublicKey(t *testing.T) {

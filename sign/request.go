@@ -1,10 +1,12 @@
 package sign
 
 import (
+	"crypto/ed25519"
 	"errors"
 	"strings"
 	"time"
 
+	"github.com/ryekit/rye/internal/par"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/space"
 )
@@ -19,13 +21,27 @@ type Request struct {
 	Patterns []string    // ids, globs or file paths (space.Select)
 	WorkDir  string      // path patterns are relative to it
 	// Key returns the signing key. It is called only when there is
-	// something to sign, so that a commit that touches no item never asks
-	// for a passphrase.
-	Key    func() (*Key, error)
-	Format Format // 0 is V2
-	Time   time.Time
-	Force  bool // re-sign items that are already validly signed
-	DryRun bool // compute, write nothing
+	// something to sign, and never for a dry run, so that a commit that
+	// touches no item never asks for a passphrase.
+	Key func() (*Key, error)
+	// PublicKey returns the signing key's public half without asking for
+	// a passphrase (public_key.pem beside the key, an OpenSSH key's clear
+	// half, a .pub file: SigningPublicKey). It tells the items already
+	// signed by the key without loading it. An error that is an
+	// Unavailable *KeyError (no key, or none readable without its
+	// passphrase) leaves the key to decide, loaded if something needs
+	// signing; any other error stops the run.
+	PublicKey func() (ed25519.PublicKey, error)
+	// Signed, when set, says whose valid signature an item carries: the
+	// trusted key whose signature over it verifies, in any format, or nil.
+	// Another signer's item is kept as it is and reported, unless
+	// ReplaceOthers.
+	Signed        func(t Target, src []byte) *Signature
+	ReplaceOthers bool
+	Format        Format // 0 is V2
+	Time          time.Time
+	Force         bool // re-sign items that are already validly signed
+	DryRun        bool // compute, write nothing
 	// AllowContent signs items with error-level content findings
 	// (Batch.AllowContent); the MCP server never sets it.
 	AllowContent bool
@@ -48,6 +64,9 @@ type Request struct {
 type Outcomes struct {
 	// Key is the key that signed, nil when there was nothing to sign.
 	Key *Key
+	// Fingerprint is the signer's key, when known: the key's, else its
+	// public half's (PublicKey).
+	Fingerprint string
 	// Selected counts the items the patterns selected, before Changed.
 	Selected int
 	// Skipped are the paths given that name files which are not items.
@@ -58,9 +77,13 @@ type Outcomes struct {
 
 // Run selects the items (space.Select; symbolic links named like items
 // are kept, for the signer to refuse with the reason), narrows them with
-// Changed, loads the key and signs them as one Batch. Errors are the
-// request's: a pattern that matches nothing, Changed's, the key's; what
-// happens to each item is in its Result.
+// Changed, and judges each without the private key: already signed by the
+// signer's key (PublicKey) in the format asked for, unchanged; validly
+// signed by another trusted key (Signed), kept unless ReplaceOthers. Only
+// when something is left to sign is the key loaded (never for a dry run),
+// and those items are signed as one Batch. Errors are the request's: a
+// pattern that matches nothing, Changed's, the key's; what happens to each
+// item is in its Result.
 func Run(req Request) (*Outcomes, error) {
 	// nil: every kind of the space's layout (space.Walk).
 	sel, err := space.Select(req.Space, req.Kinds, req.Patterns, req.WorkDir)
@@ -85,14 +108,75 @@ func Run(req Request) (*Outcomes, error) {
 	if len(items) == 0 {
 		return out, nil
 	}
-	if out.Key, err = req.Key(); err != nil {
-		return nil, err
-	}
 	format := req.Format
 	if format == 0 {
 		format = V2
 	}
-	b := &Batch{Key: out.Key, Format: format, Time: req.Time, Force: req.Force, DryRun: req.DryRun, Progress: req.Progress, AllowContent: req.AllowContent}
+	targets := make([]Target, len(items))
+	for i, f := range items {
+		targets[i] = Target{Kind: f.Kind, ID: f.ID, Space: f.Space, Rel: f.Rel, Display: f.Path()}
+	}
+
+	// What each item needs, judged without the private key.
+	var pub ed25519.PublicKey
+	var pubErr error
+	if req.PublicKey != nil {
+		var ke *KeyError
+		if pub, pubErr = req.PublicKey(); pubErr != nil && !(errors.As(pubErr, &ke) && ke.Unavailable) {
+			return nil, pubErr // a key file that cannot sign: say so now
+		}
+	}
+	results := make([]Result, len(targets))
+	sigs := make([]*Signature, len(targets))
+	states := make([]state, len(targets))
+	par.For(len(targets), par.IO(), par.Counted(len(targets), func(i int) {
+		results[i], sigs[i], states[i] = req.judge(targets[i], pub, format)
+	}, req.Progress))
+	need, open := false, false
+	for _, st := range states {
+		need = need || st != settled
+		open = open || st == undecided
+	}
+	if pub != nil {
+		out.Fingerprint = Fingerprint(pub)
+	}
+	if !need {
+		return out.with(results, targets), nil
+	}
+
+	// The key, only now, and never for a dry run.
+	var key *Key
+	switch {
+	case req.DryRun && pub == nil:
+		if pubErr == nil {
+			pubErr = errors.New("no public key to compare with")
+		}
+		return nil, pubErr
+	case req.DryRun:
+		key = publicOnly(pub)
+	default:
+		if key, err = req.Key(); err != nil {
+			return nil, err
+		}
+		out.Key, out.Fingerprint = key, key.Fingerprint
+	}
+	if open {
+		for i, st := range states {
+			if st == undecided {
+				results[i], _, states[i] = req.decide(results[i], sigs[i], key.Public, format)
+			}
+		}
+	}
+
+	// Sign what needs it, as one Batch.
+	var idx []int
+	var todo []Target
+	for i, st := range states {
+		if st == needsSigning {
+			idx, todo = append(idx, i), append(todo, results[i].Target)
+		}
+	}
+	b := &Batch{Key: key, Format: format, Time: req.Time, Force: req.Force, DryRun: req.DryRun, Progress: req.Progress, AllowContent: req.AllowContent}
 	ryeos := req.Space.Layout().RyeOS
 	switch {
 	case format == R1:
@@ -110,12 +194,19 @@ func Run(req Request) (*Outcomes, error) {
 			return feb(t, src)
 		}
 	}
-	targets := make([]Target, len(items))
-	for i, f := range items {
-		targets[i] = Target{Kind: f.Kind, ID: f.ID, Space: f.Space, Rel: f.Rel, Display: f.Path()}
+	for j, r := range b.Run(todo) {
+		results[idx[j]] = r
 	}
-	out.Results = b.Run(targets)
-	return out, nil
+	return out.with(results, targets), nil
+}
+
+// with sets the results, each carrying its target as selected.
+func (o *Outcomes) with(results []Result, targets []Target) *Outcomes {
+	for i := range results {
+		results[i].Target = targets[i]
+	}
+	o.Results = results
+	return o
 }
 
 // validator is the metadata check that runs before signing: the item's
@@ -159,6 +250,15 @@ type Entry struct {
 	// Content are the item's error-level content findings: why it was
 	// refused, or what it was signed over.
 	Content []ContentEntry `json:"content_findings,omitempty"`
+	// SignedBy is the other signer whose valid signature was kept.
+	SignedBy *Signer `json:"signed_by,omitempty"`
+}
+
+// Signer names the key of a kept signature.
+type Signer struct {
+	Fingerprint string `json:"fingerprint"`
+	Owner       string `json:"owner,omitempty"`
+	Format      string `json:"format"`
 }
 
 // ContentEntry is one content finding of an Entry, what is hidden made
@@ -171,13 +271,11 @@ type ContentEntry struct {
 	Shown   string `json:"shown"`
 }
 
-// Summarize is the summary of results signed with key (nil: none was
-// needed) in format, allowContent as the request said.
-func Summarize(key *Key, format Format, results []Result, allowContent bool) *Summary {
-	s := &Summary{Format: format.String(), AllowContent: allowContent, Results: make([]Entry, 0, len(results))}
-	if key != nil {
-		s.Fingerprint = key.Fingerprint
-	}
+// Summarize is the summary of results signed in format with the key of
+// fingerprint fp ("" when it is not known: nothing needed it),
+// allowContent as the request said.
+func Summarize(fp string, format Format, results []Result, allowContent bool) *Summary {
+	s := &Summary{Fingerprint: fp, Format: format.String(), AllowContent: allowContent, Results: make([]Entry, 0, len(results))}
 	for _, r := range results {
 		e := Entry{Kind: r.Kind, ID: r.ID, Path: r.Display, Result: r.Outcome.String(), Note: r.Note}
 		if r.Err != nil {
@@ -185,6 +283,9 @@ func Summarize(key *Key, format Format, results []Result, allowContent bool) *Su
 		}
 		for _, f := range r.Content {
 			e.Content = append(e.Content, ContentEntry{Rule: f.Rule, Line: f.Line, Column: f.Col, Message: f.Message, Shown: f.Shown})
+		}
+		if r.Signer != nil {
+			e.SignedBy = &Signer{Fingerprint: r.Signer.Fingerprint, Owner: r.Signer.Owner, Format: r.Signer.Format.String()}
 		}
 		s.Results = append(s.Results, e)
 	}

@@ -1,6 +1,7 @@
 package sign
 
 import (
+	"crypto/ed25519"
 	"errors"
 	"os"
 	"path/filepath"
@@ -107,5 +108,99 @@ func TestSigningTime(t *testing.T) {
 	}
 	if got, err := SigningTime(func(string) string { return "" }); err != nil || time.Since(got) > time.Minute || got.Location() != time.UTC {
 		t.Errorf("now: %v %v", got, err)
+	}
+}
+
+// Run judges every item before it loads the key: an item signed by the
+// signer's own key (its public half) is unchanged, one validly signed by
+// another trusted key is kept, and the key is asked for only when
+// something is left to sign, never for a dry run.
+func TestRunJudgesWithoutTheKey(t *testing.T) {
+	root := t.TempDir()
+	for _, name := range []string{"a", "b"} {
+		p := filepath.Join(root, ".ai", "knowledge", "acme", name+".md")
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte("```yaml\nid: "+name+"\ntitle: T\nentry_type: guide\ncategory: acme\nversion: \"1.0.0\"\n```\n"), 0o644)
+	}
+	sp := space.NewDiskSpace(space.Project, root, "")
+	alice, bob := vectorKey(), NewKey(ed25519.NewKeyFromSeed(make([]byte, 32)))
+	when := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	base := Request{Space: sp, Kinds: []item.Kind{item.Knowledge}, Patterns: []string{"acme/*"}, WorkDir: root, Time: when}
+	as := func(k *Key) func() (*Key, error) { return func() (*Key, error) { return k, nil } }
+	req := base
+	req.Key = as(alice)
+	if _, err := Run(req); err != nil {
+		t.Fatal(err)
+	}
+	// Signed: alice's valid signature, as a trust store holding her key
+	// would say.
+	signed := func(tg Target, src []byte) *Signature {
+		if !SignedBy(alice, V2, tg.Kind, tg.ID, ".md", src) {
+			return nil
+		}
+		return &Signature{Format: V2, Fingerprint: alice.Fingerprint, Owner: "alice", Public: alice.Public}
+	}
+	asked := 0
+	counted := func(k *Key) func() (*Key, error) { return func() (*Key, error) { asked++; return k, nil } }
+	outcomes := func(out *Outcomes) string {
+		var s []string
+		for _, r := range out.Results {
+			s = append(s, string(r.ID)+"="+r.Outcome.String())
+		}
+		return strings.Join(s, " ")
+	}
+
+	// Bob: alice's items are kept, without his key.
+	req = base
+	req.Key, req.PublicKey, req.Signed = counted(bob), func() (ed25519.PublicKey, error) { return bob.Public, nil }, signed
+	out, err := Run(req)
+	if err != nil || outcomes(out) != "acme/a=kept acme/b=kept" || asked != 0 || out.Results[0].Signer.Owner != "alice" || out.Fingerprint != bob.Fingerprint {
+		t.Fatalf("bob: %v %s (key asked %d times)", err, outcomes(out), asked)
+	}
+	if tl := Count(out.Results); len(tl.Signers) != 1 || tl.Signers[0] != "alice ("+alice.Fingerprint+")" || len(tl.Kept[tl.Signers[0]]) != 2 || tl.Counts[OutcomeKept] != 2 {
+		t.Errorf("tally: %+v", tl)
+	}
+	// Alice: her own, unchanged, without her key.
+	req.Key, req.PublicKey = counted(alice), func() (ed25519.PublicKey, error) { return alice.Public, nil }
+	if out, err = Run(req); err != nil || outcomes(out) != "acme/a=unchanged acme/b=unchanged" || asked != 0 {
+		t.Fatalf("alice: %v %s (key asked %d times)", err, outcomes(out), asked)
+	}
+	// Her public half unreadable without a passphrase: the key decides,
+	// loaded once.
+	req.PublicKey = func() (ed25519.PublicKey, error) {
+		return nil, &KeyError{Path: "k", Msg: "encrypted", Unavailable: true}
+	}
+	if out, err = Run(req); err != nil || outcomes(out) != "acme/a=unchanged acme/b=unchanged" || asked != 1 {
+		t.Fatalf("alice, no public half: %v %s (key asked %d times)", err, outcomes(out), asked)
+	}
+	// A dry run never asks, and says what would be signed.
+	p := filepath.Join(root, ".ai", "knowledge", "acme", "b.md")
+	data, _ := os.ReadFile(p)
+	os.WriteFile(p, []byte(strings.Replace(string(data), "title: T", "title: U", 1)), 0o644)
+	req.PublicKey, req.DryRun = func() (ed25519.PublicKey, error) { return alice.Public, nil }, true
+	if out, err = Run(req); err != nil || outcomes(out) != "acme/a=unchanged acme/b=would sign" || asked != 1 || out.Key != nil {
+		t.Fatalf("dry run: %v %s (key asked %d times)", err, outcomes(out), asked)
+	}
+	// A dry run that cannot compare says why instead of asking.
+	req.PublicKey = func() (ed25519.PublicKey, error) {
+		return nil, &KeyError{Path: "k", Msg: "encrypted", Unavailable: true}
+	}
+	if _, err := Run(req); err == nil || !strings.Contains(err.Error(), "encrypted") || asked != 1 {
+		t.Fatalf("dry run without a public half: %v (key asked %d times)", err, asked)
+	}
+	// A key file that cannot sign stops the run at once.
+	req.DryRun, req.PublicKey = false, func() (ed25519.PublicKey, error) { return nil, &KeyError{Path: "k", Msg: "a public key"} }
+	if _, err := Run(req); err == nil || asked != 1 {
+		t.Fatalf("a key that cannot sign: %v", err)
+	}
+	// Bob, asking to replace: both are his now.
+	req = base
+	req.Key, req.PublicKey, req.Signed, req.ReplaceOthers = counted(bob), func() (ed25519.PublicKey, error) { return bob.Public, nil }, signed, true
+	if out, err = Run(req); err != nil || outcomes(out) != "acme/a=signed acme/b=signed" || asked != 2 {
+		t.Fatalf("bob replacing: %v %s (key asked %d times)", err, outcomes(out), asked)
+	}
+	data, _ = os.ReadFile(filepath.Join(root, ".ai", "knowledge", "acme", "a.md"))
+	if !SignedBy(bob, V2, item.Knowledge, "acme/a", ".md", data) {
+		t.Error("acme/a is not bob's")
 	}
 }

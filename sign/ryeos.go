@@ -110,7 +110,7 @@ var ErrOtherSigner = errors.New("rye replaces only a signature line of your own"
 // under ryeos, a ryeos line under r1), so that the old line never becomes
 // signed body (spec 7.6.1). A line of another key, or one that does not
 // parse, refuses the file.
-func takeOver(key *Key, f Format, kind item.Kind, id item.ID, ext string, src []byte) (out []byte, note string, err error) {
+func takeOver(key *Key, f Format, kind item.Kind, id item.ID, ext string, src []byte, replace bool) (out []byte, note string, err error) {
 	found := Find(src, ext)
 	start, end := item.SignatureSlot(src, ext)
 	line := trimEOL(src[start:end])
@@ -123,10 +123,12 @@ func takeOver(key *Key, f Format, kind item.Kind, id item.ID, ext string, src []
 	case found.Status == Signed:
 		l := found.Line
 		own := (l.Fingerprint == key.Fingerprint || l.Fingerprint == key.Fingerprint64()) && VerifySignature(key.Public, l, kind, id)
-		if !own {
+		switch {
+		case !own && replace:
+			note = "replaced the " + l.Format.String() + " line of key " + l.Fingerprint + " (--replace-other-signers)"
+		case !own:
 			return nil, "", fmt.Errorf("the file carries a %s signature by key %s, which is not the signing key %s: %w; if the item is yours to take over, remove that line first", l.Format, l.Fingerprint, key.Fingerprint64(), ErrOtherSigner)
-		}
-		if l.Format != f {
+		case l.Format != f:
 			note = "replaced its " + l.Format.String() + " line"
 		}
 	case kindOf == notSignature:
@@ -180,7 +182,7 @@ func (b *Batch) oneRust(t Target, src []byte, staged *atomicfile.Batch) Result {
 			}
 		}
 	}
-	in, note, err := takeOver(b.Key, b.Format, t.Kind, t.ID, ext, src)
+	in, note, err := takeOver(b.Key, b.Format, t.Kind, t.ID, ext, src, t.replace)
 	if err != nil {
 		r.Err = err
 		return r
@@ -196,6 +198,10 @@ func (b *Batch) oneRust(t Target, src []byte, staged *atomicfile.Batch) Result {
 	}
 	if n := bodyMarkers(b.Format, ext, in); n > 0 {
 		note = joinNote(note, fmt.Sprintf("removed %d signature-looking line(s) below the top, as RyeOS's signer does", n))
+	}
+	if b.DryRun { // no private key: stop before the signer
+		r.Note, r.Outcome = note, OutcomeWouldSign
+		return r
 	}
 	var out []byte
 	if b.Format == R1 {

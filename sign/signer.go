@@ -84,8 +84,8 @@ func duplicated(found Found, src []byte, ext string) bool {
 // signFound is Sign once src's line is found (found: Find's answer) and
 // known to be one rye may replace.
 func signFound(key *Key, f Format, kind item.Kind, id item.ID, ext string, src []byte, found Found, t time.Time) ([]byte, error) {
-	if f == V1 && bytes.HasPrefix(src, []byte(item.BOM)) {
-		return nil, errors.New("a v1 signature line cannot follow a byte-order mark (the Python reference would read no signature): remove the mark, or sign with v2")
+	if err := formatFits(f, src); err != nil {
+		return nil, err
 	}
 	// The content without any line at the signature position.
 	content := make([]byte, 0, len(src)+1)
@@ -125,6 +125,14 @@ func signFound(key *Key, f Format, kind item.Kind, id item.ID, ext string, src [
 	out = append(out, content[:at]...)
 	out = append(out, text...)
 	return append(out, content[at:]...), nil
+}
+
+// formatFits refuses a file that format f cannot sign as it is.
+func formatFits(f Format, src []byte) error {
+	if f == V1 && bytes.HasPrefix(src, []byte(item.BOM)) {
+		return errors.New("a v1 signature line cannot follow a byte-order mark (the Python reference would read no signature): remove the mark, or sign with v2")
+	}
+	return nil
 }
 
 // replaceable refuses to sign over a line of another format (spec 6.4):

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/ryekit/rye/internal/cleancopy"
 )
 
 // TestPreCommitForReal installs this repository's hooks with the real
@@ -181,18 +183,7 @@ func copyFile(t *testing.T, src, dst string, mode os.FileMode) {
 
 func copyTree(t *testing.T, src, dst string) {
 	t.Helper()
-	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if info.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		copyFile(t, p, filepath.Join(dst, rel), info.Mode().Perm())
-		return nil
-	})
-	if err != nil {
+	if err := cleancopy.Copy(dst, src); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ryekit/rye/cmd/rye/cli"
 	"github.com/ryekit/rye/config"
+	"github.com/ryekit/rye/internal/cleancopy"
 )
 
 // TestReadmeQuickstart runs every `go run ./cmd/rye ...` line of the
@@ -28,7 +29,7 @@ func TestReadmeQuickstart(t *testing.T) {
 	}
 	section, _, _ = strings.Cut(section, "\n## ")
 	example := filepath.Join(t.TempDir(), "hello")
-	if err := os.CopyFS(example, os.DirFS("../examples/hello")); err != nil {
+	if err := cleancopy.Copy(example, "../examples/hello"); err != nil {
 		t.Fatal(err)
 	}
 	home := t.TempDir()

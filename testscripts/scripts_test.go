@@ -21,6 +21,7 @@ import (
 	"github.com/ryekit/rye/cmd/rye/cli"
 	"github.com/ryekit/rye/confine"
 	"github.com/ryekit/rye/internal/agenttest"
+	"github.com/ryekit/rye/internal/cleancopy"
 	"github.com/ryekit/rye/internal/releasesig"
 	"github.com/ryekit/rye/internal/sarifcheck"
 	"github.com/ryekit/rye/internal/vectors"
@@ -85,6 +86,7 @@ func TestScripts(t *testing.T) {
 			"signfile":    signFile,
 			"sshagent":    sshAgent,
 			"mcp":         mcpSession,
+			"jsonvalid":   jsonValid,
 			"ryebinary":   ryeBinary,
 		},
 		Condition: func(cond string) (bool, error) {
@@ -95,7 +97,7 @@ func TestScripts(t *testing.T) {
 				return runtime.GOOS == "linux", nil
 			case "confine":
 				return canConfine()
-			case "python3", "bash", "setsid":
+			case "python3", "bash", "setsid", "node":
 				_, err := exec.LookPath(cond)
 				return err == nil, nil
 			case "pinnedkey":
@@ -109,28 +111,14 @@ func TestScripts(t *testing.T) {
 }
 
 // copydir SRC DST copies a folder tree (the example project) into the
-// script's work directory, so scripts can change it freely.
+// script's work directory, so scripts can change it freely. What git
+// ignores is left out (cleancopy): the copy is the example as a fresh clone
+// has it, whatever a quickstart run left in the repository's copy.
 func copyDir(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
 		ts.Fatalf("usage: copydir SRC DST")
 	}
-	src, dst := ts.MkAbs(args[0]), ts.MkAbs(args[1])
-	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if info.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, info.Mode().Perm())
-	})
-	ts.Check(err)
+	ts.Check(cleancopy.Copy(ts.MkAbs(args[1]), ts.MkAbs(args[0])))
 }
 
 // mtimes OUT FILE... writes the modification times (nanoseconds) of the

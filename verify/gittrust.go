@@ -252,7 +252,7 @@ var aiPaths = sync.OnceValue(func() map[string]string {
 	add(TrustedKeysDir)
 	add(ErasKeysDir)
 	add(strings.TrimPrefix(config.Path, space.AIDir+"/"))
-	add("lockfiles") // executor.LockfileRel
+	add("lockfiles") // lockfile.Rel
 	add("bundles")   // release.Install
 	return m
 })

@@ -272,8 +272,8 @@ type TrustSource struct {
 
 // TrustProblem is a trusted-key file that was ignored, and why.
 type TrustProblem struct {
-	Path   string
-	Reason string
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
 }
 
 // TrustStore is the merged trust store: for each fingerprint, the key from

@@ -7,8 +7,10 @@ package atomicfile
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 )
 
 // WriteFile atomically replaces (or creates) path with data. An existing
@@ -19,5 +21,20 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	return writeFile(path, data, perm)
+	return named(path, writeFile(path, data, perm))
+}
+
+// named makes an error of writing path name path, not the temporary file
+// beside it that the user never asked for: "missing/x.tar.gz: the folder
+// missing does not exist".
+func named(path string, err error) error {
+	var pe *fs.PathError
+	if !errors.As(err, &pe) || pe.Path == path {
+		return err
+	}
+	dir := filepath.Dir(path)
+	if _, serr := os.Stat(dir); errors.Is(serr, fs.ErrNotExist) {
+		return fmt.Errorf("%s: the folder %s does not exist", path, dir)
+	}
+	return &fs.PathError{Op: "write", Path: path, Err: pe.Err}
 }

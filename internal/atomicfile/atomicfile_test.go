@@ -39,3 +39,15 @@ func TestWriteFileKeepsModeAndLeavesNoTemp(t *testing.T) {
 		t.Error("write into a missing directory succeeded")
 	}
 }
+
+// A file in a folder that does not exist: the error names the file asked
+// for and the missing folder, never the temporary file beside it.
+func TestWriteFileMissingFolder(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "missing", "dir", "x.tar.gz")
+	err := WriteFile(target, []byte("x"), 0o644)
+	want := target + ": the folder " + filepath.Join(dir, "missing", "dir") + " does not exist"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %v\nwant %s", err, want)
+	}
+}

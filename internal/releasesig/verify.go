@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/ryekit/rye/internal/sshsig"
 )
 
 // Request is a check of downloaded release files (rye version verify).
@@ -120,4 +122,37 @@ func readBounded(path string, limit int64) ([]byte, error) {
 		return nil, &Failure{Path: path, Err: fmt.Errorf("larger than %d bytes: not a release's checksums file or signature", limit)}
 	}
 	return data, nil
+}
+
+// Document is the report as rye version verify --json prints it
+// (docs/json/version-verify.schema.json).
+type Document struct {
+	Checksums string         `json:"checksums"`
+	Signature string         `json:"signature"`
+	Signer    string         `json:"signer"`
+	Key       string         `json:"key"`
+	Listed    int            `json:"listed"`
+	Files     []DocumentFile `json:"files"`
+	OK        bool           `json:"ok"`
+}
+
+// DocumentFile is one file of a Document.
+type DocumentFile struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256,omitempty"`
+	OK     bool   `json:"ok"`
+	Error  string `json:"error,omitempty"`
+}
+
+// Document is the report's JSON document.
+func (r *Report) Document() *Document {
+	d := &Document{Checksums: r.Checksums, Signature: r.Signature, Signer: r.Signer.Principal, Key: sshsig.Fingerprint(r.Signer.Key), Listed: r.Listed, Files: []DocumentFile{}, OK: r.OK()}
+	for _, f := range r.Files {
+		df := DocumentFile{Path: f.Path, SHA256: f.SHA256, OK: f.Err == nil}
+		if f.Err != nil {
+			df.Error = f.Err.Error()
+		}
+		d.Files = append(d.Files, df)
+	}
+	return d
 }

@@ -5,14 +5,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/ryekit/rye/internal/atomicfile"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/project"
 	"github.com/ryekit/rye/release"
@@ -89,15 +87,15 @@ items.`,
 			case err != nil:
 				return asUsage(fmt.Errorf("bundle %s: %v", id, err))
 			}
-			if err := atomicfile.WriteFile(output, c.Archive, 0o644); err != nil {
+			w, err := c.Write(output)
+			switch {
+			case err != nil:
 				return err
-			}
-			sum := sha256.Sum256(c.Archive)
-			if a.json {
-				return writeJSON(a.stdout, map[string]any{"file": output, "sha256": hex.EncodeToString(sum[:]), "bundle": c.Manifest.Bundle, "items": len(c.Items)})
+			case a.json:
+				return writeJSON(a.stdout, w)
 			}
 			fmt.Fprintln(a.stdout, output)
-			a.info("bundle %s %s: %s, signed by %s; sha256 %s", id, c.Manifest.Bundle.Version, report.Plural(len(c.Items), "item"), key.Fingerprint, hex.EncodeToString(sum[:]))
+			a.info("bundle %s %s: %s, signed by %s; sha256 %s", id, w.Bundle.Version, report.Plural(w.Items, "item"), key.Fingerprint, w.SHA256)
 			return nil
 		},
 	}
@@ -118,9 +116,9 @@ type bundleTrust struct {
 // --trust (each taken from the bundle only when its recomputed fingerprint
 // matches) added to the trust store (release.CheckTrusting).
 func (a *app) checkBundle(file string, bt *bundleTrust) (*release.Result, []byte, map[string][]byte, error) {
-	data, err := readBundleFile(file)
+	data, err := release.ReadFile(file)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, asUsage(err)
 	}
 	p, err := a.open(project.Options{TrustRef: bt.trustRef, Gate: true})
 	if err != nil {
@@ -136,40 +134,6 @@ func (a *app) checkBundle(file string, bt *bundleTrust) (*release.Result, []byte
 		return nil, nil, nil, err
 	}
 	return r, data, shipped, nil
-}
-
-// readBundleFile reads a bundle, refusing one over the size limit before
-// reading it all.
-func readBundleFile(file string) ([]byte, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, usageError("%v", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, release.DefaultLimits.MaxCompressed+1))
-	if err != nil {
-		return nil, usageError("%s: %v", file, err)
-	}
-	return data, nil
-}
-
-// bundleLine is the summary line of a checked bundle.
-func bundleLine(r *release.Result) string {
-	what := "bundle"
-	if r.ID != "" {
-		what += " " + string(r.ID)
-	}
-	if r.Manifest != nil {
-		what += " " + r.Manifest.Bundle.Version
-	}
-	failed := 0
-	for _, it := range r.Items {
-		if it.Verdict.Failed() {
-			failed++
-		}
-	}
-	return fmt.Sprintf("%s: %s; %s: %s", what, r.Verdict, report.Plural(len(r.Items), "item"),
-		report.Join(report.Count(len(r.Items)-failed)+" verified", report.Count(failed)+" failed"))
 }
 
 func (a *app) bundleVerifyCommand() *cobra.Command {
@@ -193,11 +157,11 @@ signature. It prints one verdict per item and the bundle's verdict.`,
 			if err != nil {
 				return err
 			}
-			return a.renderReport(r.Report(args[0], a.verbose), bundleLine(r), map[string]any{"bundle": r.ID, "verdict": r.Verdict, "items": len(r.Items)})
+			return a.renderReport(r.Report(args[0], a.verbose), r.Line(), map[string]any{"bundle": r.ID, "verdict": r.Verdict, "items": len(r.Items)})
 		},
 	}
 	cmd.Flags().StringVar(&bt.trustRef, "trust-ref", "", "trust the project keys of git commit `REF`, not the working tree")
-	cmd.Flags().StringArrayVar(&bt.trust, "trust", nil, "trust the bundle's shipped key `FP` (its recomputed fingerprint must match)")
+	cmd.Flags().StringArrayVar(&bt.trust, "trust", nil, "trust the bundle's shipped key `FP` (its recomputed fingerprint must match); repeatable")
 	cmd.Flags().StringVar(&a.out.format, "format", "text", "output `FORMAT`: text, json, sarif or github")
 	cmd.RegisterFlagCompletionFunc("format", fixedValues(report.Formats...))
 	return cmd
@@ -207,14 +171,17 @@ func (a *app) bundleInstallCommand() *cobra.Command {
 	bt := &bundleTrust{}
 	var user, toProject, force bool
 	cmd := &cobra.Command{
-		Use:   "install FILE [--project | --user] [--trust FP] [--force]",
+		Use:   "install FILE [--project | --user] [--trust FP]... [--force]",
 		Short: "Verify a bundle, then install it into the project (or user) space",
 		Long: `rye bundle install verifies the bundle exactly as rye bundle verify does and
 installs nothing unless it passed. The files are written into a staging
 folder inside the destination's .ai/ and moved into place only then; if a
 step fails, every change is undone. The keys the bundle ships are trusted
 only when named with --trust FP (and only if the key's recomputed
-fingerprint is FP); such a key is added to the destination's trusted_keys.
+fingerprint is FP; repeat --trust for a bundle several people signed); such
+a key is added to the destination's trusted_keys. A refusal names the
+shipped keys you do not trust, by fingerprint and owner, and the command
+that trusts them.
 A file installed by another bundle, written by you, or changed since this
 bundle installed it is not replaced without --force. The installation is
 recorded in .ai/bundles/<id>/installed.yaml: rye bundle list shows it, and
@@ -223,9 +190,6 @@ installing a newer version replaces it cleanly.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if user && toProject {
 				return usageError("--user and --project do not go together")
-			}
-			if len(bt.trust) > 1 {
-				return usageError("--trust names one key")
 			}
 			p, err := a.open(project.Options{SpacesOnly: true})
 			if err != nil {
@@ -241,14 +205,11 @@ installing a newer version replaces it cleanly.`,
 			}
 			if r.Failed() {
 				a.outs = []report.Output{{Format: "text"}}
-				a.renderReport(r.Report(args[0], a.verbose), bundleLine(r), nil) // the findings; the exit code is ours
+				a.renderReport(r.Report(args[0], a.verbose), r.Line(), nil) // the findings; the exit code is ours
 				return findings("nothing installed")
 			}
 			sum := sha256.Sum256(data)
-			o := release.InstallOptions{Root: dest.Root, Force: force, ArchiveSum: hex.EncodeToString(sum[:]), Now: time.Now()}
-			for fp, keyData := range shipped {
-				o.TrustFP, o.TrustKey = fp, keyData
-			}
+			o := release.InstallOptions{Root: dest.Root, Force: force, ArchiveSum: hex.EncodeToString(sum[:]), Now: time.Now(), Trust: shipped}
 			rec, err := release.Install(r, o)
 			var ce *release.ConflictError
 			switch {
@@ -273,7 +234,7 @@ installing a newer version replaces it cleanly.`,
 	cmd.Flags().BoolVar(&toProject, "project", false, "install into the project (the default)")
 	cmd.Flags().BoolVar(&force, "force", false, "replace files that another bundle or you wrote")
 	cmd.Flags().StringVar(&bt.trustRef, "trust-ref", "", "trust the project keys of git commit `REF`, not the working tree")
-	cmd.Flags().StringArrayVar(&bt.trust, "trust", nil, "trust the bundle's shipped key `FP` (its recomputed fingerprint must match) and add it to the destination's trusted keys")
+	cmd.Flags().StringArrayVar(&bt.trust, "trust", nil, "trust the bundle's shipped key `FP` (its recomputed fingerprint must match) and add it to the destination's trusted keys; repeatable, for a bundle several people signed")
 	return cmd
 }
 

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"github.com/ryekit/rye/lint"
@@ -42,13 +40,6 @@ repository; -C DIR (repeatable) and --all-projects check several projects.`,
 	return cmd
 }
 
-// checkSummary is the summary object of check's JSON output.
-type checkSummary struct {
-	verifySummary
-	Errors   int `json:"errors"`
-	Warnings int `json:"warnings"`
-}
-
 func (a *app) runCheck(vo *verifyOptions, lo *lintOptions, args []string) error {
 	parts, req, err := a.verifyParts(vo, args)
 	if err != nil {
@@ -70,12 +61,6 @@ func (a *app) runCheck(vo *verifyOptions, lo *lintOptions, args []string) error 
 	if err != nil {
 		return err
 	}
-	sum := checkSummary{verifySummary: verifyCounts(rep, len(parts)), Errors: rep.Count(report.Error), Warnings: rep.Count(report.Warning)}
-	line := fmt.Sprintf("%s%s: %s; %s", projectsPrefix(sum.Projects), report.Plural(sum.Items, "item"),
-		report.Join(report.Count(sum.Verified)+" verified", report.Count(sum.Failed)+" failed"),
-		report.Join(report.Plural(sum.Errors, "error"), report.Plural(sum.Warnings, "warning")))
-	if sum.Errors+sum.Warnings == 0 {
-		line = fmt.Sprintf("%s%s: %s verified; no problems", projectsPrefix(sum.Projects), report.Plural(sum.Items, "item"), report.Count(sum.Verified))
-	}
-	return a.renderReport(rep, line, sum)
+	sum := rep.CheckCounts(len(parts))
+	return a.renderReport(rep, sum.Line(), sum)
 }

@@ -99,6 +99,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return (&app{stdin: stdin, stdout: stdout, stderr: stderr, progressDelay: time.Second}).main(args)
 }
 
+// Command is rye's command tree, for tests that walk every verb.
+func Command() *cobra.Command { return (&app{}).rootCommand() }
+
 func (a *app) main(args []string) int {
 	stdin, stdout, stderr := a.stdin, a.stdout, a.stderr
 	root := a.rootCommand()
@@ -188,6 +191,7 @@ directives, tools and knowledge, each carrying an embedded Ed25519 signature.`,
 
 	root.AddCommand(
 		a.initCommand(),
+		a.newCommand(),
 		a.loadCommand(),
 		a.searchCommand(),
 		a.keysCommand(),

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/ryekit/rye/report"
-	"github.com/ryekit/rye/space"
 )
 
 // hint rewrites the rye commands a message names so that they work where
@@ -18,16 +17,6 @@ import (
 // ~ for the home folder). Elsewhere messages are left as they are.
 func (a *app) hint(msg string) string { return report.RenameCommands(msg, a.commandName()) }
 
-// inProject makes the commands of one project's report run that project
-// from the working directory ("rye -C b/c sign tool x") when it is not the
-// working directory's own (found at or above it): a run over several
-// projects, or a file path in another project.
-func inProject(rep *report.Report, p *space.Space) {
-	if p != nil && report.Descends(p.Shown) {
-		rep.InDir(shellWord(p.Shown))
-	}
-}
-
 // commandName is how messages name rye: "rye", or under pre-commit the
 // path of the running binary (see hint).
 func (a *app) commandName() string {
@@ -37,7 +26,7 @@ func (a *app) commandName() string {
 	a.cmdName = "rye"
 	if fromHook() {
 		if p := executablePath(); p != "" {
-			a.cmdName = shellWord(homeRelative(p))
+			a.cmdName = report.ShellWord(homeRelative(p))
 		}
 	}
 	return a.cmdName
@@ -76,19 +65,6 @@ func homeRelative(p string) string {
 		return "~/" + filepath.ToSlash(rel)
 	}
 	return p
-}
-
-// shellWord quotes a path for a POSIX shell when it needs it (a leading ~/
-// stays outside the quotes, so that it still expands).
-func shellWord(p string) string {
-	if !strings.ContainsAny(p, " \t\n'\"\\$`!*?[]{}()<>|&;#") {
-		return p
-	}
-	prefix := ""
-	if rest, ok := strings.CutPrefix(p, "~/"); ok {
-		prefix, p = "~/", rest
-	}
-	return prefix + "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
 }
 
 // fromHook reports a run under pre-commit (PRE_COMMIT=1 in a hook's

@@ -119,6 +119,17 @@ func (a *app) publicKey() (ed25519.PublicKey, string, error) {
 	return pub, from, asUsage(err)
 }
 
+// publicHalf is your public key when it can be had without a prompt
+// (sign.PublicKeyOf with no passphrase to ask): rye sign compares items
+// with it before it loads the key, if it must.
+func (a *app) publicHalf() (ed25519.PublicKey, error) {
+	paths, src, err := sign.FindKey(a.keyFile, a.userRoot(), os.Getenv, nil)
+	if err != nil {
+		return nil, err
+	}
+	return sign.SigningPublicKey(src, paths.Public)
+}
+
 func (a *app) keysGenerateCommand() *cobra.Command {
 	var noPassphrase, force bool
 	var format string

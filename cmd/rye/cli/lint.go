@@ -3,10 +3,12 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ryekit/rye/gitrepo"
 	"github.com/ryekit/rye/lint"
 	"github.com/ryekit/rye/project"
 	"github.com/ryekit/rye/report"
@@ -45,7 +47,7 @@ func (a *app) lintCommand() *cobra.Command {
 	o := &lintOptions{}
 	cmd := &cobra.Command{
 		Use:   "lint [KIND] [PATHS or PATTERNS...]",
-		Short: "Check items offline: metadata, chains, schemas, signatures, hidden content, sandbox blocks",
+		Short: "Check items offline: metadata, chains, lockfiles, schemas, signatures, hidden content, sandbox blocks",
 		Long: `rye lint runs every analyzer over the project's items (or those the
 patterns select): ` + strings.Join(lint.AnalyzerNames(), ", ") + `.
 Each finding is path:line:col: severity: message [analyzer/rule];
@@ -160,10 +162,13 @@ func (a *app) cannotFix(fs []report.Finding) {
 	}
 }
 
-// printDiffs prints the fixes as one diff that git apply takes from
-// anywhere in the repository: paths from its top level (or --path-prefix).
+// printDiffs prints the fixes as one diff that git apply takes: paths from
+// the repository's top level (or --path-prefix).
 func (a *app) printDiffs(fixed []lint.Fixed) error {
 	m := a.pathMapper()
+	if err := a.appliesHere(m, fixed); err != nil {
+		return err
+	}
 	for _, fx := range fixed {
 		fmt.Fprint(a.stdout, lint.Diff(m.Map(fx.File.Name), fx.File.Src, fx.New))
 	}
@@ -175,19 +180,29 @@ func (a *app) printDiffs(fixed []lint.Fixed) error {
 	return errReported // there is something to fix
 }
 
-// lintSummary is the summary object of lint's JSON output.
-type lintSummary struct {
-	Projects int `json:"projects"`
-	Items    int `json:"items"`
-	Errors   int `json:"errors"`
-	Warnings int `json:"warnings"`
+// appliesHere refuses a diff that git apply, run where rye was started,
+// would apply only in part: in a sub-folder of a repository it skips every
+// file of the patch outside that folder and still exits 0.
+func (a *app) appliesHere(m report.Paths, fixed []lint.Fixed) error {
+	cwd, err := os.Getwd()
+	if err != nil || a.out.prefixSet {
+		return nil
+	}
+	below, top := gitrepo.Below(cwd)
+	if below == "." {
+		return nil
+	}
+	for _, fx := range fixed {
+		if p := m.Map(fx.File.Name); !strings.HasPrefix(p, below+"/") {
+			work, _ := gitrepo.Below(a.workDir())
+			up := strings.TrimSuffix(strings.Repeat("../", strings.Count(below, "/")+1), "/")
+			return usageError("--diff: git apply run in this folder would skip %s (outside it) without a word; run rye from the repository's top level (%s): cd %s && rye -C %s lint --diff | git apply", p, top, up, work)
+		}
+	}
+	return nil
 }
 
 func (a *app) writeLintReport(rep *report.Report, items, projects int) error {
-	sum := lintSummary{Projects: projects, Items: items, Errors: rep.Count(report.Error), Warnings: rep.Count(report.Warning)}
-	line := projectsPrefix(projects) + report.Plural(items, "file") + ": " + report.Join(report.Plural(sum.Errors, "error"), report.Plural(sum.Warnings, "warning"))
-	if sum.Errors+sum.Warnings == 0 {
-		line = projectsPrefix(projects) + report.Plural(items, "file") + ": no problems"
-	}
-	return a.renderReport(rep, line, sum)
+	sum := rep.LintCounts(projects, items)
+	return a.renderReport(rep, sum.Line(), sum)
 }

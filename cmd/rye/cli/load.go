@@ -9,7 +9,6 @@ import (
 
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/project"
-	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
 )
 
@@ -65,9 +64,8 @@ signed like any item of that space.`,
 }
 
 // loadRequest turns "KIND ID" and the flags into a request of the load
-// pipeline (verify.Load), with the trust store of the working tree and the
-// configured policy. Bad kinds, ids and destinations are usage errors
-// (exit 2).
+// pipeline (project.LoadRequest). Bad kinds, ids and destinations are
+// usage errors (exit 2).
 func (a *app) loadRequest(kindArg, idArg, destination string, force bool) (verify.LoadRequest, error) {
 	k, err := item.ParseKind(kindArg)
 	if err != nil {
@@ -81,16 +79,12 @@ func (a *app) loadRequest(kindArg, idArg, destination string, force bool) (verif
 	if err != nil {
 		return verify.LoadRequest{}, err
 	}
-	var to *space.Space
-	if destination != "" {
-		if to, err = a.writable(p, "--destination", destination); err != nil {
-			return verify.LoadRequest{}, err
-		}
-	}
 	a.warnTrust(p)
-	// A copy has to be signed in its new space whatever it was: the
-	// command line copies items that do not verify.
-	return verify.LoadRequest{Spaces: p.Spaces, Trust: p.Trust, Policy: p.Policy, Kind: k, ID: id, To: to, Overwrite: force, CopyUnverified: true}, nil
+	req, err := p.LoadRequest(k, id, destination, force)
+	if err != nil {
+		return req, a.requestError(err)
+	}
+	return req, nil
 }
 
 // loadError maps a failed load: an unknown item and a refused copy are

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"os"
 	"os/signal"
 	"syscall"
@@ -28,7 +29,7 @@ it verifies against the project's trust store.
 
 Every call names its project (project_path). With -C DIR or --project DIR
 the server serves that project only and refuses any other: the safest way
-to run it. Without, it serves any project that you own (the folder and its
+to run it, where project_path may be left out. Without, it serves any project that you own (the folder and its
 .ai/), trusting that project's own trusted keys; --root DIR narrows that
 to projects in DIR or below.
 
@@ -97,32 +98,16 @@ stdout carries the protocol only; warnings go to stderr.`,
 	return cmd
 }
 
-// mcpKey loads the signing key for rye mcp --allow-sign from where rye
-// sign finds it (sign.FindKey: a key file, or ssh-agent for an OpenSSH
-// public key), but never asks on the terminal: the server runs under an
-// agent, its stdin is the protocol, and a prompt on the user's terminal
-// would land in the middle of the agent's own screen. An encrypted key
-// needs RYE_KEY_PASSWORD, which the caller read (passphrase) before taking
-// it out of the environment.
+// mcpKey loads the signing key for rye mcp --allow-sign, never with a
+// prompt (sign.LoadKeyNoPrompt): an encrypted key needs RYE_KEY_PASSWORD,
+// which the caller read (passphrase) before taking it out of the
+// environment.
 func (a *app) mcpKey(passphrase string) (*sign.Key, error) {
-	getenv := func(k string) string {
-		if k == "RYE_KEY_PASSWORD" {
-			return passphrase
-		}
-		return os.Getenv(k)
-	}
-	needed := false
-	_, src, err := sign.FindKey(a.keyFile, a.userRoot(), getenv, func(string, int) ([]byte, error) {
-		needed = true
-		return nil, sign.ErrPassphraseNeeded
-	})
-	if err != nil {
-		return nil, asUsage(err)
-	}
-	key, err := sign.LoadSigningKey(src)
+	key, err := sign.LoadKeyNoPrompt(a.keyFile, a.userRoot(), os.Getenv, passphrase)
+	var ke *sign.KeyError
 	switch {
-	case needed:
-		return nil, usageError("--allow-sign: %s is encrypted and RYE_KEY_PASSWORD is not set; rye mcp never asks for a passphrase (its stdin is the protocol): set RYE_KEY_PASSWORD in the server's environment, or use a key without one", src.Path)
+	case errors.As(err, &ke) && ke.Unavailable:
+		return nil, usageError("--allow-sign: %s is encrypted and RYE_KEY_PASSWORD is not set; rye mcp never asks for a passphrase (its stdin is the protocol): set RYE_KEY_PASSWORD in the server's environment, or use a key without one", ke.Path)
 	case err != nil:
 		return nil, usageError("--allow-sign: %v", err)
 	}

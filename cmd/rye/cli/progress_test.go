@@ -34,7 +34,7 @@ func TestHints(t *testing.T) {
 	if (&app{cmdName: "rye"}).hint("rye sign x") != "rye sign x" {
 		t.Error("rewritten outside pre-commit")
 	}
-	if shellWord("/tmp/a b/rye") != "'/tmp/a b/rye'" || shellWord("~/x y/rye") != "~/'x y/rye'" || shellWord("/usr/bin/rye") != "/usr/bin/rye" {
-		t.Error("shellWord")
+	if report.ShellWord("/tmp/a b/rye") != "'/tmp/a b/rye'" || report.ShellWord("~/x y/rye") != "~/'x y/rye'" || report.ShellWord("/usr/bin/rye") != "/usr/bin/rye" {
+		t.Error("ShellWord")
 	}
 }

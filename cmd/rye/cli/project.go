@@ -148,6 +148,7 @@ var requestFlags = map[string]string{
 	verify.FieldTrustUser:    "--trust-user",
 	verify.FieldChangedSince: "--changed-since",
 	project.FieldFormat:      "--format",
+	project.FieldDestination: "--destination",
 	project.FieldAll:         "--all-projects",
 }
 

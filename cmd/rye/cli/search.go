@@ -20,15 +20,18 @@ func (a *app) searchCommand() *cobra.Command {
 		Long: `rye search ranks the items of every space with BM25 over their name, title,
 description, category and body (weights from the extractor rule files).
 
-SCOPE is a kind with an optional namespace: tool, directive.my-project.*,
-tool.rye.core, knowledge, or all. QUERY is one or more words; a word ending
-in * matches every word it starts ("deplo*"); "*" alone lists everything in
-scope. The index is cached in the user cache directory and refreshed file by
-file; --no-cache rebuilds it in memory.`,
+SCOPE is a kind with an optional namespace, written as ids are: tool,
+tool/my-project/*, my-project/* (every kind), knowledge, all; the dotted
+tool.my-project.* works too. QUERY is one or more words; a word matches the
+same word, a word with the same stem (greeting finds greet) and, from three
+letters, a word it starts (deplo finds deployment); a word ending in *
+matches every word it starts; "*" alone lists everything in scope. The index
+is cached in the user cache directory and refreshed file by file; --no-cache
+rebuilds it in memory. See docs/search.md.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			switch len(args) {
 			case 0:
-				return usageError("rye search needs a SCOPE and a QUERY, e.g. rye search tool deploy (SCOPE: tool, directive, knowledge or all, with an optional namespace: tool.my-project)")
+				return usageError("rye search needs a SCOPE and a QUERY, e.g. rye search tool deploy (SCOPE: tool, directive, knowledge or all, with an optional namespace: tool/my-project/*)")
 			case 1:
 				return usageError("rye search %s: no QUERY: give the words to look for, e.g. rye search %s deploy (\"*\" lists everything in scope)", args[0], args[0])
 			}

@@ -14,7 +14,7 @@ import (
 
 func (a *app) signCommand() *cobra.Command {
 	var formatFlag, spaceFlag, changedSince string
-	var force, dryRun, allowContent bool
+	var force, dryRun, allowContent, replaceOthers bool
 	cmd := &cobra.Command{
 		Use:   "sign [KIND] PATTERN...",
 		Short: "Sign items with your key (ids, globs or file paths)",
@@ -27,8 +27,12 @@ project (in a RyeOS 0.2+ project, its fifteen kinds and its manifest).
 Metadata is validated first; an invalid item is refused with the reason and
 the others are still signed. An item already validly signed by your key in
 the requested format is left byte for byte alone (no timestamp churn)
-unless --force. Each file is replaced atomically. SOURCE_DATE_EPOCH, when
-set, is the signing time, so that signing is reproducible.
+unless --force. An item validly signed by another trusted key (a
+teammate's, in any format) is kept and reported; --replace-other-signers
+signs it with your key instead. Your key is loaded (and its passphrase
+asked for) only when something needs signing, never for --dry-run. Each
+file is replaced atomically. SOURCE_DATE_EPOCH, when set, is the signing
+time, so that signing is reproducible.
 
 With --changed-since REF only the selected items whose content differs from
 git commit REF (new or edited since) are signed: rye sign --changed-since
@@ -51,7 +55,8 @@ visible: a signature must not vouch for bytes the signer was never shown.
 				return err
 			}
 			res, err := project.Sign(parts, project.SignRun{Signing: project.Signing{Space: spaceFlag, Format: formatFlag}, Kinds: kinds,
-				Force: force, DryRun: dryRun, ChangedSince: changedSince, FromChange: fromHook(), Key: a.signingKey, Progress: a.progress("signing"), AllowContent: allowContent})
+				Force: force, DryRun: dryRun, ChangedSince: changedSince, FromChange: fromHook(), Key: a.signingKey, PublicKey: a.publicHalf,
+				ReplaceOthers: replaceOthers, Progress: a.progress("signing"), AllowContent: allowContent})
 			if err != nil {
 				return a.requestError(err)
 			}
@@ -71,7 +76,7 @@ visible: a signature must not vouch for bytes the signer was never shown.
 			case changedSince != "":
 				a.info("%s of %s changed since %s", report.Plural(len(results), "item"), report.Count(selected), changedSince)
 			}
-			return a.reportSigning(results, res.Key, res.Format, dryRun, allowContent)
+			return a.reportSigning(results, res.Fingerprint, res.Format, dryRun, allowContent)
 		},
 	}
 	cmd.Flags().StringVar(&formatFlag, "format", "", "signature format `v1|v2|ryeos|r1` (default: sign.format of .ai/config/rye.yaml, else ryeos in a RyeOS 0.2+ project, v2 elsewhere)")
@@ -79,7 +84,8 @@ visible: a signature must not vouch for bytes the signer was never shown.
 	cmd.RegisterFlagCompletionFunc("format", fixedValues("v1", "v2", "ryeos", "r1"))
 	cmd.RegisterFlagCompletionFunc("space", fixedValues("project", "user"))
 	cmd.Flags().BoolVar(&force, "force", false, "re-sign items that are already validly signed")
-	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "list what would be signed; write nothing")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "list what would be signed; write nothing (needs no passphrase)")
+	cmd.Flags().BoolVar(&replaceOthers, "replace-other-signers", false, "sign with your key the items validly signed by another trusted key, which are otherwise kept")
 	cmd.Flags().StringVar(&changedSince, "changed-since", "", "sign only the selected items whose content differs from git commit `REF`")
 	cmd.Flags().BoolVar(&allowContent, "allow-content-findings", false, "sign items that have error-level content findings (hidden text, downloaded code run, credentials); the output lists them")
 	a.keyFlag(cmd)
@@ -103,22 +109,27 @@ func (a *app) signParts(spaceFlag string, kinds []item.Kind, patterns []string) 
 	return a.openRun(false, project.Run{Kinds: kinds, Patterns: patterns})
 }
 
-// reportSigning prints one line per signed, would-be-signed and failed item
-// (unchanged ones with -v), then the summary; any failure is exit 1.
-func (a *app) reportSigning(results []sign.Result, key *sign.Key, format sign.Format, dryRun, allowContent bool) error {
-	counts := map[sign.Outcome]int{}
-	over := 0 // items signed over content findings
+// listed is how many items of one outcome rye sign lists before it
+// counts the rest (-v lists them all).
+const listed = 10
+
+// reportSigning prints what a signing run did: every failure, the items
+// kept for another signer (by signer), up to ten signed items (-v: all,
+// and the unchanged ones), then the summary; any failure is exit 1.
+func (a *app) reportSigning(results []sign.Result, fp string, format sign.Format, dryRun, allowContent bool) error {
+	t := sign.Count(results)
+	counts, over := t.Counts, 0 // over: items signed over content findings
 	for _, r := range results {
-		counts[r.Outcome]++
 		if r.Outcome != sign.OutcomeFailed && len(r.Content) > 0 {
 			over++
 		}
 	}
 	if a.json {
-		if err := writeJSON(a.stdout, sign.Summarize(key, format, results, allowContent)); err != nil {
+		if err := writeJSON(a.stdout, sign.Summarize(fp, format, results, allowContent)); err != nil {
 			return err
 		}
 	} else {
+		shown := 0
 		for _, r := range results {
 			switch {
 			case r.Outcome == sign.OutcomeFailed && errors.Is(r.Err, sign.ErrContent):
@@ -129,24 +140,41 @@ func (a *app) reportSigning(results []sign.Result, key *sign.Key, format sign.Fo
 			case len(r.Content) > 0:
 				fmt.Fprintf(a.stdout, "%-10s %s %s (%s) over %s (--allow-content-findings):\n", r.Outcome, r.Kind, r.ID, r.Display, report.Plural(len(r.Content), "error-level content finding"))
 				a.printContent(r)
-			case r.Outcome != sign.OutcomeUnchanged || a.verbose:
+			case r.Outcome == sign.OutcomeKept, a.quiet, r.Outcome == sign.OutcomeUnchanged && !a.verbose:
+			case r.Outcome == sign.OutcomeUnchanged || a.verbose || shown < listed:
 				note := ""
 				if r.Note != "" {
 					note = ": " + r.Note
 				}
 				fmt.Fprintf(a.stdout, "%-10s %s %s (%s)%s\n", r.Outcome, r.Kind, r.ID, r.Display, note)
+				shown++
 			}
 		}
-		fp := ""
-		if key != nil {
-			fp = key.Fingerprint
+		if more := counts[sign.OutcomeSigned] + counts[sign.OutcomeWouldSign] - shown; more > 0 && !a.quiet {
+			fmt.Fprintf(a.stdout, "… and %s more (-v lists them)\n", report.Count(more))
+		}
+		for _, who := range t.Signers {
+			rs := t.Kept[who]
+			if len(rs) == 1 || a.verbose {
+				for _, r := range rs {
+					fmt.Fprintf(a.stdout, "kept       %s %s (%s): signed by %s; kept — pass --replace-other-signers to sign it yourself\n", r.Kind, r.ID, r.Display, who)
+				}
+				continue
+			}
+			fmt.Fprintf(a.stdout, "kept       %s signed by %s (%s %s, …; -v lists them); kept — pass --replace-other-signers to sign them yourself\n", report.Plural(len(rs), "item"), who, rs[0].Kind, rs[0].ID)
 		}
 		verb := "signed"
 		if dryRun {
 			verb = "would sign"
 		}
-		fmt.Fprintf(a.stdout, "%s: %s %s, %s unchanged, %s failed (key %s, %s)\n", report.Plural(len(results), "item"),
-			report.Count(counts[sign.OutcomeSigned]+counts[sign.OutcomeWouldSign]), verb, report.Count(counts[sign.OutcomeUnchanged]), report.Count(counts[sign.OutcomeFailed]), fp, format)
+		if !a.quiet {
+			keptText := ""
+			if n := counts[sign.OutcomeKept]; n > 0 {
+				keptText = ", " + report.Count(n) + " kept"
+			}
+			fmt.Fprintf(a.stdout, "%s: %s %s, %s unchanged%s, %s failed (key %s, %s)\n", report.Plural(len(results), "item"),
+				report.Count(counts[sign.OutcomeSigned]+counts[sign.OutcomeWouldSign]), verb, report.Count(counts[sign.OutcomeUnchanged]), keptText, report.Count(counts[sign.OutcomeFailed]), orDash(fp), format)
+		}
 	}
 	if over > 0 && !a.json {
 		fmt.Fprintf(a.stdout, "--allow-content-findings: %s signed over error-level content findings\n", report.Plural(over, "item"))

@@ -174,7 +174,9 @@ GIT_AUTHOR_EMAIL), else your login name.`,
 				return err
 			}
 			if o.owner == "" {
-				o.owner = gitrepo.Owner(a.workDir(), os.Getenv)
+				if o.owner = gitrepo.Owner(a.workDir(), os.Getenv); o.owner == "" {
+					return usageError("no owner for the key: git has no user.name or user.email here and your login name is unknown; pass --owner NAME")
+				}
 			}
 			return a.addTrust(&verify.TrustedKey{Fingerprint: sign.Fingerprint(pub), Public: pub}, o)
 		},

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -84,7 +83,7 @@ usage or configuration errors.`,
 			if err != nil {
 				return err
 			}
-			return a.renderReport(rep, verifyLine(sum), sum)
+			return a.renderReport(rep, sum.Line(), sum)
 		},
 	}
 	o.flags(cmd)
@@ -114,15 +113,6 @@ func (a *app) listsItems() bool {
 		}
 	}
 	return false
-}
-
-// verifySummary is the summary object of the JSON output.
-type verifySummary struct {
-	Projects int `json:"projects"`
-	Items    int `json:"items"`
-	Verified int `json:"verified"`
-	Failed   int `json:"failed"`
-	Warnings int `json:"warnings"`
 }
 
 // verifyParts opens the projects of a run of rye verify or rye check
@@ -183,10 +173,10 @@ func (a *app) verifyCache() (string, []byte) {
 
 // verifyAll runs the verify pipeline for rye verify and turns its results
 // into one report.
-func (a *app) verifyAll(o *verifyOptions, args []string) (*report.Report, verifySummary, error) {
+func (a *app) verifyAll(o *verifyOptions, args []string) (*report.Report, report.VerifySummary, error) {
 	parts, req, err := a.verifyParts(o, args)
 	if err != nil {
-		return nil, verifySummary{}, err
+		return nil, report.VerifySummary{}, err
 	}
 	rep, err := a.merged("rye verify", parts, func(p project.Part) (*report.Report, error) {
 		r, err := verify.Run(request(req, p, parts))
@@ -197,30 +187,19 @@ func (a *app) verifyAll(o *verifyOptions, args []string) (*report.Report, verify
 		return r.Report(notes(p.Settings), p.Spaces.Project, a.verbose), nil
 	})
 	if err != nil {
-		return nil, verifySummary{}, err
+		return nil, report.VerifySummary{}, err
 	}
-	return rep, verifyCounts(rep, len(parts)), nil
+	return rep, rep.VerifyCounts(len(parts)), nil
 }
 
 // merged runs one project's pipeline for each part and merges their
-// reports into one of tool: commands in each run in its project (rye -C
-// DIR), and with several projects each note names its own.
+// reports (project.Merge).
 func (a *app) merged(tool string, parts []project.Part, run func(project.Part) (*report.Report, error)) (*report.Report, error) {
-	reps := make([]*report.Report, len(parts))
-	for i, p := range parts {
-		rep, err := run(p)
-		if err != nil {
-			return nil, a.requestError(err)
-		}
-		inProject(rep, p.Spaces.Project)
-		for j, n := range rep.Notes {
-			if len(parts) > 1 && p.Spaces.Project != nil {
-				rep.Notes[j] = p.Spaces.Project.Shown + ": " + n
-			}
-		}
-		reps[i] = rep
+	rep, err := project.Merge(tool, parts, run)
+	if err != nil {
+		return nil, a.requestError(err)
 	}
-	return report.Merge(tool, reps...), nil
+	return rep, nil
 }
 
 // cacheNotSaved says with -v that the verdict cache could not be saved.
@@ -228,33 +207,6 @@ func (a *app) cacheNotSaved(err error) {
 	if err != nil && a.verbose {
 		a.info("verdict cache not saved: %v", err)
 	}
-}
-
-// verifyCounts are the counts of a verification's report.
-func verifyCounts(rep *report.Report, projects int) verifySummary {
-	sum := verifySummary{Projects: projects, Items: len(rep.Items) + rep.Passed, Failed: rep.Failed(), Warnings: rep.Count(report.Warning)}
-	sum.Verified = sum.Items - sum.Failed
-	return sum
-}
-
-func verifyLine(sum verifySummary) string {
-	line := fmt.Sprintf("%s: %s", report.Plural(sum.Items, "item"), report.Join(report.Count(sum.Verified)+" verified", report.Count(sum.Failed)+" failed"))
-	if sum.Verified == 0 && sum.Failed == 0 {
-		line = report.Plural(sum.Items, "item")
-	}
-	line = projectsPrefix(sum.Projects) + line
-	if sum.Warnings > 0 {
-		line += ", " + report.Plural(sum.Warnings, "warning")
-	}
-	return line
-}
-
-// projectsPrefix starts a summary line of a run over several projects.
-func projectsPrefix(n int) string {
-	if n < 2 {
-		return ""
-	}
-	return report.Plural(n, "project") + ", "
 }
 
 // splitKind reads the optional leading KIND of "[KIND] PATTERN...": none

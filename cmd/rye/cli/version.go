@@ -131,29 +131,7 @@ rye: ssh-keygen -Y verify -f allowed_signers -I rye-release -n rye-release
 func (a *app) reportVerifiedRelease(rep *releasesig.Report) error {
 	key := sshsig.Fingerprint(rep.Signer.Key)
 	if a.json {
-		type file struct {
-			Path   string `json:"path"`
-			SHA256 string `json:"sha256,omitempty"`
-			OK     bool   `json:"ok"`
-			Error  string `json:"error,omitempty"`
-		}
-		out := struct {
-			Checksums string `json:"checksums"`
-			Signature string `json:"signature"`
-			Signer    string `json:"signer"`
-			Key       string `json:"key"`
-			Listed    int    `json:"listed"`
-			Files     []file `json:"files"`
-			OK        bool   `json:"ok"`
-		}{rep.Checksums, rep.Signature, rep.Signer.Principal, key, rep.Listed, []file{}, rep.OK()}
-		for _, f := range rep.Files {
-			e := ""
-			if f.Err != nil {
-				e = f.Err.Error()
-			}
-			out.Files = append(out.Files, file{f.Path, f.SHA256, f.Err == nil, e})
-		}
-		if err := writeJSON(a.stdout, out); err != nil {
+		if err := writeJSON(a.stdout, rep.Document()); err != nil {
 			return err
 		}
 	} else {
