@@ -90,7 +90,7 @@ type UncoveredError struct {
 
 func (e *UncoveredError) Error() string {
 	r := e.Result
-	return fmt.Sprintf("%s %s (%s:%d): its %s signature does not cover %s, which would be served unsigned; nothing was served; if its content is yours, re-sign it with v2: rye sign --format v2 %s %s", r.Kind, r.ID, r.Path, e.Line, r.Format, e.What, r.Kind, r.ID)
+	return fmt.Sprintf("%s %s (%s:%d): its %s signature does not cover %s, which would be served unsigned; nothing was served; %s", r.Kind, r.ID, r.Path, e.Line, r.Format, e.What, verify.ResignV2(r))
 }
 
 // servedCovered refuses a directive or knowledge entry whose signature

@@ -722,7 +722,7 @@ func TestUncoveredTextIsNeverServed(t *testing.T) {
 
 	got := exec("directive", "p/greet")
 	if got["status"] != "error" || strings.Contains(mustJSON(got), "IGNORE") ||
-		!strings.Contains(got["error"].(string), "directive p/greet (.ai/directives/p/greet.md:17): its v1 signature does not cover the body after the XML block (its instructions), which would be served unsigned; nothing was served; if its content is yours, re-sign it with v2: rye sign --format v2 directive p/greet") {
+		!strings.Contains(got["error"].(string), "directive p/greet (.ai/directives/p/greet.md:17): its v1 signature does not cover the body after the XML block (its instructions), which would be served unsigned; nothing was served; if its content is yours to vouch for, re-sign it with v2: rye sign --format v2 --replace-other-signers directive p/greet (the flag: its line is ") {
 		t.Errorf("an uncovered body: %s", mustJSON(got))
 	}
 	if v, _ := got["verification"].(map[string]any); v["verdict"] != "verified" || !strings.Contains(mustJSON(v["warnings"]), "v1 signature: ") {
@@ -731,7 +731,7 @@ func TestUncoveredTextIsNeverServed(t *testing.T) {
 	got = call(t, cs, "load", map[string]any{"item_type": "directive", "item_id": "p/greet", "project_path": f.project})
 	if got["status"] != "error" || strings.Contains(mustJSON(got), "IGNORE") || got["verification"].(map[string]any)["verdict"] != "verified" ||
 		!strings.Contains(got["error"].(string), "directive p/greet (.ai/directives/p/greet.md:2) verified, but its v1 signature does not cover line 2 (the preamble, the fences and the body after the XML block are not covered, ") ||
-		!strings.Contains(got["error"].(string), "its content is withheld: load serves only bytes a signature covers; if its content is yours, re-sign it with v2: rye sign --format v2 directive p/greet") {
+		!strings.Contains(got["error"].(string), "its content is withheld: load serves only bytes a signature covers; if its content is yours to vouch for, re-sign it with v2: rye sign --format v2 --replace-other-signers directive p/greet (the flag: its line is ") {
 		t.Errorf("load of an uncovered body: %s", mustJSON(got))
 	}
 	got = exec("knowledge", "p/front")

@@ -197,8 +197,8 @@ func (s *server) load(ctx context.Context, _ *sdk.CallToolRequest, a loadArgs) (
 	found := sign.Find(it.Bytes, path.Ext(it.Path))
 	if at := sign.CoverageOf(found, it.Kind, it.Bytes).FirstUncovered(it.Bytes, 0, len(it.Bytes)); at >= 0 && !l.Loc.Space.Embedded() {
 		line := bytes.Count(it.Bytes[:at], []byte("\n")) + 1
-		err := fmt.Errorf("%s %s (%s:%d) verified, but its %s signature does not cover line %d (%s), which anyone could have written after the signing; its content is withheld: load serves only bytes a signature covers; if its content is yours, re-sign it with v2: rye sign --format v2 %s %s",
-			it.Kind, it.ID, it.Path, line, r.Format, line, found.Line.Format.Uncovered(it.Kind, path.Ext(it.Path)), it.Kind, it.ID)
+		err := fmt.Errorf("%s %s (%s:%d) verified, but its %s signature does not cover line %d (%s), which anyone could have written after the signing; its content is withheld: load serves only bytes a signature covers; %s",
+			it.Kind, it.ID, it.Path, line, r.Format, line, found.Line.Format.Uncovered(it.Kind, path.Ext(it.Path)), verify.ResignV2(r))
 		resp := failure(a.ItemType, a.ItemID, err, started)
 		resp.Verification = &r
 		return respond(resp)

@@ -92,6 +92,19 @@ func OwnerText(owner string) string {
 	return " (" + owner + ")"
 }
 
+// ResignV2 is what to tell the person who would vouch for a verified
+// item's uncovered content: the one command that re-signs it in v2,
+// whoever made its line. rye sign keeps a line another trusted key made
+// unless told to replace it, so the command says so when r's signer is
+// named; with the user's own line the flag changes nothing.
+func ResignV2(r Result) string {
+	cmd := fmt.Sprintf("rye sign --format v2 --replace-other-signers %s %s", r.Kind, r.ID)
+	if r.Fingerprint == "" {
+		return "if its content is yours to vouch for, re-sign it with v2: " + cmd
+	}
+	return fmt.Sprintf("if its content is yours to vouch for, re-sign it with v2: %s (the flag: its line is %s's%s, which rye sign otherwise keeps)", cmd, r.Fingerprint, OwnerText(r.Owner))
+}
+
 // LegacyGroup puts a legacy-format warning (verify's, or lint's signature
 // analyzer's) into its format's group: the same warning on many items is
 // one line in text.
