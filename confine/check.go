@@ -149,7 +149,10 @@ type FSReport struct {
 // Prefixes are the interpreter's installation folders granted (read and
 // execute) and those refused, with why.
 type Prefixes struct {
-	Program string   `json:"program"`
+	Program string `json:"program"`
+	// Shim is the version manager's shim found on PATH that Program
+	// replaces (FindShim), "" when there was none.
+	Shim    string   `json:"shim,omitempty"`
 	Granted []string `json:"granted,omitempty"`
 	Refused []string `json:"refused,omitempty"`
 }

@@ -147,7 +147,19 @@ func (l *Launcher) Prepare(cmd *exec.Cmd) error {
 	if err := rs.wait(); err != nil {
 		return fmt.Errorf("confine: the Landlock ruleset: %v", err)
 	}
+	shim := ""
+	if sh, ok := FindShim(cmd.Path); ok {
+		real, err := sh.Resolve(cmd.Dir, cmd.Env)
+		if err != nil {
+			return fmt.Errorf("confine: %v; a confined tool runs the program a shim would pick, never the shim", err)
+		}
+		shim, cmd.Path = sh.Path, real
+		if len(cmd.Args) > 0 {
+			cmd.Args[0] = real // so that the interpreter finds its installation from its own path
+		}
+	}
 	interp, prefixes := InterpreterGrants(cmd.Path, s.NotIn)
+	prefixes.Shim = shim
 	l.interp = prefixes
 	for _, g := range append(append([]Grant(nil), s.Grants...), interp...) {
 		f, err := openGrant(g)

@@ -1,0 +1,90 @@
+package confine
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestShims: a pyenv-style shim script is found with its manager and the
+// variables it exports, and resolved by asking the manager with them and
+// the tool's folder; what is not a shim is not; a manager that answers
+// with a shim, a relative path or nothing is an error that names the shim.
+func TestShims(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel, data string, mode os.FileMode) string {
+		p := filepath.Join(dir, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(data), mode); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	real := write("versions/3.12/bin/python3", "#!/bin/sh\n", 0o755)
+	// The manager answers from the exported root and the folder's
+	// .python-version, as pyenv does.
+	mgr := write("root/libexec/mgr", `#!/bin/sh
+[ "$1" = which ] || exit 2
+[ "$MGR_ROOT" = "`+dir+`/root" ] || { echo "no root" >&2; exit 1; }
+v=$(cat .python-version 2>/dev/null || echo none)
+case "$v" in
+3.12) echo "`+real+`" ;;
+shim) echo "`+dir+`/root/shims/python3" ;;
+rel) echo "bin/python3" ;;
+*) echo "no version $v" >&2; exit 1 ;;
+esac
+`, 0o755)
+	shim := write("root/shims/python3", `#!/usr/bin/env bash
+set -e
+program="${0##*/}"
+export MGR_ROOT="`+dir+`/root"
+exec "`+mgr+`" exec "$program" "$@"
+`, 0o755)
+	plain := write("bin/python3", "#!/bin/sh\nexec /usr/bin/python3 \"$@\"\n", 0o755)
+	notExec := write("other/shims/tool", "#!/bin/sh\necho hi\n", 0o755)
+
+	s, ok := FindShim(shim)
+	if !ok || s.Manager != mgr || strings.Join(s.Which, " ") != "which python3" || strings.Join(s.Env, " ") != "MGR_ROOT="+dir+"/root" {
+		t.Fatalf("FindShim(%s) = %+v, %v", shim, s, ok)
+	}
+	for _, p := range []string{plain, notExec, filepath.Join(dir, "missing/shims/x")} {
+		if s, ok := FindShim(p); ok {
+			t.Errorf("%s taken for a shim: %+v", p, s)
+		}
+	}
+
+	work := filepath.Join(dir, "project")
+	os.MkdirAll(work, 0o755)
+	env := []string{"PATH=/usr/bin:/bin"}
+	resolve := func(version string) (string, error) {
+		os.WriteFile(filepath.Join(work, ".python-version"), []byte(version), 0o644)
+		return s.Resolve(work, env)
+	}
+	if got, err := resolve("3.12"); err != nil || got != real {
+		t.Errorf("resolved %q, %v; want %s", got, err, real)
+	}
+	for version, want := range map[string]string{
+		"shim": "it named another shim",
+		"rel":  "did not answer with one absolute path",
+		"2.7":  "no version 2.7",
+	} {
+		if got, err := resolve(version); err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), shim) {
+			t.Errorf("%s: resolved %q, %v; want an error with %q", version, got, err, want)
+		}
+	}
+
+	// A manager named by its bare name is looked up on the tool's PATH.
+	write("path/asdf", "#!/bin/sh\necho "+real+"\n", 0o755)
+	asdfShim := write("asdf/shims/python3", "#!/usr/bin/env bash\n# asdf-plugin: python 3.12\nexec asdf exec \"python3\" \"$@\"\n", 0o755)
+	s, ok = FindShim(asdfShim)
+	if !ok || s.Manager != "asdf" {
+		t.Fatalf("asdf shim: %+v, %v", s, ok)
+	}
+	if got, err := s.Resolve(work, []string{"PATH=" + filepath.Join(dir, "path")}); err != nil || got != real {
+		t.Errorf("asdf: %q, %v", got, err)
+	}
+	if _, err := s.Resolve(work, []string{"PATH=/nonexistent"}); err == nil || !strings.Contains(err.Error(), "not on PATH") {
+		t.Errorf("asdf off PATH: %v", err)
+	}
+}
