@@ -48,6 +48,10 @@ type Options struct {
 	Description string // one line; "" for the template's
 	Author      string // directives and knowledge ("": the template leaves it out where it may)
 	Force       bool   // replace an existing file of the same id
+	// NoSandbox leaves a tool's sandbox block out: on a system that cannot
+	// confine (not Linux, no Landlock), rye execute refuses a tool that
+	// declares one.
+	NoSandbox bool
 }
 
 // parsed are the templates, parsed on first use.
@@ -66,6 +70,7 @@ var parsed = sync.OnceValues(func() (*template.Template, error) {
 // data is what a template fills in.
 type data struct {
 	ID, Name, Category, Title, Description, Author string
+	Sandbox                                        bool // a tool declares its sandbox block
 }
 
 // Render is the file of a new item of kind k and id: its extension and
@@ -75,7 +80,7 @@ func Render(k item.Kind, id item.ID, o Options) (string, []byte, error) {
 	if strings.ContainsAny(o.Description, "\r\n") {
 		return "", nil, errors.New("the description is one line")
 	}
-	d := data{ID: string(id), Name: name, Category: id.Dir(), Title: title(name), Description: o.Description, Author: o.Author}
+	d := data{ID: string(id), Name: name, Category: id.Dir(), Title: title(name), Description: o.Description, Author: o.Author, Sandbox: !o.NoSandbox}
 	var tmpl, ext string
 	switch k {
 	case item.Tool:
