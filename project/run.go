@@ -385,3 +385,23 @@ func Merge(tool string, parts []Part, run func(Part) (*report.Report, error)) (*
 	}
 	return report.Merge(tool, reps...), nil
 }
+
+// Paths says how machine formats name the files of a run in dir
+// (report.Paths): relative to the repository's top level (git's) when dir
+// is in a repository, else to dir, or joined to prefix when set (a
+// --path-prefix, "" included).
+func Paths(dir, prefix string, set bool) report.Paths {
+	work, err := filepath.Abs(dir)
+	if err != nil {
+		work = dir
+	}
+	real := work
+	if r, err := filepath.EvalSymlinks(work); err == nil {
+		real = r
+	}
+	top := ""
+	if repo, err := gitrepo.Open(real); err == nil && !set {
+		top = repo.Root
+	}
+	return report.NewPaths(work, real, top, prefix, set)
+}

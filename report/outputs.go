@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/ryekit/rye/internal/atomicfile"
 )
@@ -15,6 +18,53 @@ var Formats = []string{"text", "json", "sarif", "github"}
 // standard output).
 type Output struct {
 	Format, File string
+}
+
+// OutputError is an output a run was asked for that it cannot write:
+// Spec is what was asked ("" for the standard output's format).
+type OutputError struct {
+	Spec, Why string
+}
+
+func (e *OutputError) Error() string { return e.Why }
+
+// ParseOutputs is the outputs of a run: format on standard output, then
+// each spec ("FORMAT=FILE"), checked: known formats, a file each, and
+// each file written once.
+func ParseOutputs(format string, specs []string) ([]Output, error) {
+	if !slices.Contains(Formats, format) {
+		return nil, &OutputError{Why: "use " + orList(Formats)}
+	}
+	outs := []Output{{Format: format}}
+	seen := map[string]bool{}
+	for _, spec := range specs {
+		f, file, ok := strings.Cut(spec, "=")
+		var why string
+		switch {
+		case !ok || file == "":
+			why = "write FORMAT=FILE, e.g. --output sarif=rye.sarif"
+		case !slices.Contains(Formats, f):
+			why = "the format is one of " + orList(Formats)
+		case file == "-":
+			why = "standard output has --format; name a file"
+		case seen[filepath.Clean(file)]:
+			why = file + " is written once"
+		}
+		if why != "" {
+			return nil, &OutputError{Spec: spec, Why: why}
+		}
+		seen[filepath.Clean(file)] = true
+		outs = append(outs, Output{Format: f, File: file})
+	}
+	return outs, nil
+}
+
+// orList is "a, b, c or d".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
 // Machine reports whether any output is in a machine format (progress

@@ -5,14 +5,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/ryekit/rye/gitrepo"
 	"github.com/ryekit/rye/internal/tty"
+	"github.com/ryekit/rye/project"
 	"github.com/ryekit/rye/report"
 )
 
@@ -46,49 +44,27 @@ func (o *outputOptions) flags(cmd *cobra.Command) {
 	})
 }
 
-// list is the outputs the flags ask for (json: the global --json), checked:
-// known formats, at most one per file.
+// list is the outputs the flags ask for (json: the global --json),
+// checked (report.ParseOutputs).
 func (o *outputOptions) list(json bool) ([]report.Output, error) {
 	format := o.format
 	if json {
 		format = "json"
 	}
-	if !known(format) {
-		return nil, usageError("--format %q: use %s", format, orList(report.Formats))
-	}
-	outs := []report.Output{{Format: format}}
 	specs := append([]string(nil), o.outputs...)
 	if o.sarif != "" {
 		specs = append(specs, "sarif="+o.sarif)
 	}
-	seen := map[string]bool{}
-	for _, spec := range specs {
-		f, file, ok := strings.Cut(spec, "=")
-		switch {
-		case !ok || file == "":
-			return nil, usageError("--output %q: write FORMAT=FILE, e.g. --output sarif=rye.sarif", spec)
-		case !known(f):
-			return nil, usageError("--output %q: the format is one of %s", spec, orList(report.Formats))
-		case file == "-":
-			return nil, usageError("--output %q: standard output has --format; name a file", spec)
-		case seen[filepath.Clean(file)]:
-			return nil, usageError("--output %q: %s is written once", spec, file)
-		}
-		seen[filepath.Clean(file)] = true
-		outs = append(outs, report.Output{Format: f, File: file})
+	outs, err := report.ParseOutputs(format, specs)
+	var oe *report.OutputError
+	switch {
+	case errors.As(err, &oe) && oe.Spec == "":
+		return nil, usageError("--format %q: %v", format, err)
+	case errors.As(err, &oe):
+		return nil, usageError("--output %q: %v", oe.Spec, err)
 	}
-	return outs, nil
+	return outs, err
 }
-
-// orList is "a, b, c or d".
-func orList(words []string) string {
-	if len(words) < 2 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
-}
-
-func known(format string) bool { return slices.Contains(report.Formats, format) }
 
 // renderReport writes a report to every output (summary is the JSON
 // summary object, line the one-line summary of the other formats) and
@@ -145,24 +121,9 @@ func (a *app) color() bool {
 	return !a.noColor && os.Getenv("NO_COLOR") == "" && tty.IsTerminal(a.stdout)
 }
 
-// pathMapper says how machine formats name files (report.Paths):
-// relative to the repository's top level (git's) when the working
-// directory is in a repository, else to the working directory, or with
-// --path-prefix.
+// pathMapper says how machine formats name files (project.Paths).
 func (a *app) pathMapper() report.Paths {
-	work, err := filepath.Abs(a.workDir())
-	if err != nil {
-		work = a.workDir()
-	}
-	real := work
-	if r, err := filepath.EvalSymlinks(work); err == nil {
-		real = r
-	}
-	top := ""
-	if repo, err := gitrepo.Open(real); err == nil && !a.out.prefixSet {
-		top = repo.Root
-	}
-	return report.NewPaths(work, real, top, a.out.pathPrefix, a.out.prefixSet)
+	return project.Paths(a.workDir(), a.out.pathPrefix, a.out.prefixSet)
 }
 
 // formatsOf reads the output flags of verify, check or lint from the raw
