@@ -3,6 +3,8 @@ package content
 import (
 	"bytes"
 	"strings"
+
+	"github.com/ryekit/rye/item"
 )
 
 // The parts of a Markdown item that the rules tell apart. A reviewer
@@ -105,7 +107,7 @@ func scanMarkdown(src []byte, sigStart, sigEnd int, kindName string) *markdown {
 		}
 		if open.count == 0 {
 			if indent < 4 {
-				if c, n := fenceRun(line[indent:]); n >= 3 && !(c == '`' && bytes.IndexByte(line[indent+n:], '`') >= 0) {
+				if c, n := item.FenceRun(line[indent:]); n >= 3 && !(c == '`' && bytes.IndexByte(line[indent+n:], '`') >= 0) {
 					md.scanProse(src, proseFrom, o)
 					open.char, open.count = c, n
 					info := strings.TrimSpace(string(line[indent+n:]))
@@ -115,7 +117,7 @@ func scanMarkdown(src []byte, sigStart, sigEnd int, kindName string) *markdown {
 					open.b = codeBlock{start: o, bodyStart: next, info: strings.ToLower(info)}
 				}
 			}
-		} else if c, n := fenceRun(line[indent:]); indent < 4 && c == open.char && n >= open.count && n == len(line)-indent {
+		} else if c, n := item.FenceRun(line[indent:]); indent < 4 && c == open.char && n >= open.count && n == len(line)-indent {
 			open.b.bodyEnd, open.b.end = o, next
 			if !metaSeen && open.b.info == metaInfo(kindName) {
 				open.b.meta, metaSeen = true, true
@@ -165,19 +167,6 @@ func (md *markdown) scanProse(src []byte, from, to int) {
 		md.comments = append(md.comments, span{start, end, placeComment})
 		o = end
 	}
-}
-
-// fenceRun returns the fence character and the length of the run of it
-// that starts line (0 when the line does not start with ``` or ~~~).
-func fenceRun(line []byte) (byte, int) {
-	if len(line) == 0 || (line[0] != '`' && line[0] != '~') {
-		return 0, 0
-	}
-	n := 0
-	for n < len(line) && line[n] == line[0] {
-		n++
-	}
-	return line[0], n
 }
 
 // lineEndAt is the offset just past the line that holds off.

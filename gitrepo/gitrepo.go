@@ -215,7 +215,8 @@ func (r *Repo) TreeSeeingIndex(ref, prefix string) (map[string]File, error) {
 	return r.tree(ref, prefix, 0, idx)
 }
 
-func (r *Repo) tree(ref, prefix string, limit int64, idx *gitIndex) (map[string]File, error) {
+// commitTree is the root tree of the commit ref names.
+func (r *Repo) commitTree(ref string) (*object.Tree, error) {
 	hash, err := r.repo.ResolveRevision(plumbing.Revision(ref))
 	if err != nil {
 		return nil, fmt.Errorf("git ref %q: %v", ref, err)
@@ -224,7 +225,11 @@ func (r *Repo) tree(ref, prefix string, limit int64, idx *gitIndex) (map[string]
 	if err != nil {
 		return nil, fmt.Errorf("git ref %q is not a commit: %v", ref, err)
 	}
-	tree, err := commit.Tree()
+	return commit.Tree()
+}
+
+func (r *Repo) tree(ref, prefix string, limit int64, idx *gitIndex) (map[string]File, error) {
+	tree, err := r.commitTree(ref)
 	if err != nil {
 		return nil, err
 	}
@@ -757,15 +762,7 @@ func (r *Repo) EachPath(prefix string, fn func(rel string)) error {
 // ('/'-separated from the repository's top), or a symbolic link or a
 // submodule in its place.
 func (r *Repo) HasFolder(ref, dir string) (bool, error) {
-	hash, err := r.repo.ResolveRevision(plumbing.Revision(ref))
-	if err != nil {
-		return false, fmt.Errorf("git ref %q: %v", ref, err)
-	}
-	commit, err := r.repo.CommitObject(*hash)
-	if err != nil {
-		return false, fmt.Errorf("git ref %q is not a commit: %v", ref, err)
-	}
-	tree, err := commit.Tree()
+	tree, err := r.commitTree(ref)
 	if err != nil {
 		return false, err
 	}
@@ -791,15 +788,7 @@ func (r *Repo) SameInIndex(ref, path string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	hash, err := r.repo.ResolveRevision(plumbing.Revision(ref))
-	if err != nil {
-		return false, fmt.Errorf("git ref %q: %v", ref, err)
-	}
-	commit, err := r.repo.CommitObject(*hash)
-	if err != nil {
-		return false, fmt.Errorf("git ref %q is not a commit: %v", ref, err)
-	}
-	root, err := commit.Tree()
+	root, err := r.commitTree(ref)
 	if err != nil {
 		return false, err
 	}

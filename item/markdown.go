@@ -28,13 +28,13 @@ func findFence(src []byte, from int, info string) (fence, bool) {
 		next := lineEnd(src, off)
 		line := trimRightBlank(src[off:next])
 		if open.count == 0 {
-			char, count := fenceRun(line)
+			char, count := FenceRun(line)
 			if count >= 3 {
 				open.char, open.count = char, count
 				open.want = count == 3 && char == '`' && string(line[3:]) == info
 				open.f = fence{openStart: off, bodyStart: next}
 			}
-		} else if char, count := fenceRun(line); char == open.char && count >= open.count && count == len(line) {
+		} else if char, count := FenceRun(line); char == open.char && count >= open.count && count == len(line) {
 			if open.want {
 				open.f.bodyEnd, open.f.closeEnd, open.f.closeFound = off, next, true
 				return open.f, true
@@ -64,10 +64,10 @@ func CodeBlocks(src []byte) [][2]int {
 		next := lineEnd(src, off)
 		line := trimRightBlank(src[off:next])
 		if count == 0 {
-			if c, n := fenceRun(line); n >= 3 {
+			if c, n := FenceRun(line); n >= 3 {
 				char, count, start = c, n, off
 			}
-		} else if c, n := fenceRun(line); c == char && n >= count && n == len(line) {
+		} else if c, n := FenceRun(line); c == char && n >= count && n == len(line) {
 			out = append(out, [2]int{start, next})
 			count = 0
 		}
@@ -79,9 +79,10 @@ func CodeBlocks(src []byte) [][2]int {
 	return out
 }
 
-// fenceRun returns the fence character and how many times it repeats at the
-// start of a line (0 when the line does not start a fence).
-func fenceRun(line []byte) (byte, int) {
+// FenceRun returns the fence character and how many times it repeats at the
+// start of a line (0 when the line does not start a fence): the Markdown
+// code fences every reader of an item's body agrees on.
+func FenceRun(line []byte) (byte, int) {
 	if len(line) == 0 || (line[0] != '`' && line[0] != '~') {
 		return 0, 0
 	}

@@ -122,7 +122,7 @@ func FuzzCodeBlocks(f *testing.F) {
 			if b[0] > 0 && src[b[0]-1] != '\n' {
 				t.Fatalf("block %v does not start a line", b)
 			}
-			if _, n := fenceRun(src[b[0]:lineEnd(src, b[0])]); n < 3 {
+			if _, n := FenceRun(src[b[0]:lineEnd(src, b[0])]); n < 3 {
 				t.Fatalf("block %v does not open with a fence", b)
 			}
 			end = b[1]
