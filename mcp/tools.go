@@ -15,7 +15,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ryekit/rye/executor"
-	"github.com/ryekit/rye/internal/cachedir"
 	"github.com/ryekit/rye/internal/jsonvalue"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/project"
@@ -100,14 +99,11 @@ func (s *server) search(ctx context.Context, _ *sdk.CallToolRequest, a searchArg
 		return fail(err)
 	}
 	defer p.close()
-	extractors, err := p.Spaces.Extractors()
+	req, err := search.Over(p.Spaces, true)
 	if err != nil {
 		return fail(err)
 	}
-	req := search.Request{Spaces: p.Spaces, Scope: a.Scope, Query: a.Query, Tier: a.Space, Limit: a.Limit, Extractors: extractors, Trust: p.Trust, Policy: p.Policy}
-	if dir, secret, err := cachedir.Keyed(); err == nil {
-		req.CacheDir, req.Secret = dir, secret // no secret, no cache: it only saves time
-	}
+	req.Scope, req.Query, req.Tier, req.Limit, req.Trust, req.Policy = a.Scope, a.Query, a.Space, a.Limit, p.Trust, p.Policy
 	res, err := search.Run(req)
 	if err != nil {
 		return fail(err)
