@@ -25,7 +25,7 @@ prints the parsed metadata instead. With --destination project|user it
 copies the file into that space, where it shadows the original and must be
 signed like any item of that space.`,
 		Args:              cobra.ExactArgs(2),
-		ValidArgsFunction: a.completeKindAndID,
+		ValidArgsFunction: a.completeKindAndID(),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			req, err := a.loadRequest(args[0], args[1], destination, force)
 			if err != nil {

@@ -28,7 +28,7 @@ lints clean and runs. The directive's author is your git identity. A tool
 declares a sandbox block (no network, no subprocess), so that it runs
 confined; --no-sandbox leaves it out, for a system that cannot confine.`,
 		Args:              cobra.ExactArgs(2),
-		ValidArgsFunction: a.completeFirstKind,
+		ValidArgsFunction: positional(words("tool", "directive", "knowledge")),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			k, err := item.ParseKind(args[0])
 			if err != nil {
@@ -69,12 +69,4 @@ confined; --no-sandbox leaves it out, for a system that cannot confine.`,
 	cmd.Flags().BoolVar(&noSandbox, "no-sandbox", false, "write a tool without its sandbox block (it then runs unconfined)")
 	cmd.RegisterFlagCompletionFunc("lang", fixedValues(scaffold.LangNames()...))
 	return cmd
-}
-
-// completeFirstKind completes the kind of rye new.
-func (a *app) completeFirstKind(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	if len(args) == 0 {
-		return []string{"tool", "directive", "knowledge"}, cobra.ShellCompDirectiveNoFileComp
-	}
-	return nil, cobra.ShellCompDirectiveNoFileComp
 }

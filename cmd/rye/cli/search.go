@@ -36,12 +36,7 @@ rebuilds it in memory. See docs/search.md.`,
 			}
 			return nil
 		},
-		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			if len(args) == 0 {
-				return []string{"tool", "directive", "knowledge", "all"}, cobra.ShellCompDirectiveNoFileComp
-			}
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		},
+		ValidArgsFunction: positional(words("tool", "directive", "knowledge", "all")),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			query := strings.Join(args[1:], " ")
 			ss, err := a.spaces()
