@@ -56,11 +56,7 @@ items.`,
 			if output == "" {
 				return usageError("-o FILE: say where to write the bundle")
 			}
-			p, err := a.open(project.Options{})
-			if err != nil {
-				return err
-			}
-			sp, err := a.space(p)
+			p, sp, err := a.openSpace(project.Options{}, false)
 			if err != nil {
 				return err
 			}
@@ -191,11 +187,7 @@ installing a newer version replaces it cleanly.`,
 			if user && toProject {
 				return usageError("--user and --project do not go together")
 			}
-			p, err := a.open(project.Options{SpacesOnly: true})
-			if err != nil {
-				return err
-			}
-			dest, err := a.writable(p, "--user", map[bool]string{true: "user", false: "project"}[user])
+			_, dest, err := a.openSpace(project.Options{SpacesOnly: true}, user)
 			if err != nil {
 				return err
 			}

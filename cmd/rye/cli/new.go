@@ -41,11 +41,7 @@ confined; --no-sandbox leaves it out, for a system that cannot confine.`,
 			if k != item.Tool && cmd.Flags().Changed("lang") {
 				return usageError("--lang is for tools: a %s is Markdown", k)
 			}
-			p, err := a.open(project.Options{SpacesOnly: true})
-			if err != nil {
-				return err
-			}
-			sp, err := a.space(p)
+			_, sp, err := a.openSpace(project.Options{SpacesOnly: true}, false)
 			if err != nil {
 				return err
 			}

@@ -67,13 +67,23 @@ func (a *app) userRoot() string {
 	return ss.User.Root
 }
 
-// space is the project space of p, for the verbs that need one.
-func (a *app) space(p *project.Project) (*space.Space, error) {
-	sp, err := p.Space()
+// openSpace opens the project of the run (open, with o) and the space a
+// verb writes into: the project's, or with user your user space
+// (project.Writable).
+func (a *app) openSpace(o project.Options, user bool) (*project.Project, *space.Space, error) {
+	p, err := a.open(o)
 	if err != nil {
-		return nil, a.requestError(err)
+		return nil, nil, err
 	}
-	return sp, nil
+	name := "project"
+	if user {
+		name = "user"
+	}
+	sp, err := p.Writable(name)
+	if err != nil {
+		return nil, nil, a.requestError(err)
+	}
+	return p, sp, nil
 }
 
 // writable is the space a verb that writes names with flag: the project

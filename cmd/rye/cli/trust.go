@@ -55,15 +55,7 @@ func (o *trustOptions) flags(cmd *cobra.Command) {
 
 // trustDir is the trusted_keys folder that trust add/self/remove write.
 func (a *app) trustDir(user bool) (string, error) {
-	name := "project"
-	if user {
-		name = "user"
-	}
-	p, err := a.open(project.Options{SpacesOnly: true})
-	if err != nil {
-		return "", err
-	}
-	sp, err := a.writable(p, "--user", name)
+	_, sp, err := a.openSpace(project.Options{SpacesOnly: true}, user)
 	if err != nil {
 		return "", err
 	}
