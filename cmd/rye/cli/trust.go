@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -126,21 +125,9 @@ cannot honour them); namespaces are not kept, since rye's signatures have
 none. The fingerprint is rye's, recomputed from the key.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			name := args[0]
-			var data []byte
-			var err error
-			if name == "-" {
-				name = "standard input"
-				data, err = io.ReadAll(io.LimitReader(a.stdin, 1<<16))
-			} else {
-				data, err = os.ReadFile(name)
-			}
+			k, err := verify.ImportKeyFile(args[0], a.stdin)
 			if err != nil {
 				return asUsage(err)
-			}
-			k, err := verify.ImportKey(name, data)
-			if err != nil {
-				return usageError("%s: %v", name, err)
 			}
 			return a.addTrust(k, o)
 		},
