@@ -37,7 +37,7 @@ type executeArgs struct {
 // ends, kills a running tool's process group.
 func (s *server) execute(ctx context.Context, _ *sdk.CallToolRequest, a executeArgs) (*sdk.CallToolResult, any, error) {
 	started := time.Now()
-	k, id, err := kindAndID(a.ItemType, a.ItemID)
+	k, id, err := item.ParseKindID(a.ItemType, a.ItemID)
 	if err != nil {
 		return respond(failure(a.ItemType, a.ItemID, err, started))
 	}
@@ -140,7 +140,7 @@ func (s *server) load(ctx context.Context, _ *sdk.CallToolRequest, a loadArgs) (
 	fail := func(err error) (*sdk.CallToolResult, any, error) {
 		return respond(failure(a.ItemType, a.ItemID, err, started))
 	}
-	k, id, err := kindAndID(a.ItemType, a.ItemID)
+	k, id, err := item.ParseKindID(a.ItemType, a.ItemID)
 	if err != nil {
 		return fail(err)
 	}

@@ -67,11 +67,7 @@ signed like any item of that space.`,
 // pipeline (project.LoadRequest). Bad kinds, ids and destinations are
 // usage errors (exit 2).
 func (a *app) loadRequest(kindArg, idArg, destination string, force bool) (verify.LoadRequest, error) {
-	k, err := item.ParseKind(kindArg)
-	if err != nil {
-		return verify.LoadRequest{}, usageError("%v", err)
-	}
-	id, err := item.ParseID(idArg)
+	k, id, err := item.ParseKindID(kindArg, idArg)
 	if err != nil {
 		return verify.LoadRequest{}, usageError("%v", err)
 	}

@@ -30,11 +30,7 @@ confined; --no-sandbox leaves it out, for a system that cannot confine.`,
 		Args:              cobra.ExactArgs(2),
 		ValidArgsFunction: positional(words("tool", "directive", "knowledge")),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			k, err := item.ParseKind(args[0])
-			if err != nil {
-				return usageError("%v", err)
-			}
-			id, err := item.ParseID(args[1])
+			k, id, err := item.ParseKindID(args[0], args[1])
 			if err != nil {
 				return usageError("%v", err)
 			}
