@@ -92,9 +92,11 @@ type InstallOptions struct {
 	// Trust are the shipped key files to add to .ai/trusted_keys, by
 	// fingerprint (from --trust FP, repeatable, after ShippedKey checked
 	// each: CheckTrusting's shipped keys).
-	Trust      map[string][]byte
-	ArchiveSum string
-	Now        time.Time
+	Trust map[string][]byte
+	// Archive is the bundle file as it was read and checked: the record
+	// keeps its SHA-256 (archive_sha256), which names the download.
+	Archive []byte
+	Now     time.Time
 
 	faults faults // tests only
 }
@@ -150,7 +152,9 @@ func Install(r *Result, o InstallOptions) (*Installed, error) {
 	rec := &Installed{Files: map[string]string{}}
 	rec.Bundle.ID, rec.Bundle.Version = id, r.Manifest.Bundle.Version
 	rec.Bundle.InstalledAt = o.Now.UTC().Truncate(time.Second).Format(time.RFC3339)
-	rec.Bundle.ArchiveSHA256 = o.ArchiveSum
+	if o.Archive != nil {
+		rec.Bundle.ArchiveSHA256 = sha256Hex(o.Archive)
+	}
 
 	var ops []op
 	var conflicts []string
