@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -74,12 +73,9 @@ rye: ssh-keygen -Y verify -f allowed_signers -I rye-release -n rye-release
 		RunE: func(cmd *cobra.Command, args []string) error {
 			req := releasesig.Request{Checksums: args[0], Signature: signature, Files: args[1:]}
 			if signersFile != "" {
-				data, err := os.ReadFile(signersFile)
-				if err != nil {
+				var err error
+				if req.Signers, err = releasesig.ReadSigners(signersFile); err != nil {
 					return asUsage(err)
-				}
-				if req.Signers, err = releasesig.ParseSigners(data); err != nil {
-					return usageError("%s: %v", signersFile, err)
 				}
 			}
 			rep, err := releasesig.Verify(req)
