@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -149,6 +150,40 @@ func act(what string, args []string) string {
 		return "no CapEff"
 	case "env":
 		return os.Getenv(args[0])
+	case "chmod":
+		// args: the file, the mode in octal
+		mode, _ := strconv.ParseUint(args[1], 8, 32)
+		return res(unix.Chmod(args[0], uint32(mode)))
+	case "fchmod":
+		f, err := os.Open(args[0])
+		if err != nil {
+			return res(err)
+		}
+		defer f.Close()
+		mode, _ := strconv.ParseUint(args[1], 8, 32)
+		return res(unix.Fchmod(int(f.Fd()), uint32(mode)))
+	case "setxattr":
+		return res(unix.Setxattr(args[0], "user.rye", []byte("x"), 0))
+	case "listen":
+		// listen without bind: the kernel binds an ephemeral port itself
+		fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM, 0)
+		if err != nil {
+			return res(err)
+		}
+		defer unix.Close(fd)
+		return res(unix.Listen(fd, 1))
+	case "fastopen":
+		// sendto with MSG_FASTOPEN connects without connect(2)
+		fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM, 0)
+		if err != nil {
+			return res(err)
+		}
+		defer unix.Close(fd)
+		host, portText, _ := net.SplitHostPort(args[0])
+		port, _ := strconv.Atoi(portText)
+		sa := &unix.SockaddrInet4{Port: port}
+		copy(sa.Addr[:], net.ParseIP(host).To4())
+		return res(unix.Sendto(fd, []byte("x"), unix.MSG_FASTOPEN, sa))
 	case "fds":
 		var fds []string
 		for fd := 0; fd < 1024; fd++ {
@@ -371,6 +406,84 @@ func TestNetworkPorts(t *testing.T) {
 	expect(t, c, "EPERM", "socket", "1", "1", "0")    // AF_UNIX
 	expect(t, c, "ok", "socket", "2", "1", "6")       // TCP
 	expect(t, c, "ok", "socket", "10", "524289", "0") // AF_INET6, SOCK_STREAM|SOCK_CLOEXEC
+}
+
+// TCP Fast Open connects from sendto(MSG_FASTOPEN), which Landlock's
+// connect rule does not see (it hooks connect(2)): on Linux 6.18 the data
+// reaches a port the tool did not declare unless the filter refuses it.
+// listen(2) without bind makes the kernel bind a port itself, which
+// Landlock's bind rule does not see either.
+func TestNetworkPortsNoBypass(t *testing.T) {
+	allowed, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer allowed.Close()
+	other, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	reached := make(chan struct{}, 1)
+	go func() {
+		for {
+			c, err := other.Accept()
+			if err != nil {
+				return
+			}
+			reached <- struct{}{}
+			c.Close()
+		}
+	}()
+	c := newConfined(t, Needs{Ports: true})
+	c.spec.Ports = []uint16{uint16(allowed.Addr().(*net.TCPAddr).Port)}
+	// Unconfined, both work: the refusals below are the sandbox's.
+	if got := act("fastopen", []string{other.Addr().String()}); got != "ok" {
+		t.Fatalf("unconfined fastopen: %s", got)
+	}
+	<-reached
+	if got := act("listen", nil); got != "ok" {
+		t.Fatalf("unconfined listen: %s", got)
+	}
+	expect(t, c, "EPERM", "fastopen", other.Addr().String())
+	expect(t, c, "EPERM", "listen")
+	select {
+	case <-reached:
+		t.Error("a confined tool reached a port it did not declare")
+	case <-time.After(100 * time.Millisecond):
+	}
+	expect(t, c, "ok", "connect", allowed.Addr().String())
+}
+
+// Landlock does not control chmod or extended attributes: a tool could
+// make any file its user owns setuid or writable by others (as root, the
+// system's programs), or give it to other users with an ACL. The filter
+// refuses those modes and every change of extended attributes; other modes
+// stay (a tool may chmod 0755 what it wrote).
+func TestFileModesOutsideGrants(t *testing.T) {
+	home := t.TempDir()
+	key := filepath.Join(home, "id_ed25519")
+	os.WriteFile(key, []byte("PRIVATE"), 0o600)
+	out := t.TempDir()
+	mine := filepath.Join(out, "script")
+	os.WriteFile(mine, []byte("x"), 0o600)
+	for _, a := range [][]string{{"chmod", mine, "4755"}, {"chmod", mine, "666"}, {"fchmod", mine, "2755"}, {"setxattr", mine}} {
+		if got := act(a[0], a[1:]); got != "ok" {
+			t.Fatalf("unconfined %v: %s", a, got)
+		}
+	}
+	c := newConfined(t, Needs{}, Grant{Base: out, Access: Write, Label: "{run_dir}"})
+	expect(t, c, "EPERM", "chmod", key, "4755")
+	expect(t, c, "EPERM", "chmod", key, "2755")
+	expect(t, c, "EPERM", "chmod", key, "606")
+	expect(t, c, "EPERM", "fchmod", mine, "4755")
+	expect(t, c, "EPERM", "setxattr", key)
+	expect(t, c, "EPERM", "setxattr", mine)
+	expect(t, c, "ok", "chmod", mine, "755")
+	expect(t, c, "ok", "fchmod", mine, "700")
+	if st, err := os.Stat(key); err != nil || st.Mode().Perm() != 0o600 || st.Mode()&os.ModeSetuid != 0 {
+		t.Errorf("the key's mode changed: %v %v", st.Mode(), err)
+	}
 }
 
 func TestSubprocess(t *testing.T) {
