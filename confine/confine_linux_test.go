@@ -679,3 +679,56 @@ func TestFindHelperRefusesWritable(t *testing.T) {
 		t.Errorf("fallback: %+v %v", h, err)
 	}
 }
+
+// A version manager answers for a shim before anything is confined, so
+// what the tool's environment (its chain's env_config, which a tool's
+// signer writes) sets must not run code there: BASH_ENV makes bash run a
+// file first, PATH chooses the programs the manager script runs. The
+// manager runs with the user's own environment and only the version
+// variables of the tool's.
+func TestShimManagerNotSteeredByToolEnv(t *testing.T) {
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "escaped")
+	evil := filepath.Join(dir, "evil.sh")
+	os.WriteFile(evil, []byte("echo unconfined > "+marker+"\n"), 0o644)
+	exe, _ := os.Executable()
+	act := filepath.Join(dir, "versions", "confine-act") // the program the shim runs
+	os.MkdirAll(filepath.Dir(act), 0o755)
+	os.Symlink(exe, act)
+	mgr := filepath.Join(dir, "root", "libexec", "mgr")
+	os.MkdirAll(filepath.Dir(mgr), 0o755)
+	os.WriteFile(mgr, []byte(`#!/bin/bash
+[ "$1" = which ] || exit 2
+[ "$PYENV_VERSION" = 3.12 ] || { echo "no version" >&2; exit 1; }
+echo `+act+"\n"), 0o755)
+	shim := filepath.Join(dir, "root", "shims", "confine-act")
+	os.MkdirAll(filepath.Dir(shim), 0o755)
+	os.WriteFile(shim, []byte("#!/bin/bash\nexec \""+mgr+"\" exec \"${0##*/}\" \"$@\"\n"), 0o755)
+	if _, ok := FindShim(shim); !ok {
+		t.Fatal("not taken for a shim")
+	}
+
+	c := newConfined(t, Needs{})
+	cmd := &exec.Cmd{Path: shim, Args: []string{"confine-act", "env", "X"}, Dir: dir,
+		Env: []string{"BASH_ENV=" + evil, "PATH=" + dir + ":/usr/bin:/bin", "PYENV_VERSION=3.12", "X=confined"}}
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	l := NewLauncher(c.spec)
+	defer l.Close()
+	if err := l.Prepare(cmd); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	serr, werr := l.Started(), cmd.Wait()
+	if serr != nil || werr != nil || out.String() != "confined" {
+		t.Errorf("the tool: %v %v %q", serr, werr, out.String())
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the tool's BASH_ENV ran, unconfined, in the shim's manager")
+	}
+	if c.report.Interpreter == nil || c.report.Interpreter.Shim != shim {
+		t.Errorf("report: %+v", c.report.Interpreter)
+	}
+}

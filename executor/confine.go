@@ -218,7 +218,7 @@ func (x *Executor) launcher(p *Plan, rd *runDir, m *materialised, runDir, userSp
 		}
 	}
 	spec := &confine.Spec{Kernel: c.kernel, Needs: c.needs, Helper: h, System: true, Ruleset: c.ruleset, Grants: grants, Ports: c.block.Ports(), Subprocess: c.block.Subprocess,
-		NotIn: []string{home, x.ProjectPath, userSpace}, Report: &rep}
+		NotIn: []string{home, x.ProjectPath, userSpace}, UserEnv: WithoutSecrets(x.Environ), Report: &rep}
 	return confine.NewLauncher(spec), &rep, nil
 }
 
