@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -148,6 +149,21 @@ func act(what string, args []string) string {
 			}
 		}
 		return "no CapEff"
+	case "capsets":
+		// every capability set of the process, as /proc/self/status has them
+		data, err := os.ReadFile("/proc/self/status")
+		if err != nil {
+			return res(err)
+		}
+		var sets []string
+		for _, line := range strings.Split(string(data), "\n") {
+			for _, set := range []string{"CapInh:", "CapPrm:", "CapEff:", "CapAmb:"} {
+				if v, ok := strings.CutPrefix(line, set); ok {
+					sets = append(sets, set+strings.TrimSpace(v))
+				}
+			}
+		}
+		return strings.Join(sets, " ")
 	case "env":
 		return os.Getenv(args[0])
 	case "chmod":
@@ -730,5 +746,43 @@ echo `+act+"\n"), 0o755)
 	}
 	if c.report.Interpreter == nil || c.report.Interpreter.Shim != shim {
 		t.Errorf("report: %+v", c.report.Interpreter)
+	}
+}
+
+// A process started by root with inheritable capabilities (what older
+// container runtimes gave every process) keeps them across execve even
+// with an empty bounding set: root's programs count as having every file
+// capability, so the inheritable set becomes the permitted one. The helper
+// must empty it too.
+func TestNoInheritableCapabilities(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root: only root's inheritable capabilities survive execve")
+	}
+	c := newConfined(t, Needs{})
+	got := make(chan string, 1)
+	go func() {
+		// Capabilities are per thread, and the helper is forked from this
+		// one; the thread ends with the goroutine (never unlocked).
+		runtime.LockOSThread()
+		hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+		var data [2]unix.CapUserData
+		if err := unix.Capget(&hdr, &data[0]); err != nil {
+			got <- err.Error()
+			return
+		}
+		data[0].Inheritable, data[1].Inheritable = data[0].Permitted, data[1].Permitted
+		if err := unix.Capset(&hdr, &data[0]); err != nil {
+			got <- err.Error()
+			return
+		}
+		out, err := c.try("capsets")
+		if err != nil {
+			out = err.Error()
+		}
+		got <- out
+	}()
+	want := "CapInh:0000000000000000 CapPrm:0000000000000000 CapEff:0000000000000000 CapAmb:0000000000000000"
+	if out := <-got; out != want {
+		t.Errorf("the confined tool's capabilities: %s, want %s", out, want)
 	}
 }
