@@ -218,7 +218,7 @@ func (x *Executor) launcher(p *Plan, rd *runDir, m *materialised, runDir, userSp
 		}
 	}
 	spec := &confine.Spec{Kernel: c.kernel, Needs: c.needs, Helper: h, System: true, Ruleset: c.ruleset, Grants: grants, Ports: c.block.Ports(), Subprocess: c.block.Subprocess,
-		NotIn: []string{home, x.ProjectPath, userSpace}, UserEnv: WithoutSecrets(x.Environ), Report: &rep}
+		NotIn: append([]string{home, x.ProjectPath, userSpace}, homeDataFolders(home)...), UserEnv: WithoutSecrets(x.Environ), Report: &rep}
 	return confine.NewLauncher(spec), &rep, nil
 }
 
@@ -247,6 +247,29 @@ func resolved(p string) string {
 		return p
 	}
 	return filepath.Join(resolved(parent), filepath.Base(p))
+}
+
+// homeDataFolders are folders below the home folder that hold the user's
+// data rather than programs: ~/.local/share and ~/.local/state (keyrings,
+// tokens, histories), ~/.local/lib (the user site-packages, which a tool
+// reads only when it declares it), and the user's configuration and cache
+// folders (rye's cache secret, other runs' folders). An interpreter's
+// installation folder that holds one is not granted whole: a python3 in
+// ~/.local/bin (uv, pipx) would otherwise open all of ~/.local.
+func homeDataFolders(home string) []string {
+	var out []string
+	if home != "" {
+		for _, rel := range []string{".local/share", ".local/state", ".local/lib"} {
+			out = append(out, filepath.Join(home, filepath.FromSlash(rel)))
+		}
+	}
+	if d, err := os.UserConfigDir(); err == nil {
+		out = append(out, d)
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		out = append(out, d)
+	}
+	return out
 }
 
 func (x *Executor) home() string {
