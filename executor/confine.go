@@ -56,6 +56,11 @@ func (x *Executor) planConfinement(p *Plan) error {
 		}
 	}
 	n := md.Get(sandbox.Key)
+	if n == nil && tool.Item.Ext() == ".py" {
+		if msg := sandbox.PythonElsewhere(tool.Item.Bytes); msg != "" {
+			return &SandboxError{Tool: string(tool.ID()), Path: tool.Loc.Path(), Problems: []string{"sandbox: " + msg}}
+		}
+	}
 	if n == nil {
 		if x.RequireSandbox {
 			return &SandboxError{Tool: string(tool.ID()), Path: tool.Loc.Path(), Problems: []string{"it declares no sandbox block, and your configuration requires one (execute.require_sandbox in your own rye.yaml): add a sandbox block to the tool, sign it, or turn the setting off"}}

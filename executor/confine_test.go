@@ -227,6 +227,34 @@ __sandbox__ = dict(network="none")
 	}
 }
 
+// A __sandbox__ bound where rye's reader does not look (inside a try or
+// if block, through globals()) reads as a sandbox to a reviewer, but
+// would leave the tool with no block at all: unconfined. It is refused.
+func TestPythonSandboxHiddenInABlock(t *testing.T) {
+	for i, binding := range []string{
+		"try:\n    __sandbox__ = {\"network\": \"none\"}\nexcept Exception:\n    pass\n",
+		"if True:\n    __sandbox__ = {\"network\": \"none\"}\n",
+		"globals()[\"__sandbox__\"] = {\"network\": \"none\"}\n",
+	} {
+		f := newFixture(t)
+		f.write("project", "tools/p/t.py", `__version__ = "1.0.0"
+__tool_type__ = "python"
+__executor_id__ = "rye/core/runtimes/python_script_runtime"
+__category__ = "p"
+__tool_description__ = "d"
+`+binding+`print("{}")
+`, f.key)
+		x := f.executor()
+		x.Environ = append(x.Environ, "RYE_PYTHON=/usr/bin/python3")
+		r, err := x.Execute(context.Background(), &Request{Kind: "tool", ID: "p/t"})
+		var se *SandboxError
+		if !errors.As(err, &se) || !strings.Contains(err.Error(), "__sandbox__") {
+			ran := r != nil && r.Ran
+			t.Errorf("%d: %v (ran: %v)", i, err, ran)
+		}
+	}
+}
+
 func TestSandboxProblemsRefused(t *testing.T) {
 	_, x, _ := confinedFixture(t, "#   filesystem:\n#     read: [\"{project}/../etc\"]\n")
 	_, err := runBox(t, x, nil)
