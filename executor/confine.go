@@ -57,7 +57,7 @@ func (x *Executor) planConfinement(p *Plan) error {
 	}
 	n := md.Get(sandbox.Key)
 	if n == nil && tool.Item.Ext() == ".py" {
-		if msg := sandbox.PythonElsewhere(tool.Item.Bytes); msg != "" {
+		if _, msg := sandbox.PythonElsewhere(tool.Item.Bytes); msg != "" {
 			return &SandboxError{Tool: string(tool.ID()), Path: tool.Loc.Path(), Problems: []string{"sandbox: " + msg}}
 		}
 	}

@@ -14,12 +14,14 @@ const PythonName = "__sandbox__"
 // inside a block (`try:`, `if ...:`), through `globals()["__sandbox__"]`.
 // To a reviewer such a tool looks confined; to rye, which reads only
 // module-level literals, it has no block and would run unconfined. It
-// returns a message naming the line ("" when the name appears nowhere),
-// and fails closed on a file it cannot split into tokens.
-func PythonElsewhere(src []byte) string {
+// returns a message naming the line ("" when the name appears nowhere)
+// and the byte offset of the name, so that lint reports where the
+// executor refuses; it fails closed (offset 0) on a file it cannot split
+// into tokens.
+func PythonElsewhere(src []byte) (off int, msg string) {
 	toks, err := python.Tokens(src)
 	if err != nil {
-		return fmt.Sprintf("cannot be read for %s: %v", PythonName, err)
+		return 0, fmt.Sprintf("cannot be read for %s: %v", PythonName, err)
 	}
 	for _, t := range toks {
 		found := false
@@ -37,8 +39,8 @@ func PythonElsewhere(src []byte) string {
 					line++
 				}
 			}
-			return fmt.Sprintf("line %d names %s, but not as a module-level assignment of a dict literal, the only form rye reads: the tool would run unconfined; write `%s = {...}` at module level", line, PythonName, PythonName)
+			return t.Start, fmt.Sprintf("line %d names %s, but not as a module-level assignment of a dict literal, the only form rye reads: the tool would run unconfined; write `%s = {...}` at module level", line, PythonName, PythonName)
 		}
 	}
-	return ""
+	return 0, ""
 }

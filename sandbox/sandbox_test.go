@@ -175,7 +175,7 @@ func TestPythonElsewhere(t *testing.T) {
 		"\nglobals()['__sandbox__'] = {}\n":                         "line 2",
 		"def f():\n    return '''\n":                                "cannot be read",
 	} {
-		got := PythonElsewhere([]byte(src))
+		_, got := PythonElsewhere([]byte(src))
 		if want == "" && got != "" || want != "" && !strings.Contains(got, want) {
 			t.Errorf("%q: %q, want %q", src, got, want)
 		}
