@@ -41,6 +41,17 @@ func (o Outputs) Open(tool, version string) *Stream {
 	return s
 }
 
+// Begun reports whether anything of the run has been written: the first
+// item began the JSON outputs.
+func (s *Stream) Begun() bool {
+	for _, so := range s.outs {
+		if so.d != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // begin opens a JSON output and writes its head.
 func (s *Stream) begin(so *streamOut) error {
 	d, err := s.o.open(so.out)
