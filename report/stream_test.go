@@ -278,3 +278,41 @@ func (f *failAfter) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// WriteSARIF, which writes the results one at a time into the log, gives
+// the bytes of go-sarif's encoding of the whole log with every result in
+// it: with and without findings, a root, files of the system bundle,
+// characters that need escaping, a failure.
+func TestSARIFStreamedIsTheLog(t *testing.T) {
+	withSystem := sample().Relocated(func(p string) string { return "sub/" + p }, "/repo")
+	withSystem.Add(Finding{Rule: "verify/warning", Severity: Warning, Path: "<system>/.ai/tools/x.py", Line: 1, Message: "v1 <signature> & \"more\""})
+	withSystem.Add(Finding{Rule: "lint/metadata", Severity: Info, Path: "/abs/a b.py", Message: "no position"})
+	cases := map[string]*Report{
+		"findings":     sample(),
+		"root, system": withSystem,
+		"none":         {Tool: "rye lint", Version: "v1"},
+		"failure":      {Tool: "rye check", Version: "v1", Root: "/repo", Failure: &Failure{Message: "git: <no>", ExitCode: 2}},
+	}
+	for name, r := range cases {
+		var got, want bytes.Buffer
+		if err := WriteSARIF(&got, r); err != nil {
+			t.Fatal(err)
+		}
+		log, run, err := sarifRun(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range r.Findings {
+			run.AddResult(sarifResult(r, f))
+		}
+		if err := log.PrettyWrite(&want); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Errorf("%s:\n%s\nwant:\n%s", name, got.Bytes(), want.Bytes())
+		}
+		if len(r.Findings) > 0 && !strings.Contains(got.String(), `"ruleIndex"`) {
+			t.Errorf("%s: no rule index", name)
+		}
+	}
+}
