@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/ryekit/rye/cmd/rye/cli"
 	"github.com/ryekit/rye/internal/corpus"
@@ -37,8 +38,8 @@ func TestMain(m *testing.M) {
 }
 
 // measureMain runs rye with args as its child (its output on this
-// process's standard output) and writes the child's max RSS in KiB and
-// its exit code to file descriptor 3. A child started from this small
+// process's standard output) and writes the child's max RSS in KiB, its
+// wall time and its exit code to file descriptor 3. A child started from this small
 // process does not inherit the benchmark's large memory in its max RSS,
 // as one started from the benchmark would (Linux counts the pages of the
 // process that forks it, up to its exec).
@@ -46,7 +47,9 @@ func measureMain(args []string) {
 	c := exec.Command(os.Args[0], args...)
 	c.Env = append(os.Environ(), roleEnv+"=rye")
 	c.Stdout, c.Stderr = os.Stdout, os.Stderr
+	start := time.Now()
 	err := c.Run()
+	wall := time.Since(start)
 	code := 0
 	if err != nil {
 		if code = c.ProcessState.ExitCode(); code < 0 {
@@ -56,7 +59,7 @@ func measureMain(args []string) {
 	}
 	ru, _ := c.ProcessState.SysUsage().(*syscall.Rusage)
 	out := os.NewFile(3, "measure")
-	fmt.Fprintf(out, "%d %d\n", ru.Maxrss, code)
+	fmt.Fprintf(out, "%d %d %d\n", ru.Maxrss, wall, code)
 	out.Close()
 }
 
@@ -65,7 +68,8 @@ func measureMain(args []string) {
 // lists only problems), each a separate process, over a generated signed
 // project of -memory.items items: the JSON document is streamed, so it
 // should cost little more than the run itself. It reports both in MiB and
-// their ratio, and checks that the document lists every item.
+// their ratio, each one's wall time, and checks that the document lists
+// every item.
 func BenchmarkVerifyJSONMemory(b *testing.B) {
 	if _, err := os.Stat("/proc/self"); err != nil {
 		b.Skip("max RSS is measured on Linux")
@@ -87,7 +91,7 @@ func BenchmarkVerifyJSONMemory(b *testing.B) {
 	rye("-q", "trust", "self")
 	rye("-q", "sign", "**")
 
-	measure := func(stdout io.Writer, args ...string) float64 {
+	measure := func(stdout io.Writer, args ...string) (mib float64, wall time.Duration) {
 		c := exec.Command(os.Args[0], args...)
 		c.Env, c.Dir, c.Stdout = append(env, roleEnv+"=measure"), project, stdout
 		var stderr strings.Builder
@@ -105,19 +109,22 @@ func BenchmarkVerifyJSONMemory(b *testing.B) {
 		pr.Close()
 		c.Wait()
 		var kb, code int
-		if _, err := fmt.Sscan(string(report), &kb, &code); err != nil || code != 0 {
+		if _, err := fmt.Sscan(string(report), &kb, &wall, &code); err != nil || code != 0 {
 			b.Fatalf("rye %s: exit %d (%v)\n%s", strings.Join(args, " "), code, err, stderr.String())
 		}
-		return float64(kb) / 1024
+		return float64(kb) / 1024, wall
 	}
 	var plain, asJSON float64
+	var plainWall, jsonWall time.Duration
 	for b.Loop() {
-		plain = max(plain, measure(io.Discard, "verify", "--no-cache"))
+		mib, wall := measure(io.Discard, "verify", "--no-cache")
+		plain, plainWall = max(plain, mib), plainWall+wall
 		out, err := os.Create(filepath.Join(dir, "verify.json"))
 		if err != nil {
 			b.Fatal(err)
 		}
-		asJSON = max(asJSON, measure(out, "verify", "--no-cache", "--format", "json"))
+		mib, wall = measure(out, "verify", "--no-cache", "--format", "json")
+		asJSON, jsonWall = max(asJSON, mib), jsonWall+wall
 		out.Close()
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "verify.json"))
@@ -134,4 +141,6 @@ func BenchmarkVerifyJSONMemory(b *testing.B) {
 	b.ReportMetric(plain, "plain-MiB")
 	b.ReportMetric(asJSON, "json-MiB")
 	b.ReportMetric(asJSON/plain, "json/plain")
+	b.ReportMetric(plainWall.Seconds()/float64(b.N), "plain-s")
+	b.ReportMetric(jsonWall.Seconds()/float64(b.N), "json-s")
 }
