@@ -33,14 +33,10 @@ func TestRun(t *testing.T) {
 	write("config/notes.txt", "not an item\n")
 	sp := space.NewDiskSpace(space.Project, root, "")
 	ss := &space.Spaces{Project: sp, System: []*space.Space{space.EmbeddedSpace()}}
-	rules, err := ss.Extractors()
-	if err != nil {
-		t.Fatal(err)
-	}
 	asked := 0
 	key := func() (*Key, error) { asked++; return vectorKey(), nil }
 	when := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	req := Request{Space: sp, Kinds: []item.Kind{item.Knowledge}, Patterns: []string{"acme/*"}, WorkDir: root, Key: key, Time: when, Rules: rules}
+	req := Request{Space: sp, Kinds: []item.Kind{item.Knowledge}, Patterns: []string{"acme/*"}, WorkDir: root, Key: key, Time: when, Rules: ss.Extractor}
 
 	out, err := Run(req)
 	if err != nil || out.Selected != 3 || asked != 1 || out.Key == nil {
