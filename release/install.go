@@ -509,12 +509,12 @@ func (in *Installed) check() error {
 		if !bundleFile(p, in.Bundle.ID) {
 			return fmt.Errorf("file %q is not an item or a file of bundle %s: a bundle never installs it", p, in.Bundle.ID)
 		}
-		if !hexSHA256.MatchString(sum) {
+		if !hexSHA256().MatchString(sum) {
 			return fmt.Errorf("file %s: %q is not a sha256", p, sum)
 		}
 	}
 	for _, fp := range in.TrustedKeys {
-		if !hexFP.MatchString(fp) {
+		if !hexFP().MatchString(fp) {
 			return fmt.Errorf("trusted key %q is not a fingerprint", fp)
 		}
 	}
