@@ -218,8 +218,9 @@ func (s *Space) ItemAt(rel string) (item.Kind, item.ID, bool) {
 // visitRyeOS classifies one entry of a walk of kind k's folder in a RyeOS
 // 0.2+ tree (spec 7.1): an item; a symbolic link (refused, as everywhere);
 // a file RyeOS does not read as an item (a support file below tools/**/lib/,
-// another extension, rye's own config/rye.yaml and config/keys/), which is
-// an oddity that lint reads for secrets only; a folder to go into.
+// another extension, such as the key material of config/keys/, and rye's
+// own config/rye.yaml), which is an oddity that lint reads for secrets
+// only; a folder to go into.
 func (w *walker) visitRyeOS(s *Space, k item.Kind, p string, d fs.DirEntry, from string, deep bool) error {
 	root := folderOf(k)
 	name := d.Name()
@@ -268,7 +269,7 @@ func notRyeOSItem(k item.Kind, rel string) (reason string, support bool) {
 		return "a support file of RyeOS tools (below lib/ or __pycache__/), not an item", true
 	case k == item.Config && rest == "rye.yaml":
 		return "rye's own configuration file, not a RyeOS config item", true
-	case k == item.Config && strings.HasPrefix(rest, "keys/"):
+	case k == item.Config && strings.HasPrefix(rest, "keys/") && !item.RyeOSHasExtension(k, path.Ext(rest)):
 		return "key material of RyeOS (config/keys/), not a config item", true
 	}
 	ext := path.Ext(rel)

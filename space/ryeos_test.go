@@ -81,6 +81,7 @@ func TestWalkRyeOS(t *testing.T) {
 		"manifest.yaml":                                "name: demo\n",
 		"config/rye.yaml":                              "{}\n",
 		"config/keys/trusted/k.toml":                   "x\n",
+		"config/keys/extra.yaml":                       "category: keys\n",
 		"config/demo/settings.yaml":                    "category: demo\n",
 		"node/commands/demo-hello.yaml":                "tokens: [a]\n",
 		"node/engine/kinds/tool/tool.kind-schema.yaml": "{}\n",
@@ -106,6 +107,7 @@ func TestWalkRyeOS(t *testing.T) {
 		"tool:demo/data tools/demo/data.json",
 		"knowledge:dé/café knowledge/dé/café.md",
 		"config:demo/settings config/demo/settings.yaml",
+		"config:keys/extra config/keys/extra.yaml", // a config item, key material aside
 		"node:commands/demo-hello node/commands/demo-hello.yaml",
 		"node:engine/kinds/tool/tool.kind-schema node/engine/kinds/tool/tool.kind-schema.yaml",
 		"parser:demo/kv parsers/demo/kv.yaml",
