@@ -237,9 +237,10 @@ func (id ID) Ref(k Kind) string { return string(k) + ":" + string(id) }
 // id (the path below the folder without the extension) and extension.
 // ok is false for a file RyeOS does not read as an item: a part that
 // starts with '.', a folder the kind excludes (tools/**/lib/,
-// __pycache__/), an extension the kind does not declare, and the files of
-// config/ that are not config items: rye's own configuration file
-// (config/rye.yaml, docs/eras.md) and the key material below config/keys/.
+// __pycache__/), an extension the kind does not declare, and rye's own
+// configuration file (config/rye.yaml, docs/eras.md). The key material
+// below config/keys/ (.toml, .pub, .key, .pem) has no config form; a
+// .yaml or .yml file there is a config item, as RyeOS reads it.
 // .ai/manifest.yaml is the bundle manifest.
 func RyeOSItemAt(rel string) (k Kind, id ID, ext string, ok bool) {
 	if rel == ManifestRel {
@@ -259,7 +260,7 @@ func RyeOSItemAt(rel string) (k Kind, id ID, ext string, ok bool) {
 			return "", "", "", false
 		}
 	}
-	if k == Config && (rest == "rye.yaml" || strings.HasPrefix(rest, "keys/")) {
+	if k == Config && rest == "rye.yaml" {
 		return "", "", "", false
 	}
 	ext = path.Ext(rest)

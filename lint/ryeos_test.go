@@ -62,7 +62,9 @@ func ryeosLintProject(t *testing.T, c ryeosLintCase, ryeos bool) *space.Spaces {
 		}
 	}
 	if ryeos {
+		// A node/ folder shows a RyeOS 0.2+ tree when it holds a node item.
 		os.MkdirAll(filepath.Join(root, ".ai", "node"), 0o755)
+		os.WriteFile(filepath.Join(root, ".ai", "node", "marker.yaml"), []byte("{}\n"), 0o644)
 	}
 	return &space.Spaces{Project: space.NewDiskSpace(space.Project, root, ""), System: []*space.Space{space.EmbeddedSpace()}, WorkDir: root}
 }

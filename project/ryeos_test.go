@@ -14,6 +14,7 @@ import (
 func TestSignRequestRyeOS(t *testing.T) {
 	root, user := t.TempDir(), t.TempDir()
 	os.MkdirAll(filepath.Join(root, ".ai/node"), 0o755)
+	os.WriteFile(filepath.Join(root, ".ai/node/marker.yaml"), []byte("{}\n"), 0o644) // a node item shows the layout
 	getenv := func(k string) string {
 		if k == "USER_SPACE" {
 			return user

@@ -225,7 +225,7 @@ func (b *Batch) one(t Target, staged *atomicfile.Batch) Result {
 		return r
 	}
 	if b.DryRun { // no private key: what signing would refuse, then stop
-		if err := formatFits(b.Format, src); err != nil {
+		if err := formatFits(b.Format, ext, src); err != nil {
 			r.Err = err
 			return r
 		}

@@ -337,6 +337,10 @@ func Find(src []byte, ext string) Found {
 	if why := misplaced(l.Format, src, start, ext); why != "" {
 		return Found{Status: Unsigned, Start: start, End: start, Reason: why}
 	}
+	if why := hiddenBreak(l.Format, src, start); why != "" {
+		f.Status, f.Reason = Malformed, why
+		return f
+	}
 	f.Status, f.Line = Signed, l
 	// The Rust engine's hash covers every byte after the line, a second
 	// signature-looking line included: it is body, not a duplicate.
@@ -361,6 +365,43 @@ func misplaced(f Format, src []byte, start int, ext string) string {
 		return fmt.Sprintf("a %s signature line may follow a #! line only in a Python file; here it is on line 2, where the engine looks for none", f)
 	}
 	return ""
+}
+
+// hiddenBreak says why a #! line before a signature line of format f, at
+// start, hides code ("" when it does not, or when there is no such line).
+func hiddenBreak(f Format, src []byte, start int) string {
+	from := 0
+	if bytes.HasPrefix(src, []byte(item.BOM)) {
+		from = len(item.BOM)
+	}
+	if start <= from || !bytes.HasPrefix(src[from:], []byte("#!")) {
+		return ""
+	}
+	if r, ok := hiddenBreakIn(f, bytes.TrimSuffix(src[from:start], []byte("\n"))); ok {
+		return fmt.Sprintf("the #! line before the %s signature line holds a line break (U+%04X) that Python or Node ends a line at, and the signature does not cover the #! line: code after the break would run unsigned; remove it and sign again", f, r)
+	}
+	return ""
+}
+
+// hiddenBreakIn finds in a #! line (without its '\n') that a signature of
+// format f leaves out of its hash a character that ends a line for an
+// interpreter of tools but not for the signature slot, which ends lines
+// at '\n' only: Python ends one at a lone '\r', Node at '\r', U+2028 and
+// U+2029. Code after it would run under the signature. v2 covers the
+// line; v1 and v1u hash it after turning '\r' into '\n', so there only
+// the separators hide code; r1 and ryeos hash the bytes after the line.
+// A final '\r' (a CRLF line end) is no break.
+func hiddenBreakIn(f Format, line []byte) (rune, bool) {
+	if f == V2 {
+		return 0, false
+	}
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	for _, r := range string(line) {
+		if r == '\u2028' || r == '\u2029' || (r == '\r' && f.rustFamily()) {
+			return r, true
+		}
+	}
+	return 0, false
 }
 
 // parseLine applies the grammar of a line's format (spec 2.2, 2.3, 6.1 to

@@ -163,3 +163,56 @@ func TestHashInputV1Edges(t *testing.T) {
 		}
 	}
 }
+
+// A #! line that a legacy signature leaves out may hold no line break an
+// interpreter honours (Python: a lone '\r'; Node: '\r', U+2028, U+2029):
+// code after it would run under the signature. A CRLF line end is fine,
+// and v2, which covers the line, is not concerned.
+func TestFindHiddenBreakInShebang(t *testing.T) {
+	hash := strings.Repeat("a", 64)
+	sig := strings.Repeat("A", 86) + "=="
+	ryeos := "# ryeos:signed:2026-08-01T12:00:00Z:" + hash + ":" + sig + ":" + hash + "\n"
+	v1 := "// rye:signed:2026-01-01T00:00:00Z:" + hash + ":" + strings.Repeat("A", 86) + ":0123456789abcdef\n"
+	for _, c := range []struct {
+		name, src, ext string
+		want           Status
+	}{
+		{"ryeos plain", "#!/usr/bin/env python3\n" + ryeos + "x = 1\n", ".py", Signed},
+		{"ryeos crlf", "#!/usr/bin/env python3\r\n" + ryeos + "x = 1\n", ".py", Signed},
+		{"ryeos lone cr", "#!/usr/bin/env python3\rimport os\n" + ryeos + "x = 1\n", ".py", Malformed},
+		{"ryeos cr before crlf", "#!/usr/bin/env python3\rimport os\r\n" + ryeos, ".py", Malformed},
+		{"ryeos bom and cr", item.BOM + "#!/x\ry\n" + ryeos, ".py", Unsigned}, // a BOM hides a Rust line anyway
+		{"v1 line separator", "#!/usr/bin/env node\u2028evil()\n" + v1 + "x()\n", ".js", Malformed},
+		{"v1 paragraph separator", "#!/usr/bin/env node\u2029evil()\n" + v1, ".js", Malformed},
+		{"v1 plain", "#!/usr/bin/env node\n" + v1, ".js", Signed},
+	} {
+		if got := Find([]byte(c.src), c.ext); got.Status != c.want {
+			t.Errorf("%s: status %v (%s), want %v", c.name, got.Status, got.Reason, c.want)
+		}
+	}
+}
+
+// rye signs no file whose #! line its signature would leave out with such
+// a break in it: the result would not verify. v2 covers the line, and r1
+// and ryeos outside Python put their line above it.
+func TestSignRefusesHiddenBreakInShebang(t *testing.T) {
+	key := vectorKey()
+	now := time.Date(2026, 8, 1, 12, 0, 0, 0, time.UTC)
+	py := []byte("#!/usr/bin/env python3\rimport os\n# ryeos-tool:\n#   category: a\nx = 1\n")
+	js := []byte("#!/usr/bin/env node\u2028evil()\nx()\n")
+	if _, _, err := SignRyeOS(key, ".py", py, now); err == nil || !strings.Contains(err.Error(), "U+000D") {
+		t.Errorf("ryeos .py: %v", err)
+	}
+	if _, err := Sign(key, V1, item.Tool, "a/b", ".js", js, now); err == nil || !strings.Contains(err.Error(), "U+2028") {
+		t.Errorf("v1 .js: %v", err)
+	}
+	if _, err := Sign(key, V1, item.Tool, "a/b", ".py", py, now); err != nil {
+		t.Errorf("v1 .py with a lone CR (covered once normalised): %v", err)
+	}
+	if out, err := Sign(key, V2, item.Tool, "a/b", ".js", js, now); err != nil || !SignedBy(key, V2, item.Tool, "a/b", ".js", out) {
+		t.Errorf("v2 .js: %v", err)
+	}
+	if out, err := SignR1(key, ".py", py, now); err != nil || Find(out, ".py").Status != Signed {
+		t.Errorf("r1 .py (line 1, covering the #! line): %v", err)
+	}
+}

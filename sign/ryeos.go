@@ -69,6 +69,9 @@ func SignRyeOS(key *Key, ext string, src []byte, t time.Time) (out []byte, uncha
 			shebang, body = s, nil
 		}
 	}
+	if r, ok := hiddenBreakIn(RyeOS, shebang); ok {
+		return nil, false, fmt.Errorf("the #! line holds a line break (U+%04X) that Python ends a line at, and a ryeos signature does not cover the #! line: code after the break would run unsigned; remove it", r)
+	}
 	if found := Find(src, ext); found.Status == Signed && found.Line.Format == RyeOS && found.Line.Fingerprint == key.Fingerprint64() {
 		sum := sha256.Sum256(body)
 		if hex.EncodeToString(sum[:]) == found.Line.Hash && VerifySignature(key.Public, found.Line, "", "") {

@@ -105,11 +105,15 @@ func TestRyeOSSignVectors(t *testing.T) {
 	}
 }
 
-// ryeosTree is a RyeOS 0.2+ project (it has a node/ folder) with files.
+// ryeosTree is a RyeOS 0.2+ project (it has a node item) with files.
 func ryeosTree(t *testing.T, files map[string][]byte) *space.Space {
 	t.Helper()
 	root := t.TempDir()
+	// A node/ folder shows a RyeOS 0.2+ tree when it holds a node item.
 	if err := os.MkdirAll(filepath.Join(root, ".ai", "node"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".ai", "node", "marker.yaml"), []byte("{}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for rel, data := range files {

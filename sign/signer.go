@@ -84,7 +84,7 @@ func duplicated(found Found, src []byte, ext string) bool {
 // signFound is Sign once src's line is found (found: Find's answer) and
 // known to be one rye may replace.
 func signFound(key *Key, f Format, kind item.Kind, id item.ID, ext string, src []byte, found Found, t time.Time) ([]byte, error) {
-	if err := formatFits(f, src); err != nil {
+	if err := formatFits(f, ext, src); err != nil {
 		return nil, err
 	}
 	// The content without any line at the signature position.
@@ -128,9 +128,29 @@ func signFound(key *Key, f Format, kind item.Kind, id item.ID, ext string, src [
 }
 
 // formatFits refuses a file that format f cannot sign as it is.
-func formatFits(f Format, src []byte) error {
+func formatFits(f Format, ext string, src []byte) error {
 	if f == V1 && bytes.HasPrefix(src, []byte(item.BOM)) {
 		return errors.New("a v1 signature line cannot follow a byte-order mark (the Python reference would read no signature): remove the mark, or sign with v2")
+	}
+	return shebangFits(f, ext, src)
+}
+
+// shebangFits refuses a file whose #! line, which a signature of format
+// f would leave out of its hash, holds a line break an interpreter
+// honours (hiddenBreakIn): what follows it would run unsigned, and rye
+// verify calls such a line malformed.
+func shebangFits(f Format, ext string, src []byte) error {
+	if f == R1 || (f == RyeOS && ext != ".py") {
+		return nil // the line goes above the #! line, and covers it
+	}
+	start, _ := item.SignatureSlot(src, ext)
+	if why := hiddenBreak(f, src, start); why != "" {
+		line := src[:start]
+		if i := bytes.IndexByte(line, '\n'); i >= 0 {
+			line = line[:i]
+		}
+		r, _ := hiddenBreakIn(f, line)
+		return fmt.Errorf("the #! line holds a line break (U+%04X) that Python or Node ends a line at, and a %s signature does not cover the #! line: code after the break would run unsigned; remove it, or sign with v2", r, f)
 	}
 	return nil
 }

@@ -47,10 +47,20 @@ type layoutOnce struct {
 // be a RyeOS 0.2+ tree (the user space and the system spaces are rye's).
 // A project is one when its .ai/ folder holds a folder only RyeOS 0.2+
 // has (node/, services/, handlers/, parsers/, protocols/, runtimes/,
-// graphs/, clients/, surfaces/, views/) or a bundle manifest
-// (manifest.yaml); otherwise when the first signed file of its
-// directives/, knowledge/ and tools/ (in walk order, among the first 256
-// files) carries a ryeos signature. The answer is found once per space.
+// graphs/, clients/, surfaces/, views/) with an item of its kind in it, or
+// a bundle manifest (manifest.yaml); otherwise when the first signed file
+// of its directives/, tools/ and knowledge/ (in walk order, among the
+// first 256 items of rye's layout) carries a ryeos signature. The answer
+// is found once per space.
+//
+// The layout decides which files the gate verifies (rye's layout walks
+// shell tools and tools/**/lib/, RyeOS's walks config/ and the other new
+// kinds), and a change under review writes the tree it is read from. So
+// whatever shows the layout is itself an item that the layout it shows
+// verifies: a change cannot flip it with a file the gate then passes over
+// (an empty node/ folder, a README in it, a .json decoy with a
+// signature-looking line, hundreds of files rye's layout ignores), only
+// with an item that must verify, signed by a trusted key.
 func (s *Space) Layout() Layout {
 	if s.Name != Project || s.Embedded() {
 		return Layout{}
@@ -61,14 +71,17 @@ func (s *Space) Layout() Layout {
 
 func (s *Space) detectLayout() Layout {
 	for _, folder := range item.RyeOSOnlyFolders {
-		if info, err := fs.Lstat(s.fsys, folder); err == nil && info.IsDir() {
+		if s.holdsRyeOSItem(folder) {
 			return Layout{RyeOS: true, Why: AIDir + "/" + folder + "/"}
 		}
 	}
 	if info, err := fs.Lstat(s.fsys, item.ManifestRel); err == nil && info.Mode().IsRegular() {
 		return Layout{RyeOS: true, Why: AIDir + "/" + item.ManifestRel}
 	}
-	// The first signed item file says which era the tree is in.
+	// The first signed item file says which era the tree is in: a ryeos
+	// signature on an item of RyeOS's layout, any other on an item of
+	// rye's. Only items of rye's layout count toward the bound: rye's
+	// layout, the answer when it is reached, verifies each of them.
 	read := 0
 	errStop := errors.New("stop")
 	var found Layout
@@ -83,26 +96,68 @@ func (s *Space) detectLayout() Layout {
 				return nil
 			}
 			ext := path.Ext(p)
-			if !k.HasExtension(ext) && !item.RyeOSHasExtension(k, ext) {
+			ryeItem := isItemPath(p)
+			_, _, _, ryeosItem := item.RyeOSItemAt(p)
+			if !ryeItem && !ryeosItem {
 				return nil
 			}
-			if read++; read > probeLimit {
-				return errStop
+			if ryeItem {
+				if read++; read > probeLimit {
+					return errStop
+				}
 			}
 			head := s.head(p)
 			if !item.HasSignatureLine(head, ext) {
 				return nil
 			}
 			if item.RustSigned(head, ext) && bytes.Contains(head, []byte("ryeos:signed:")) {
+				if !ryeosItem {
+					return nil // RyeOS's layout would not verify it
+				}
 				found = Layout{RyeOS: true, Why: "the ryeos signature of " + AIDir + "/" + p}
+			} else if !ryeItem {
+				return nil // rye's layout would not verify it
 			}
-			return errStop // the first signed file decides
+			return errStop // the first signed item decides
 		})
 		if errors.Is(err, errStop) {
 			return found
 		}
 	}
 	return Layout{}
+}
+
+// holdsRyeOSItem reports whether the folder below .ai/ of a kind only
+// RyeOS 0.2+ has holds a regular file that is one of that kind's items:
+// a folder with nothing but hidden files, links or files of other forms
+// (a .keep, a README) shows nothing.
+func (s *Space) holdsRyeOSItem(folder string) bool {
+	k, ok := item.RyeOSKindOfFolder(folder)
+	if info, err := fs.Lstat(s.fsys, folder); !ok || err != nil || !info.IsDir() {
+		return false
+	}
+	errFound := errors.New("found")
+	err := fs.WalkDir(s.fsys, folder, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			if p == folder {
+				return err
+			}
+			return fs.SkipDir
+		case p != folder && HiddenName(d.Name()):
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		case !d.Type().IsRegular():
+			return nil
+		}
+		if kk, _, _, isItem := item.RyeOSItemAt(p); isItem && kk == k {
+			return errFound
+		}
+		return nil
+	})
+	return errors.Is(err, errFound)
 }
 
 // head is the start of a file, enough to hold its signature line (after a
@@ -163,8 +218,9 @@ func (s *Space) ItemAt(rel string) (item.Kind, item.ID, bool) {
 // visitRyeOS classifies one entry of a walk of kind k's folder in a RyeOS
 // 0.2+ tree (spec 7.1): an item; a symbolic link (refused, as everywhere);
 // a file RyeOS does not read as an item (a support file below tools/**/lib/,
-// another extension, rye's own config/rye.yaml and config/keys/), which is
-// an oddity that lint reads for secrets only; a folder to go into.
+// another extension, such as the key material of config/keys/, and rye's
+// own config/rye.yaml), which is an oddity that lint reads for secrets
+// only; a folder to go into.
 func (w *walker) visitRyeOS(s *Space, k item.Kind, p string, d fs.DirEntry, from string, deep bool) error {
 	root := folderOf(k)
 	name := d.Name()
@@ -213,7 +269,7 @@ func notRyeOSItem(k item.Kind, rel string) (reason string, support bool) {
 		return "a support file of RyeOS tools (below lib/ or __pycache__/), not an item", true
 	case k == item.Config && rest == "rye.yaml":
 		return "rye's own configuration file, not a RyeOS config item", true
-	case k == item.Config && strings.HasPrefix(rest, "keys/"):
+	case k == item.Config && strings.HasPrefix(rest, "keys/") && !item.RyeOSHasExtension(k, path.Ext(rest)):
 		return "key material of RyeOS (config/keys/), not a config item", true
 	}
 	ext := path.Ext(rel)

@@ -1,6 +1,7 @@
 package space
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -42,6 +43,14 @@ func TestLayout(t *testing.T) {
 		{"manifest", map[string]string{"manifest.yaml": "name: x\n"}, ".ai/manifest.yaml"},
 		{"ryeos signature", map[string]string{"directives/a.md": "no line\n", "tools/demo/x.yaml": ryeosLine}, "the ryeos signature of .ai/tools/demo/x.yaml"},
 		{"v1 signature first", map[string]string{"directives/a.md": "<!-- rye:signed:2026-01-01T00:00:00Z:a:b:0123456789abcdef -->\n", "tools/demo/x.yaml": ryeosLine}, ""},
+		// What shows the layout is an item of the layout it shows, which the
+		// gate then verifies: a change cannot flip it with files the gate
+		// passes over.
+		{"node folder without items", map[string]string{"node/.keep": "", "node/README.md": "x\n", "node/commands/.x.yaml": "{}\n", "parsers/x.yml": "{}\n"}, ""},
+		{"v2 line on a file rye does not read", map[string]string{"tools/a.json": "# rye:signed:v2:x\n{}\n", "tools/demo/x.yaml": ryeosLine}, "the ryeos signature of .ai/tools/demo/x.yaml"},
+		{"ryeos line on a file RyeOS does not read", map[string]string{"tools/a/lib/x.py": ryeosLine, "tools/b.sh": ryeosLine}, ""},
+		{"files rye does not read spent no budget", manyFiles(probeLimit+1, "tools/0/f%d.json", "{}\n", "tools/demo/x.yaml", ryeosLine), "the ryeos signature of .ai/tools/demo/x.yaml"},
+		{"rye's items spend it", manyFiles(probeLimit+1, "tools/0/f%03d.py", "\n", "tools/demo/x.yaml", ryeosLine), ""},
 	} {
 		root := writeTree(t, c.files)
 		l := NewDiskSpace(Project, root, "").Layout()
@@ -54,6 +63,16 @@ func TestLayout(t *testing.T) {
 	}
 }
 
+// manyFiles is n files named by pattern (with their number) holding text,
+// and one more file.
+func manyFiles(n int, pattern, text, last, lastText string) map[string]string {
+	files := map[string]string{last: lastText}
+	for i := range n {
+		files[fmt.Sprintf(pattern, i)] = text
+	}
+	return files
+}
+
 // A walk of a RyeOS 0.2+ tree lists every kind with RyeOS's file forms and
 // ids, the bundle manifest, and passes over what RyeOS passes over; a walk
 // of rye's three kinds lists only them.
@@ -62,6 +81,7 @@ func TestWalkRyeOS(t *testing.T) {
 		"manifest.yaml":                                "name: demo\n",
 		"config/rye.yaml":                              "{}\n",
 		"config/keys/trusted/k.toml":                   "x\n",
+		"config/keys/extra.yaml":                       "category: keys\n",
 		"config/demo/settings.yaml":                    "category: demo\n",
 		"node/commands/demo-hello.yaml":                "tokens: [a]\n",
 		"node/engine/kinds/tool/tool.kind-schema.yaml": "{}\n",
@@ -87,6 +107,7 @@ func TestWalkRyeOS(t *testing.T) {
 		"tool:demo/data tools/demo/data.json",
 		"knowledge:dé/café knowledge/dé/café.md",
 		"config:demo/settings config/demo/settings.yaml",
+		"config:keys/extra config/keys/extra.yaml", // a config item, key material aside
 		"node:commands/demo-hello node/commands/demo-hello.yaml",
 		"node:engine/kinds/tool/tool.kind-schema node/engine/kinds/tool/tool.kind-schema.yaml",
 		"parser:demo/kv parsers/demo/kv.yaml",

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	toml "github.com/pelletier/go-toml/v2"
 
@@ -112,6 +113,9 @@ func parseEraDoc(name string, data []byte) (doc *eraDoc, ok bool, err error) {
 	if owner == "" && doc.rust {
 		owner = "unknown"
 	}
+	if err := checkOwner(owner); err != nil {
+		return nil, true, err
+	}
 	doc.key = newKey(pub, owner, f.Attestation)
 	if why := doc.misplacedSignature(); why != "" {
 		return nil, true, errors.New(why)
@@ -180,6 +184,19 @@ func (d *eraDoc) checkSignature(lookup func(string) *TrustedKey) (pending bool, 
 }
 
 // newKey is a trusted key with both its fingerprints.
+// checkOwner refuses an owner that cannot be shown as it is: rye prints
+// owners in its reports (a key a change adds, the signers a bundle ships,
+// rye trust list), and a key document comes from whoever wrote the tree
+// or the bundle. A control character (a terminal escape sequence, a
+// carriage return) could rewrite what the reader sees around it, and a
+// bidirectional or other format character reorder or hide it.
+func checkOwner(owner string) error {
+	if i := strings.IndexFunc(owner, func(r rune) bool { return badPrincipalRune(r) || unicode.Is(unicode.Cf, r) }); i >= 0 {
+		return fmt.Errorf("owner %q holds a control or format character (U+%04X), which rye does not print", owner, []rune(owner[i:])[0])
+	}
+	return nil
+}
+
 func newKey(pub ed25519.PublicKey, owner, attestation string) *TrustedKey {
 	return &TrustedKey{Fingerprint: sign.Fingerprint(pub), Fingerprint64: sign.Fingerprint64(pub), Owner: owner, Attestation: attestation, Public: pub}
 }
@@ -392,6 +409,9 @@ func ImportKey(name string, data []byte) (*TrustedKey, error) {
 		}
 		if fp := sign.Fingerprint64(pub); p.Fingerprint != fp {
 			return nil, fmt.Errorf("its fingerprint field says %s but the key's fingerprint is %s", p.Fingerprint, fp)
+		}
+		if err := checkOwner(p.Owner); err != nil {
+			return nil, err
 		}
 		return newKey(pub, p.Owner, ""), nil
 	}

@@ -3,8 +3,10 @@ package verify
 import (
 	"bytes"
 	"crypto/ed25519"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -209,5 +211,34 @@ func TestImportKeyFile(t *testing.T) {
 	// Past 64 KiB of blanks, the key is not read.
 	if _, err := ImportKeyFile("-", strings.NewReader(strings.Repeat(" ", maxKeyInput)+line)); err == nil {
 		t.Error("read past 64 KiB of standard input")
+	}
+}
+
+// An owner is printed in reports, the refusal of a bundle whose signers'
+// keys it ships included, so no key document may carry one with a control
+// character (a terminal escape sequence can rewrite what the reader sees)
+// or a bidirectional override: rye's TOML, RYE OS's trusted-key documents
+// and PUBLISHER_TRUST.toml alike.
+func TestOwnerWithControlCharacters(t *testing.T) {
+	priv := ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize))
+	pub := priv.Public().(ed25519.PublicKey)
+	raw := "ed25519:" + base64.StdEncoding.EncodeToString(pub)
+	for _, owner := range []string{"evil\x1b[2K\rtrusted", "a\u202eb", "x\x00"} {
+		k := &TrustedKey{Owner: owner, Public: pub}
+		if _, err := ParseTrustedKey(sign.Fingerprint(pub)+".toml", FormatTrustedKey(k)); err == nil {
+			t.Errorf("rye TOML: owner %q accepted", owner)
+		}
+		era := fmt.Sprintf("fingerprint = %q\nowner = %q\n\n[public_key]\npem = %q\n", sign.Fingerprint64(pub), owner, raw)
+		if _, err := ImportKey("k.toml", []byte(era)); err == nil {
+			t.Errorf("RYE OS document: owner %q accepted", owner)
+		}
+		pubTrust := fmt.Sprintf("public_key = %q\nfingerprint = %q\nowner = %q\n", raw, sign.Fingerprint64(pub), owner)
+		if _, err := ImportKey("PUBLISHER_TRUST.toml", []byte(pubTrust)); err == nil {
+			t.Errorf("PUBLISHER_TRUST.toml: owner %q accepted", owner)
+		}
+	}
+	k := &TrustedKey{Owner: "José <jose@example.com>", Public: pub}
+	if _, err := ParseTrustedKey(sign.Fingerprint(pub)+".toml", FormatTrustedKey(k)); err != nil {
+		t.Errorf("a plain owner: %v", err)
 	}
 }

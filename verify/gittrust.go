@@ -237,8 +237,10 @@ type CaseVariant struct {
 }
 
 // aiPaths are the paths below .ai/ that rye reads by name, in lower case:
-// the item folders, the trust store's folders, the configuration, and
-// what rye writes there (lockfiles, bundles).
+// the item folders (RyeOS 0.2+'s kinds and bundle manifest included: rye
+// verifies them in a RyeOS tree, and a folder of theirs decides that a
+// tree is one), the trust store's folders, the configuration, and what
+// rye writes there (lockfiles, bundles).
 var aiPaths = sync.OnceValue(func() map[string]string {
 	m := map[string]string{}
 	add := func(p string) {
@@ -249,6 +251,12 @@ var aiPaths = sync.OnceValue(func() map[string]string {
 	for _, k := range item.Kinds {
 		add(k.Folder())
 	}
+	for _, k := range item.RyeOSKinds {
+		if f := item.RyeOSFolder(k); f != "" {
+			add(f)
+		}
+	}
+	add(item.ManifestRel)
 	add(TrustedKeysDir)
 	add(ErasKeysDir)
 	add(strings.TrimPrefix(config.Path, space.AIDir+"/"))

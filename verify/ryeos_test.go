@@ -29,8 +29,8 @@ type ryeosCase struct {
 }
 
 // ryeosProject writes a case into a new project, with the case's trust
-// folders as the project's RyeOS trust folder; ryeos adds an empty node/
-// folder, which makes it a RyeOS 0.2+ tree.
+// folders as the project's RyeOS trust folder; ryeos adds a node item,
+// which makes it a RyeOS 0.2+ tree.
 func ryeosProject(t *testing.T, dir string, c ryeosCase, ryeos bool) *space.Space {
 	t.Helper()
 	root := t.TempDir()
@@ -64,9 +64,8 @@ func ryeosProject(t *testing.T, dir string, c ryeosCase, ryeos bool) *space.Spac
 		}
 	}
 	if ryeos {
-		if err := os.MkdirAll(filepath.Join(root, ".ai", "node"), 0o755); err != nil {
-			t.Fatal(err)
-		}
+		// A node/ folder shows a RyeOS 0.2+ tree when it holds a node item.
+		write(".ai/node/layout/marker.yaml", []byte("{}\n"))
 	}
 	return space.NewDiskSpace(space.Project, root, "")
 }

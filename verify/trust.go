@@ -93,6 +93,9 @@ func ParseTrustedKey(name string, data []byte) (*TrustedKey, error) {
 // key is the trusted key a file describes, given its public key: the
 // declared fingerprint checked, the scopes and the expiry read.
 func (tf *trustFile) key(pub ed25519.PublicKey) (*TrustedKey, error) {
+	if err := checkOwner(tf.Owner); err != nil {
+		return nil, err
+	}
 	k := newKey(pub, tf.Owner, tf.Attestation)
 	if tf.Fingerprint != "" && tf.Fingerprint != k.Fingerprint {
 		return nil, fmt.Errorf("its fingerprint field says %s but the key's fingerprint is %s", tf.Fingerprint, k.Fingerprint)
