@@ -65,17 +65,38 @@ func (s *Space) Layout() Layout {
 	if s.Name != Project || s.Embedded() {
 		return Layout{}
 	}
-	s.layout.once.Do(func() { s.layout.l = s.detectLayout() })
+	s.layout.once.Do(func() { s.layout.l = DetectLayout(layoutFS{s}) })
 	return s.layout.l
 }
 
-func (s *Space) detectLayout() Layout {
+// layoutFS reads a space's files for DetectLayout through the space, which
+// refuses links on the way.
+type layoutFS struct{ s *Space }
+
+func (l layoutFS) Open(name string) (fs.File, error) {
+	if info, err := fs.Lstat(l.s.fsys, name); err == nil && info.IsDir() {
+		return l.s.fsys.Open(name)
+	}
+	return l.s.open(name)
+}
+
+func (l layoutFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(l.s.fsys, name) }
+
+func (l layoutFS) Lstat(name string) (fs.FileInfo, error) { return fs.Lstat(l.s.fsys, name) }
+
+func (l layoutFS) ReadLink(name string) (string, error) { return fs.ReadLink(l.s.fsys, name) }
+
+// DetectLayout is the layout (Space.Layout) of the .ai folder fsys holds:
+// a project's tree on disk, or the same folder at a git commit, so that a
+// run under a trust ref can tell a change that switches how the project
+// is read (and so which files the gate verifies) from one that does not.
+func DetectLayout(fsys fs.FS) Layout {
 	for _, folder := range item.RyeOSOnlyFolders {
-		if s.holdsRyeOSItem(folder) {
+		if holdsRyeOSItem(fsys, folder) {
 			return Layout{RyeOS: true, Why: AIDir + "/" + folder + "/"}
 		}
 	}
-	if info, err := fs.Lstat(s.fsys, item.ManifestRel); err == nil && info.Mode().IsRegular() {
+	if info, err := fs.Lstat(fsys, item.ManifestRel); err == nil && info.Mode().IsRegular() {
 		return Layout{RyeOS: true, Why: AIDir + "/" + item.ManifestRel}
 	}
 	// The first signed item file says which era the tree is in: a ryeos
@@ -86,7 +107,7 @@ func (s *Space) detectLayout() Layout {
 	errStop := errors.New("stop")
 	var found Layout
 	for _, k := range item.Kinds {
-		err := fs.WalkDir(s.fsys, k.Folder(), func(p string, d fs.DirEntry, err error) error {
+		err := fs.WalkDir(fsys, k.Folder(), func(p string, d fs.DirEntry, err error) error {
 			switch {
 			case err != nil:
 				return fs.SkipDir
@@ -106,11 +127,11 @@ func (s *Space) detectLayout() Layout {
 					return errStop
 				}
 			}
-			head := s.head(p)
-			if !item.HasSignatureLine(head, ext) {
+			start := head(fsys, p)
+			if !item.HasSignatureLine(start, ext) {
 				return nil
 			}
-			if item.RustSigned(head, ext) && bytes.Contains(head, []byte("ryeos:signed:")) {
+			if item.RustSigned(start, ext) && bytes.Contains(start, []byte("ryeos:signed:")) {
 				if !ryeosItem {
 					return nil // RyeOS's layout would not verify it
 				}
@@ -131,13 +152,13 @@ func (s *Space) detectLayout() Layout {
 // RyeOS 0.2+ has holds a regular file that is one of that kind's items:
 // a folder with nothing but hidden files, links or files of other forms
 // (a .keep, a README) shows nothing.
-func (s *Space) holdsRyeOSItem(folder string) bool {
+func holdsRyeOSItem(fsys fs.FS, folder string) bool {
 	k, ok := item.RyeOSKindOfFolder(folder)
-	if info, err := fs.Lstat(s.fsys, folder); !ok || err != nil || !info.IsDir() {
+	if info, err := fs.Lstat(fsys, folder); !ok || err != nil || !info.IsDir() {
 		return false
 	}
 	errFound := errors.New("found")
-	err := fs.WalkDir(s.fsys, folder, func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(fsys, folder, func(p string, d fs.DirEntry, err error) error {
 		switch {
 		case err != nil:
 			if p == folder {
@@ -162,8 +183,8 @@ func (s *Space) holdsRyeOSItem(folder string) bool {
 
 // head is the start of a file, enough to hold its signature line (after a
 // #! line).
-func (s *Space) head(rel string) []byte {
-	f, err := s.open(rel)
+func head(fsys fs.FS, rel string) []byte {
+	f, err := fsys.Open(rel)
 	if err != nil {
 		return nil
 	}

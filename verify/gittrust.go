@@ -311,3 +311,33 @@ func caseVariants(g *Git, sp *space.Space) ([]CaseVariant, error) {
 	})
 	return out, err
 }
+
+// LayoutChange is a change that switches how the project is read: its
+// tree shows one layout (rye's, or RyeOS 0.2+'s) and the trust ref shows
+// the other. The layout decides which files the gate verifies (rye's
+// walks shell tools and tools/**/lib/, RyeOS's walks config/, node/ and
+// the other kinds), so a change that deletes what shows RyeOS (its node
+// items, the manifest) would otherwise take config/ out of the gate, and
+// one that adds it would take rye's shell tools out.
+type LayoutChange struct {
+	Ref      string
+	Was, Now space.Layout
+}
+
+// layoutChange compares the layout of the project's tree with the one
+// its .ai folder has at ref (nil when they agree, or when the ref has no
+// .ai folder: a project the change adds).
+func layoutChange(g *Git, ref string, sp *space.Space) (*LayoutChange, error) {
+	if ok, err := g.Repo.HasFolder(ref, g.AIPrefix); err != nil || !ok {
+		return nil, err
+	}
+	fsys, err := g.Repo.TreeFS(ref, g.AIPrefix, space.MaxItemSize)
+	if err != nil {
+		return nil, err
+	}
+	was, now := space.DetectLayout(fsys), sp.Layout()
+	if was.RyeOS == now.RyeOS {
+		return nil, nil
+	}
+	return &LayoutChange{Ref: ref, Was: was, Now: now}, nil
+}

@@ -57,6 +57,12 @@ func (res *Results) Report(notes []string, project *space.Space, listVerified bo
 		}
 		rep.Add(f)
 	}
+	if c := res.LayoutChange; c != nil && project != nil {
+		rule := "verify/layout-changed"
+		rep.AddRule(report.Rule{ID: rule, Short: "The change switches how rye reads the project: rye's layout or RyeOS 0.2+'s.", Help: "The layout decides which files the gate verifies; a change that switches it could take signed files out of the gate. See the URL.", URL: DocURL("the-layout-a-change-cannot-switch")})
+		rep.Add(report.Finding{Rule: rule, Severity: report.Error, Path: project.ShownRootPath(space.AIDir), Line: 1, Col: 1,
+			Message: fmt.Sprintf("this change makes rye read the project as %s%s, where %s reads it as %s%s: the layout decides which files the gate verifies, so it is settled by a change of its own, reviewed and merged first", layoutName(c.Now), whyText(c.Now), c.Ref, layoutName(c.Was), whyText(c.Was))})
+	}
 	for _, v := range res.CaseVariants {
 		rule := "verify/case-variant"
 		rep.AddRule(report.Rule{ID: rule, Short: "A tracked path differs from the project's .ai, or a folder rye reads in it, only in letter case.", Help: "On a file system that ignores case (macOS, Windows) it is that path: rye there trusts and runs what it holds, which a run here does not check. See the URL.", URL: DocURL("case-variants")})
@@ -162,4 +168,21 @@ func Stream(s *report.Stream) func([]Result) error {
 		}
 		return nil
 	}
+}
+
+// layoutName names a layout for a message.
+func layoutName(l space.Layout) string {
+	if l.RyeOS {
+		return "a RyeOS 0.2+ tree"
+	}
+	return "a rye project (directives, tools, knowledge)"
+}
+
+// whyText is what showed a layout, in parentheses ("" when nothing did:
+// rye's layout is the default).
+func whyText(l space.Layout) string {
+	if l.Why == "" {
+		return ""
+	}
+	return " (" + l.Why + ")"
 }

@@ -252,6 +252,10 @@ type Results struct {
 	// Nested are the projects git tracks below this one that the run does
 	// not check (Request.NestedProjects).
 	Nested []Nested
+	// LayoutChange is set when the project's tree is read with another
+	// layout than its .ai folder at the trust ref shows (an error: it
+	// changes which files the gate verifies).
+	LayoutChange *LayoutChange
 	// CaseVariants are the tracked paths that differ from the project's
 	// .ai, or a path rye reads in it, only in letter case
 	// (Request.NestedProjects).
@@ -452,6 +456,11 @@ func Run(req Request) (*Results, error) {
 	if ref != "" {
 		if err := res.rollbacks(g, ref); err != nil {
 			return nil, requestError(FieldTrustRef, err)
+		}
+		if req.Spaces.Project != nil && g != nil {
+			if res.LayoutChange, err = layoutChange(g, ref, req.Spaces.Project); err != nil {
+				return nil, requestError(FieldTrustRef, err)
+			}
 		}
 	}
 	if req.Sink != nil && sink == nil { // not handed on chunk by chunk
