@@ -32,6 +32,73 @@ func SelectionSources(sel *space.Selection) []Source {
 	return out
 }
 
+// walkCounting verifies every item of the spaces as their walks find
+// them (space.WalkEach), a chunk at a time (chunkSize, 0: 4096), keeping
+// the results that failed or carry warnings and counting the others
+// (Request.CountPassed): nothing is held per item that passed, so a run
+// over a hundred thousand items needs the memory of a few chunks. The
+// walk runs ahead by one chunk while the workers verify the one before.
+// The order is a whole selection's: each space's items in walk order,
+// then its links named like items.
+func (res *Results) walkCounting(v *Verifier, spaces []*space.Space, kinds []item.Kind, chunkSize int) error {
+	size := chunkSize
+	if size <= 0 {
+		size = 4096
+	}
+	chunks := make(chan []Source, 1)
+	stop := make(chan struct{})
+	var walkErr error
+	total := 0 // items and links of the spaces
+	go func() {
+		defer close(chunks)
+		send := func(srcs []Source) error {
+			select {
+			case chunks <- srcs:
+				return nil
+			case <-stop:
+				return errStopped
+			}
+		}
+		for _, sp := range spaces {
+			links, err := sp.WalkEach(kinds, size, func(found []space.Found) error {
+				total += len(found)
+				return send(SelectionSources(&space.Selection{Space: sp, Items: found}))
+			})
+			if err == nil && len(links) > 0 {
+				total += len(links)
+				err = send(SelectionSources(&space.Selection{Space: sp, Links: links}))
+			}
+			if err != nil {
+				walkErr = err
+				return
+			}
+		}
+	}()
+	defer close(stop)
+	for srcs := range chunks {
+		items := v.Run(srcs)
+		res.noteCopies(items)
+		for _, r := range items {
+			if r.Verdict.Failed() || len(r.Warnings) > 0 {
+				res.Items = append(res.Items, r)
+			} else {
+				res.Passed++
+			}
+		}
+	}
+	// The channel is closed: the walk is over, and its error and count
+	// are this goroutine's to read.
+	if walkErr != nil {
+		return walkErr
+	}
+	if total == 0 && len(spaces) == 1 {
+		res.Notes = append(res.Notes, noItemsYet(spaces[0], kinds))
+	}
+	return nil
+}
+
+var errStopped = errors.New("stopped")
+
 // StagedSources returns the items recorded in the git index below the
 // project's .ai/ folder (aiPrefix, relative to the repository root) that
 // match kinds and patterns: what a pre-commit hook must verify. sp is the
