@@ -11,8 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"os/user"
 	"path/filepath"
 	"runtime"
@@ -600,8 +598,8 @@ func (r *Repo) statBlobs(prefix string, cands Candidates) func(rel, file string)
 		if e.Stage != 0 || e.SkipWorktree || e.IntentToAdd {
 			return Hash{}, false // a conflict, or an entry git does not keep in step with the file
 		}
-		fi, err := os.Lstat(file)
-		if err != nil || !fi.Mode().IsRegular() || !sameStat(e, fi) || !e.MTime.Before(written) {
+		st, regular, complete, err := filestat.Lstat(file)
+		if err != nil || !regular || !complete || !sameStat(e, st) || e.MTime >= written.UnixNano() {
 			return Hash{}, false
 		}
 		return e.Hash, true
@@ -647,10 +645,8 @@ func Identity(dir string, getenv func(string) string) (name, email string) {
 // sameStat reports whether a file's stat data are those the index entry
 // recorded: size, modification and change times and inode, as git
 // compares them (where the change time is not known, never).
-func sameStat(e *indexEntry, fi fs.FileInfo) bool {
-	st, complete := filestat.Of(fi)
-	return complete && int64(e.Size) == st.Size&0xffffffff && e.MTime.UnixNano() == st.Mtime &&
-		e.CTime.UnixNano() == st.Ctime && e.Ino == uint32(st.Ino)
+func sameStat(e *indexEntry, st filestat.Stat) bool {
+	return int64(e.Size) == st.Size&0xffffffff && e.MTime == st.Mtime && e.CTime == st.Ctime && e.Ino == uint32(st.Ino)
 }
 
 // Below is dir's path below the top level of the git repository that

@@ -499,7 +499,7 @@ func editKeepingAllButCtime(t *testing.T, r *Repo, name, file, data string) {
 	}
 	var st filestat.Stat
 	for deadline := time.Now().Add(5 * time.Second); ; {
-		if err := os.Chtimes(file, e.MTime, e.MTime); err != nil {
+		if err := os.Chtimes(file, time.Unix(0, e.MTime), time.Unix(0, e.MTime)); err != nil {
 			t.Fatal(err)
 		}
 		fi, err := os.Lstat(file)
@@ -510,7 +510,7 @@ func editKeepingAllButCtime(t *testing.T, r *Repo, name, file, data string) {
 		if st, complete = filestat.Of(fi); !complete {
 			t.Fatalf("%s: no change time or inode on this system", file)
 		}
-		if st.Ctime != e.CTime.UnixNano() {
+		if st.Ctime != e.CTime {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -518,9 +518,9 @@ func editKeepingAllButCtime(t *testing.T, r *Repo, name, file, data string) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if st.Size != int64(e.Size) || st.Mtime != e.MTime.UnixNano() || uint32(st.Ino) != e.Ino {
+	if st.Size != int64(e.Size) || st.Mtime != e.MTime || uint32(st.Ino) != e.Ino {
 		t.Fatalf("%s: the edit changed more than the change time: size %d mtime %d inode %d, index %d %d %d",
-			file, st.Size, st.Mtime, st.Ino, e.Size, e.MTime.UnixNano(), e.Ino)
+			file, st.Size, st.Mtime, st.Ino, e.Size, e.MTime, e.Ino)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/storage/filesystem"
@@ -27,14 +28,18 @@ import (
 // check's time on a large repository.
 
 // indexEntry is one entry of git's index, as rye uses it.
+//
+// It is kept small (72 bytes), and its name shares the memory of the index
+// file as read (parseIndex): an index of a hundred thousand entries is
+// held, not copied into a hundred thousand strings.
 type indexEntry struct {
 	Name         string
 	Hash         plumbing.Hash
 	Mode         uint32
 	Size         uint32 // the file's size, truncated to 32 bits
-	CTime, MTime time.Time
+	CTime, MTime int64  // nanoseconds since the epoch
 	Ino          uint32
-	Stage        int
+	Stage        uint8
 	SkipWorktree bool
 	IntentToAdd  bool
 }
@@ -149,6 +154,11 @@ func (x *gitIndex) below(prefix string) []indexEntry {
 // are skipped, but for the cache tree (TREE), which is returned (nil when
 // there is none, or it does not read); a required extension rye does not
 // know (a split or sparse index) is an error, as it is for git.
+//
+// The entries' names of a version 2 or 3 index are strings over data
+// itself, not copies (unsafe.String): data must not change afterwards.
+// readIndex reads the file into a buffer of its own and never writes it
+// again.
 func parseIndex(data []byte) ([]indexEntry, map[string]plumbing.Hash, error) {
 	const hashLen = sha1.Size
 	if len(data) < 12+hashLen {
@@ -283,15 +293,15 @@ func parseEntry(b []byte, pos int, version uint32, prev string) (indexEntry, int
 	}
 	u32 := func(off int) uint32 { return binary.BigEndian.Uint32(b[pos+off:]) }
 	e := indexEntry{
-		CTime: time.Unix(int64(u32(0)), int64(u32(4))),
-		MTime: time.Unix(int64(u32(8)), int64(u32(12))),
+		CTime: int64(u32(0))*1e9 + int64(u32(4)),
+		MTime: int64(u32(8))*1e9 + int64(u32(12)),
 		Ino:   u32(20),
 		Mode:  u32(24),
 		Size:  u32(36),
 	}
 	copy(e.Hash[:], b[pos+40:pos+60])
 	flags := binary.BigEndian.Uint16(b[pos+60:])
-	e.Stage = int(flags>>12) & 3
+	e.Stage = uint8(flags>>12) & 3
 	nameLen := int(flags & 0xfff)
 	p := pos + fixed
 	if flags&0x4000 != 0 { // extended
@@ -322,7 +332,9 @@ func parseEntry(b []byte, pos int, version uint32, prev string) (indexEntry, int
 		if end < 0 {
 			return indexEntry{}, 0, errors.New("a name without its end")
 		}
-		e.Name = string(b[p : p+end])
+		if end > 0 {
+			e.Name = unsafe.String(&b[p], end) // data is not written again (parseIndex)
+		}
 		// One to eight NULs pad the entry to a multiple of eight bytes.
 		next := pos + (p-pos+end+8)&^7
 		if next > len(b) {
