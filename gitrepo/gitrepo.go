@@ -194,7 +194,7 @@ func (r *Repo) Blob(f File, limit int64) ([]byte, error) {
 // With limit > 0, the bytes of each file of at most limit bytes are read
 // too.
 func (r *Repo) Tree(ref, prefix string, limit int64) (map[string]File, error) {
-	return r.tree(ref, prefix, limit, nil)
+	return r.tree(ref, prefix, limit, nil, nil)
 }
 
 // TreeSeeingIndex is Tree without the bytes, reading only the trees the
@@ -210,7 +210,7 @@ func (r *Repo) TreeSeeingIndex(ref, prefix string) (map[string]File, error) {
 	if err != nil || idx.Trees == nil {
 		idx = nil // no cache tree: every tree is read
 	}
-	return r.tree(ref, prefix, 0, idx)
+	return r.tree(ref, prefix, 0, idx, nil)
 }
 
 // commitTree is the root tree of the commit ref names.
@@ -226,7 +226,11 @@ func (r *Repo) commitTree(ref string) (*object.Tree, error) {
 	return commit.Tree()
 }
 
-func (r *Repo) tree(ref, prefix string, limit int64, idx *gitIndex) (map[string]File, error) {
+// tree reads the files of ref below prefix. With idx, a folder whose
+// cache tree is ref's tree there is not read: its files are the index's,
+// added to the map, or, with clean (one flag per index entry), only
+// marked there (markFiles).
+func (r *Repo) tree(ref, prefix string, limit int64, idx *gitIndex, clean []bool) (map[string]File, error) {
 	tree, err := r.commitTree(ref)
 	if err != nil {
 		return nil, err
@@ -241,11 +245,11 @@ func (r *Repo) tree(ref, prefix string, limit int64, idx *gitIndex) (map[string]
 		}
 	}
 	out := map[string]File{}
+	w := treeWalk{r: r, limit: limit, idx: idx, top: prefix, out: out, clean: clean}
 	if idx != nil && idx.Trees[prefix] == tree.Hash {
-		idx.files(prefix, "", out)
+		w.fromIndex(prefix, "")
 		return out, nil
 	}
-	w := treeWalk{r: r, limit: limit, idx: idx, top: prefix, out: out}
 	if err := w.walk(tree, ""); err != nil {
 		return nil, err
 	}
@@ -260,7 +264,18 @@ type treeWalk struct {
 	idx   *gitIndex // with its cache tree, to skip the trees the index holds
 	top   string
 	out   map[string]File
+	clean []bool // when set, what the index holds is marked here, not added to out
 	read  int
+}
+
+// fromIndex takes the files of folder full (named rel below top) from the
+// index: into out, or marked in clean.
+func (w *treeWalk) fromIndex(full, rel string) {
+	if w.clean != nil {
+		w.idx.markFiles(full, w.clean)
+	} else {
+		w.idx.files(full, rel, w.out)
+	}
 }
 
 // walk adds the files of tree, the folder dir below top, and its subtrees.
@@ -279,7 +294,7 @@ func (w *treeWalk) walk(tree *object.Tree, dir string) error {
 				full = w.top + "/" + name
 			}
 			if w.idx != nil && w.idx.Trees[full] == entry.Hash {
-				w.idx.files(full, name, w.out)
+				w.fromIndex(full, name)
 				continue
 			}
 			sub, err := w.r.repo.TreeObject(entry.Hash)
@@ -320,6 +335,17 @@ func (idx *gitIndex) files(full, rel string, out map[string]File) {
 			name = rel + "/" + name
 		}
 		out[name] = File{Blob: e.Hash, Symlink: e.Mode == modeSymlink}
+	}
+}
+
+// markFiles is files for a caller that looks the entries up itself: it
+// sets clean[i] for every entry i (of idx.Entries) that files would add.
+func (idx *gitIndex) markFiles(full string, clean []bool) {
+	lo, hi := idx.span(full)
+	for i := lo; i < hi; i++ {
+		if e := &idx.Entries[i]; e.Stage == 0 && !e.IntentToAdd && e.Mode != modeGitlink {
+			clean[i] = true
+		}
 	}
 }
 
@@ -517,17 +543,22 @@ type Change struct {
 
 // ChangedSince compares candidates with the files of commit ref below
 // prefix by git blob id (no status walk) and returns those that differ,
-// with the commit's files (the caller looks for what was deleted). Like
-// git status, it trusts the index's stat data: a file whose size,
-// modification and change times and inode are those the index recorded,
-// and that changed before the index was written (git's racy-timestamp
-// rule), has the index's blob id without being read. The others are read
-// and hashed, in parallel.
+// and the files of ref that no candidate names, sorted (the caller looks
+// for what was deleted among them). Like git status, a local run trusts
+// the index's stat data: a file whose size, modification and change times
+// and inode are those the index recorded, and that changed before the
+// index was written (git's racy-timestamp rule), has the index's blob id
+// without being read. The others are read and hashed, in parallel.
 //
 // A local run (local) trusts the index as git status does: the stat data
 // of its entries and its cache tree (TreeSeeingIndex); otherwise every
 // candidate is read and every tree of ref is read.
-func (r *Repo) ChangedSince(ref, prefix string, cands Candidates, local bool) ([]Change, map[string]File, error) {
+func (r *Repo) ChangedSince(ref, prefix string, cands Candidates, local bool) ([]Change, []string, error) {
+	if local {
+		if idx, err := r.index(); err == nil && !r.mayConvert(idx, cands) {
+			return r.changedSeeingIndex(ref, prefix, cands, idx)
+		}
+	}
 	var old map[string]File
 	var err error
 	if local {
@@ -538,72 +569,126 @@ func (r *Repo) ChangedSince(ref, prefix string, cands Candidates, local bool) ([
 	if err != nil {
 		return nil, nil, err
 	}
-	known := func(string, string) (Hash, bool) { return Hash{}, false }
-	if local {
-		known = r.statBlobs(prefix, cands)
-	}
 	changes := make([]*Change, len(cands.Rels))
 	par.For(len(cands.Rels), par.IO(), func(i int) {
-		rel := cands.Rels[i]
-		f, inRef := old[rel]
-		if inRef && !f.Symlink {
-			if blob, ok := known(rel, cands.file(i)); ok && f.Blob == blob {
-				return // unchanged, by the index's word
-			}
-		}
+		f, inRef := old[cands.Rels[i]]
 		data, err := cands.Read(i)
 		if inRef && err == nil && f.Same(data) {
 			return
 		}
 		changes[i] = &Change{Index: i, Data: data, Err: err}
 	})
+	named := make(map[string]bool, len(cands.Rels))
+	for _, rel := range cands.Rels {
+		named[rel] = true
+	}
+	var gone []string
+	for rel := range old {
+		if !named[rel] {
+			gone = append(gone, rel)
+		}
+	}
+	slices.Sort(gone)
+	return collect(changes), gone, nil
+}
+
+func collect(changes []*Change) []Change {
 	var changed []Change
 	for _, c := range changes {
 		if c != nil {
 			changed = append(changed, *c)
 		}
 	}
-	return changed, old, nil
+	return changed
 }
 
-// statBlobs returns a lookup of the blob id the index records for a file
-// below prefix whose stat data still match the index entry (and that
-// changed before the index file was written); ok is false when the file
-// must be read. Without a readable index, or when git may convert a file's
-// bytes on their way to or from the work tree (the index's blob would then
-// not be the bytes on disk), nothing is known.
-func (r *Repo) statBlobs(prefix string, cands Candidates) func(rel, file string) (Hash, bool) {
-	none := func(string, string) (Hash, bool) { return Hash{}, false }
-	idx, err := r.index()
-	if err != nil || r.mayConvert(idx, cands) {
-		return none
+// changedSeeingIndex is ChangedSince of a local run with a usable index,
+// at the pace of git status: each candidate is matched with its index
+// entry (the candidates come in the index's order but for names that
+// sort around "/", so the entry after the last one matched is tried
+// before a binary search), and where the cache tree says the entry's
+// folder is ref's very tree, ref's file there is the entry itself: no map
+// of ref's files is built. Only the folders that differ from ref's are
+// read from git. A file whose stat data are the entry's is not read.
+func (r *Repo) changedSeeingIndex(ref, prefix string, cands Candidates, idx *gitIndex) ([]Change, []string, error) {
+	clean := make([]bool, len(idx.Entries)) // the entry is ref's file
+	if idx.Trees == nil {
+		idx = &gitIndex{Entries: idx.Entries, Written: idx.Written} // no cache tree: every tree is read
 	}
-	written := idx.Written
-	entries := idx.below(prefix)
+	dirty, err := r.tree(ref, prefix, 0, idx, clean) // ref's files in the other folders
+	if err != nil {
+		return nil, nil, err
+	}
+	lo, hi := idx.span(prefix)
 	skip := 0 // the length of "prefix/" in each entry's name
 	if prefix != "" {
 		skip = len(prefix) + 1
 	}
-	return func(rel, file string) (Hash, bool) {
-		if file == "" {
-			return Hash{}, false
+	written := idx.Written.UnixNano()
+	entries := idx.Entries
+	named := make([]bool, len(entries)) // a candidate names the entry
+	var mu sync.Mutex
+	namedDirty := map[string]bool{} // files of dirty named by candidates that have no entry
+	n := len(cands.Rels)
+	changes := make([]*Change, n)
+	const block = 256
+	par.For((n+block-1)/block, par.IO(), func(b int) {
+		cur := lo
+		for i := b * block; i < min(n, (b+1)*block); i++ {
+			rel := cands.Rels[i]
+			j, found := -1, false
+			if cur < hi && entries[cur].Name[skip:] == rel {
+				j, found = cur, true
+			} else {
+				j = lo + sort.Search(hi-lo, func(k int) bool { return entries[lo+k].Name[skip:] >= rel })
+				found = j < hi && entries[j].Name[skip:] == rel
+			}
+			var f File // ref's file at rel
+			inRef := false
+			if found {
+				cur = j + 1
+				named[j] = true
+				if e := &entries[j]; clean[j] {
+					f, inRef = File{Blob: e.Hash, Symlink: e.Mode == modeSymlink}, true
+				}
+			} else {
+				cur = j
+			}
+			if !inRef {
+				if f, inRef = dirty[rel]; inRef && !found {
+					mu.Lock()
+					namedDirty[rel] = true
+					mu.Unlock()
+				}
+			}
+			if found && inRef && !f.Symlink && f.Blob == entries[j].Hash && statVouches(&entries[j], cands.file(i), written) {
+				continue // unchanged, by the index's word
+			}
+			data, err := cands.Read(i)
+			if inRef && err == nil && f.Same(data) {
+				continue
+			}
+			changes[i] = &Change{Index: i, Data: data, Err: err}
 		}
-		i := sort.Search(len(entries), func(i int) bool { return entries[i].Name[skip:] >= rel })
-		if i == len(entries) || entries[i].Name[skip:] != rel {
-			return Hash{}, false
+	})
+	var gone []string
+	for j := lo; j < hi; j++ {
+		if clean[j] && !named[j] {
+			gone = append(gone, entries[j].Name[skip:])
 		}
-		e := &entries[i]
-		// Stage 0 is a merged entry (1 to 3 are the sides of a conflict,
-		// sorted after it: a name's first entry tells).
-		if e.Stage != 0 || e.SkipWorktree || e.IntentToAdd {
-			return Hash{}, false // a conflict, or an entry git does not keep in step with the file
-		}
-		st, regular, complete, err := filestat.Lstat(file)
-		if err != nil || !regular || !complete || !sameStat(e, st) || e.MTime >= written.UnixNano() {
-			return Hash{}, false
-		}
-		return e.Hash, true
 	}
+	for rel := range dirty {
+		if namedDirty[rel] {
+			continue
+		}
+		j := lo + sort.Search(hi-lo, func(k int) bool { return entries[lo+k].Name[skip:] >= rel })
+		if j < hi && entries[j].Name[skip:] == rel && named[j] {
+			continue
+		}
+		gone = append(gone, rel)
+	}
+	slices.Sort(gone)
+	return collect(changes), gone, nil
 }
 
 // Identity returns the name and email git records for its user when
@@ -645,6 +730,20 @@ func Identity(dir string, getenv func(string) string) (name, email string) {
 // sameStat reports whether a file's stat data are those the index entry
 // recorded: size, modification and change times and inode, as git
 // compares them (where the change time is not known, never).
+// statVouches reports whether the index entry e vouches for file (""
+// for none): a merged entry (stage 0; 1 to 3 are the sides of a conflict,
+// sorted after it, so a name's first entry tells) that git keeps in step
+// with its file (not skip-worktree, not intent to add), whose stat data
+// the file still has, and that changed before the index was written
+// (written, in nanoseconds: git's racy-timestamp rule).
+func statVouches(e *indexEntry, file string, written int64) bool {
+	if file == "" || e.Stage != 0 || e.SkipWorktree || e.IntentToAdd || e.MTime >= written {
+		return false
+	}
+	st, regular, complete, err := filestat.Lstat(file)
+	return err == nil && regular && complete && sameStat(e, st)
+}
+
 func sameStat(e *indexEntry, st filestat.Stat) bool {
 	return int64(e.Size) == st.Size&0xffffffff && e.MTime == st.Mtime && e.CTime == st.Ctime && e.Ino == uint32(st.Ino)
 }

@@ -120,19 +120,24 @@ func TestTreeIndexAndChangedSince(t *testing.T) {
 		{Rel: "new.txt", Read: read("new\n", nil)},           // new
 		{Rel: "sub/b.txt", Read: read("", os.ErrPermission)}, // unreadable: always a change
 	})
-	changed, old, err := r.ChangedSince("HEAD", "p/.ai", cands, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []int
-	for _, c := range changed {
-		got = append(got, c.Index)
-	}
-	if len(got) != 3 || got[0] != 0 || got[1] != 2 || got[2] != 3 || string(changed[0].Data) != "ALPHA\n" || changed[2].Err == nil {
-		t.Errorf("changed: %+v", changed)
-	}
-	if len(old) != 3 {
-		t.Errorf("old files: %d", len(old))
+	// Every candidate read, and with the index's word (its stat data and
+	// cache tree): the same changes, and the same files of HEAD that no
+	// candidate names.
+	for _, local := range []bool{false, true} {
+		changed, gone, err := r.ChangedSince("HEAD", "p/.ai", cands, local)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int
+		for _, c := range changed {
+			got = append(got, c.Index)
+		}
+		if len(got) != 3 || got[0] != 0 || got[1] != 2 || got[2] != 3 || string(changed[0].Data) != "ALPHA\n" || changed[2].Err == nil {
+			t.Errorf("local %v: changed: %+v", local, changed)
+		}
+		if len(gone) != 1 || gone[0] != "big.txt" {
+			t.Errorf("local %v: files no candidate names: %q", local, gone)
+		}
 	}
 }
 

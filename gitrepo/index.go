@@ -137,14 +137,20 @@ func (r *Repo) readIndex() (*gitIndex, error) {
 // of them for ""): the entries are sorted by name, so they are one run,
 // found by binary search.
 func (x *gitIndex) below(prefix string) []indexEntry {
+	lo, hi := x.span(prefix)
+	return x.Entries[lo:hi]
+}
+
+// span is where below's entries are in x.Entries.
+func (x *gitIndex) span(prefix string) (lo, hi int) {
 	entries := x.Entries
 	if prefix == "" {
-		return entries
+		return 0, len(entries)
 	}
 	dir := prefix + "/"
-	lo := sort.Search(len(entries), func(i int) bool { return entries[i].Name >= dir })
-	hi := lo + sort.Search(len(entries)-lo, func(i int) bool { return !strings.HasPrefix(entries[lo+i].Name, dir) })
-	return entries[lo:hi]
+	lo = sort.Search(len(entries), func(i int) bool { return entries[i].Name >= dir })
+	hi = lo + sort.Search(len(entries)-lo, func(i int) bool { return !strings.HasPrefix(entries[lo+i].Name, dir) })
+	return lo, hi
 }
 
 // parseIndex decodes an index file of version 2, 3 or 4 (git's

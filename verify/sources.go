@@ -207,8 +207,8 @@ func (d Deleted) Note(ref string, sp *space.Space) string {
 
 // ChangedSince keeps the sources whose bytes differ from the files of
 // commit ref (gitrepo.ChangedSince: by blob id, with no status walk) and
-// lists the items of ref that are gone from the project space sp. Each
-// kept source's bytes are read here, once, and handed on.
+// lists the items of ref that are gone from the project space sp, in
+// order. Each kept source's bytes are read here, once, and handed on.
 func ChangedSince(repo *gitrepo.Repo, ref, aiPrefix string, sources []Source, kinds []item.Kind, sp *space.Space, stat bool) ([]Source, []Deleted, error) {
 	kinds = kindsOf(sp, kinds)
 	exists := func(rel string) bool {
@@ -222,7 +222,7 @@ func ChangedSince(repo *gitrepo.Repo, ref, aiPrefix string, sources []Source, ki
 	if stat {
 		cands.File = func(i int) string { return sources[i].DiskFile() }
 	}
-	changes, old, err := repo.ChangedSince(ref, aiPrefix, cands, stat)
+	changes, gone, err := repo.ChangedSince(ref, aiPrefix, cands, stat)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -232,23 +232,16 @@ func ChangedSince(repo *gitrepo.Repo, ref, aiPrefix string, sources []Source, ki
 		s.Read = func() ([]byte, error) { return c.Data, c.Err }
 		changed = append(changed, s)
 	}
-	// A file of ref that is one of the sources is there; only the others
-	// are looked for on disk.
-	present := make(map[string]bool, len(sources))
-	for _, s := range sources {
-		present[s.Rel] = true
-	}
+	// The files of ref that no source names: deleted when they are items
+	// of the kinds asked for and are not on disk (an item the patterns did
+	// not select is still there).
 	var deleted []Deleted
-	for rel := range old {
-		if present[rel] {
-			continue
-		}
+	for _, rel := range gone {
 		k, id, ok := sp.ItemAt(rel)
 		if !ok || !wanted(k, kinds) || space.Hidden(rel) || exists(rel) {
 			continue
 		}
 		deleted = append(deleted, Deleted{Kind: k, ID: id, Rel: rel})
 	}
-	sort.Slice(deleted, func(i, j int) bool { return deleted[i].Rel < deleted[j].Rel })
 	return changed, deleted, nil
 }
