@@ -18,9 +18,9 @@ import (
 // machine hits both alike; the ratio is of the medians (time) or of the
 // largest max RSS (memory). Each line says the goal and whether the run
 // met it.
-func goalBench(root string, n, pairs int, goEnv []string) {
+func goalBench(root string, n, pairs int, match string, goEnv []string) {
 	t := setupTree(root, n, goEnv)
-	fmt.Printf("\n%d items, %d CPUs; A and B alternated pair by pair, whole processes; time: ratio of the medians, memory: of the largest max RSS\n\n", n, runtime.GOMAXPROCS(0))
+	fmt.Printf("\n%d items, %d CPUs, load average %s; A and B alternated pair by pair, whole processes; time: ratio of the medians, memory: of the largest max RSS\n\n", n, runtime.GOMAXPROCS(0), loadAverage())
 	fmt.Printf("%-52s %-22s %9s %9s %8s %6s  %s\n", "A", "against B", "A", "B", "A/B", "goal", "")
 	floor := func() *exec.Cmd { return exec.Command(t.floor, filepath.Join(t.project, ".ai")) }
 	status := func() *exec.Cmd { return t.git("status", "--porcelain") }
@@ -40,12 +40,16 @@ func goalBench(root string, n, pairs int, goEnv []string) {
 		defer fmt.Println("\nminisign is not on PATH: signing one item is not compared with it")
 	}
 	for _, g := range goals {
+		if !strings.Contains(g.a, match) {
+			continue
+		}
 		if g.warm {
 			run(g.mkA())
 		}
 		a, b, ratios := t.paired(pairs, g.mkA, g.mkB)
 		timeRatio := float64(a.wall) / float64(b.wall)
 		fmt.Printf("%-52s %-22s %9s %9s %7.2f× %6s  %s   (pairs %d, per pair %.2f–%.2f×)\n", g.a, g.b, round(a.wall), round(b.wall), timeRatio, goalText(g.time), verdict(g.time, timeRatio), len(ratios), ratios[0], ratios[len(ratios)-1])
+		fmt.Printf("%-52s %-22s %9s %9s %7.2f×          (CPU time, user and system: less disturbed by other load)\n", "  its CPU time", "", round(a.cpu), round(b.cpu), float64(a.cpu)/float64(b.cpu))
 		if g.rss > 0 {
 			rssRatio := float64(a.maxKB) / float64(b.maxKB)
 			fmt.Printf("%-52s %-22s %5.1f MiB %5.1f MiB %7.2f× %6s  %s\n", "  its max RSS", "", mib(a.maxKB), mib(b.maxKB), rssRatio, goalText(g.rss), verdict(g.rss, rssRatio))
@@ -75,17 +79,20 @@ func (t *tree) paired(pairs int, mkA, mkB func() *exec.Cmd) (a, b measured, rati
 			pairs = min(21, max(7, int(3*time.Second/max(d, time.Millisecond))))
 		}
 	}
-	var as, bs []time.Duration
+	var as, bs, acpu, bcpu []time.Duration
 	for range pairs {
 		ma, mb := t.once(0, mkA()), t.once(0, mkB())
 		as, bs = append(as, ma.wall), append(bs, mb.wall)
+		acpu, bcpu = append(acpu, ma.cpu), append(bcpu, mb.cpu)
 		a.maxKB, b.maxKB = max(a.maxKB, ma.maxKB), max(b.maxKB, mb.maxKB)
 		ratios = append(ratios, float64(ma.wall)/float64(mb.wall))
 	}
-	slices.Sort(as)
-	slices.Sort(bs)
+	for _, d := range [][]time.Duration{as, bs, acpu, bcpu} {
+		slices.Sort(d)
+	}
 	slices.Sort(ratios)
 	a.wall, b.wall = as[len(as)/2], bs[len(bs)/2]
+	a.cpu, b.cpu = acpu[len(acpu)/2], bcpu[len(bcpu)/2]
 	return a, b, ratios
 }
 
@@ -128,3 +135,13 @@ func verdict(goal, ratio float64) string {
 }
 
 func mib(kb int64) float64 { return float64(kb) / 1024 }
+
+// loadAverage is the first three fields of /proc/loadavg ("?" elsewhere):
+// the conditions a run was measured in.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
+		return strings.Join(f[:3], " ")
+	}
+	return "?"
+}

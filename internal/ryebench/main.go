@@ -52,6 +52,7 @@ func main() {
 	inProcess := flag.Bool("in-process", false, "time the commands in-process (the older, finer measure) instead of as processes in a git repository")
 	goals := flag.Bool("goals", false, "time issue 26's goals instead: each rye command against its reference (the floor, git status, plain verify), alternated pair by pair")
 	pairs := flag.Int("pairs", 0, "with -goals: `N` pairs per comparison (0: 21 for commands under 150 ms, fewer for slower ones, 5 over a second)")
+	match := flag.String("match", "", "with -goals: only the comparisons whose command contains `TEXT`")
 	flag.Parse()
 
 	root := *keep
@@ -84,7 +85,7 @@ func main() {
 		return
 	}
 	if *goals {
-		goalBench(root, *n, *pairs, callerEnv)
+		goalBench(root, *n, *pairs, *match, callerEnv)
 		return
 	}
 	if !*inProcess {

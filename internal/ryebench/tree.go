@@ -21,6 +21,7 @@ import (
 type measured struct {
 	wall  time.Duration
 	maxKB int64
+	cpu   time.Duration // user and system time
 }
 
 // tools are the small programs ryebench builds next to rye: neither links
@@ -56,9 +57,9 @@ func (t tools) once(want int, c *exec.Cmd) measured {
 	report, _ := io.ReadAll(pr)
 	pr.Close()
 	w.Wait()
-	var wall, kb int64
+	var wall, kb, cpu int64
 	var code int
-	if _, err := fmt.Sscan(string(report), &wall, &kb, &code); err != nil {
+	if _, err := fmt.Sscan(string(report), &wall, &kb, &code, &cpu); err != nil {
 		fmt.Fprintf(os.Stderr, "%s: no measure (%v)\n%s", strings.Join(c.Args, " "), err, out.String())
 		os.Exit(1)
 	}
@@ -66,7 +67,7 @@ func (t tools) once(want int, c *exec.Cmd) measured {
 		fmt.Fprintf(os.Stderr, "%s: exit %d, want %d\n%s", strings.Join(c.Args, " "), code, want, out.String())
 		os.Exit(1)
 	}
-	return measured{wall: time.Duration(wall), maxKB: kb}
+	return measured{wall: time.Duration(wall), maxKB: kb, cpu: time.Duration(cpu)}
 }
 
 // runMeasured runs cmd (made fresh by mk) runs times and returns the median
@@ -140,6 +141,10 @@ func setupTree(root string, n int, goEnv []string) *tree {
 		run(t.git("add", "-A"))
 		run(t.git("commit", "-q", "-m", "corpus"))
 	} else {
+		// The verdict cache starts empty, as in a fresh folder: a kept one
+		// holds the entries of every rye built before (a build is a new
+		// binary, whose keys differ), which a user's cache does not.
+		check(os.RemoveAll(filepath.Join(root, "cache")))
 		fmt.Printf("using the %d items generated before in %s\n", n, t.project)
 	}
 	check(filepath.WalkDir(filepath.Join(t.project, ".ai"), func(p string, d fs.DirEntry, err error) error {
