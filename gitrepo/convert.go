@@ -81,7 +81,7 @@ func (r *Repo) mayConvert(idx *gitIndex, cands Candidates) bool {
 		if path.Base(e.Name) != ".gitattributes" {
 			continue
 		}
-		data, err := r.Blob(File{Blob: e.Hash}, maxAttributesSize)
+		data, err := r.Blob(File{Blob: e.Hash()}, maxAttributesSize)
 		if err != nil || attributesMayConvert(data) {
 			return true
 		}

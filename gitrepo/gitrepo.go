@@ -334,7 +334,7 @@ func (idx *gitIndex) files(full, rel string, out map[string]File) {
 		if rel != "" {
 			name = rel + "/" + name
 		}
-		out[name] = File{Blob: e.Hash, Symlink: e.Mode == modeSymlink}
+		out[name] = File{Blob: e.Hash(), Symlink: e.Mode == modeSymlink}
 	}
 }
 
@@ -366,7 +366,7 @@ func (r *Repo) Index(prefix string, limit int64) (map[string]File, error) {
 		if e.Mode == modeGitlink {
 			continue // a submodule: a commit, not a file
 		}
-		f, err := r.file(e.Hash, filemode.FileMode(e.Mode), limit)
+		f, err := r.file(e.Hash(), filemode.FileMode(e.Mode), limit)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", e.Name, err)
 		}
@@ -387,7 +387,7 @@ func (r *Repo) Entry(rel string) (File, bool, error) {
 		return File{}, false, nil
 	}
 	e := idx.Entries[i]
-	return File{Blob: e.Hash, Symlink: e.Mode == modeSymlink}, true, nil
+	return File{Blob: e.Hash(), Symlink: e.Mode == modeSymlink}, true, nil
 }
 
 // Tracks reports, for each rel (a '/'-separated path from the repository
@@ -649,7 +649,7 @@ func (r *Repo) changedSeeingIndex(ref, prefix string, cands Candidates, idx *git
 				cur = j + 1
 				named[j] = true
 				if e := &entries[j]; clean[j] {
-					f, inRef = File{Blob: e.Hash, Symlink: e.Mode == modeSymlink}, true
+					f, inRef = File{Blob: e.Hash(), Symlink: e.Mode == modeSymlink}, true
 				}
 			} else {
 				cur = j
@@ -661,7 +661,7 @@ func (r *Repo) changedSeeingIndex(ref, prefix string, cands Candidates, idx *git
 					mu.Unlock()
 				}
 			}
-			if found && inRef && !f.Symlink && f.Blob == entries[j].Hash && statVouches(&entries[j], cands.file(i), written) {
+			if found && inRef && !f.Symlink && f.Blob == entries[j].Hash() && statVouches(&entries[j], cands.file(i), written) {
 				continue // unchanged, by the index's word
 			}
 			data, err := cands.Read(i)
@@ -737,7 +737,7 @@ func Identity(dir string, getenv func(string) string) (name, email string) {
 // the file still has, and that changed before the index was written
 // (written, in nanoseconds: git's racy-timestamp rule).
 func statVouches(e *indexEntry, file string, written int64) bool {
-	if file == "" || e.Stage != 0 || e.SkipWorktree || e.IntentToAdd || e.MTime >= written {
+	if file == "" || e.Stage != 0 || e.SkipWorktree || e.IntentToAdd || e.MTime() >= written {
 		return false
 	}
 	st, regular, complete, err := filestat.Lstat(file)
@@ -745,7 +745,7 @@ func statVouches(e *indexEntry, file string, written int64) bool {
 }
 
 func sameStat(e *indexEntry, st filestat.Stat) bool {
-	return int64(e.Size) == st.Size&0xffffffff && e.MTime == st.Mtime && e.CTime == st.Ctime && e.Ino == uint32(st.Ino)
+	return int64(e.Size()) == st.Size&0xffffffff && e.MTime() == st.Mtime && e.CTime() == st.Ctime && e.Ino() == uint32(st.Ino)
 }
 
 // Below is dir's path below the top level of the git repository that
@@ -806,28 +806,30 @@ func (r *Repo) Nested(prefix string) ([]string, error) {
 	}
 	seen := map[string]bool{}
 	var out []string
+	// Each name is scanned for a folder named .ai below prefix's own,
+	// without splitting it: this runs for every file of a tree.
 	for _, e := range idx.below(prefix) {
 		name := e.Name
 		if prefix != "" {
 			name = name[len(prefix)+1:]
 		}
-		parts := strings.Split(name, "/")
-		folders := parts[:len(parts)-1]
-		if e.Mode == modeSymlink || e.Mode == modeGitlink {
-			folders = parts // a link or a submodule named .ai is a project's .ai too
-		}
-		for i, part := range folders {
-			if part != ".ai" || i == 0 { // prefix's own .ai
+		link := e.Mode == modeSymlink || e.Mode == modeGitlink // a link or a submodule named .ai is a project's .ai too
+		start := 0
+		for i := 0; i <= len(name); i++ {
+			if i < len(name) && name[i] != '/' {
 				continue
 			}
-			dir := strings.Join(parts[:i], "/")
-			if prefix != "" {
-				dir = prefix + "/" + dir
+			if start > 0 && (i < len(name) || link) && name[start:i] == ".ai" { // not prefix's own .ai
+				dir := name[:start-1]
+				if prefix != "" {
+					dir = prefix + "/" + dir
+				}
+				if !seen[dir] {
+					seen[dir] = true
+					out = append(out, dir)
+				}
 			}
-			if !seen[dir] {
-				seen[dir] = true
-				out = append(out, dir)
-			}
+			start = i + 1
 		}
 	}
 	sort.Strings(out)
@@ -901,7 +903,7 @@ func (r *Repo) SameInIndex(ref, path string) (bool, error) {
 		return false, err
 	}
 	if e.Mode != filemode.Dir {
-		return at != nil && at.Stage == 0 && len(below) == 0 && at.Hash == e.Hash && filemode.FileMode(at.Mode) == e.Mode, nil
+		return at != nil && at.Stage == 0 && len(below) == 0 && at.Hash() == e.Hash && filemode.FileMode(at.Mode) == e.Mode, nil
 	}
 	if at != nil {
 		return false, nil
@@ -924,7 +926,7 @@ func (r *Repo) SameInIndex(ref, path string) (bool, error) {
 			continue // Tree leaves submodules out too
 		}
 		f, ok := files[x.Name[len(path)+1:]]
-		if !ok || x.Stage != 0 || x.IntentToAdd || f.Blob != x.Hash || f.Symlink != (x.Mode == modeSymlink) {
+		if !ok || x.Stage != 0 || x.IntentToAdd || f.Blob != x.Hash() || f.Symlink != (x.Mode == modeSymlink) {
 			return false, nil
 		}
 		n++

@@ -496,7 +496,7 @@ func editKeepingAllButCtime(t *testing.T, r *Repo, name, file, data string) {
 			e = &idx.Entries[i]
 		}
 	}
-	if e == nil || int(e.Size) != len(data) {
+	if e == nil || int(e.Size()) != len(data) {
 		t.Fatalf("%s: no index entry of %d bytes: %+v", name, len(data), e)
 	}
 	if err := os.WriteFile(file, []byte(data), 0o644); err != nil {
@@ -504,7 +504,7 @@ func editKeepingAllButCtime(t *testing.T, r *Repo, name, file, data string) {
 	}
 	var st filestat.Stat
 	for deadline := time.Now().Add(5 * time.Second); ; {
-		if err := os.Chtimes(file, time.Unix(0, e.MTime), time.Unix(0, e.MTime)); err != nil {
+		if err := os.Chtimes(file, time.Unix(0, e.MTime()), time.Unix(0, e.MTime())); err != nil {
 			t.Fatal(err)
 		}
 		fi, err := os.Lstat(file)
@@ -515,17 +515,17 @@ func editKeepingAllButCtime(t *testing.T, r *Repo, name, file, data string) {
 		if st, complete = filestat.Of(fi); !complete {
 			t.Fatalf("%s: no change time or inode on this system", file)
 		}
-		if st.Ctime != e.CTime {
+		if st.Ctime != e.CTime() {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: the change time is still the index's (%v) 5 s after the edit: this file system does not advance it", file, e.CTime)
+			t.Fatalf("%s: the change time is still the index's (%v) 5 s after the edit: this file system does not advance it", file, e.CTime())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if st.Size != int64(e.Size) || st.Mtime != e.MTime || uint32(st.Ino) != e.Ino {
+	if st.Size != int64(e.Size()) || st.Mtime != e.MTime() || uint32(st.Ino) != e.Ino() {
 		t.Fatalf("%s: the edit changed more than the change time: size %d mtime %d inode %d, index %d %d %d",
-			file, st.Size, st.Mtime, st.Ino, e.Size, e.MTime, e.Ino)
+			file, st.Size, st.Mtime, st.Ino, e.Size(), e.MTime(), e.Ino())
 	}
 }
 

@@ -29,20 +29,39 @@ import (
 
 // indexEntry is one entry of git's index, as rye uses it.
 //
-// It is kept small (72 bytes), and its name shares the memory of the index
+// It is kept small (32 bytes), and its name shares the memory of the index
 // file as read (parseIndex): an index of a hundred thousand entries is
 // held, not copied into a hundred thousand strings.
 type indexEntry struct {
-	Name         string
-	Hash         plumbing.Hash
+	Name string
+	// raw is the entry's fixed part in the index file as read (times,
+	// device, inode, mode, ids, size, blob id, flags), read by the methods
+	// below when asked.
+	raw          *[62]byte
 	Mode         uint32
-	Size         uint32 // the file's size, truncated to 32 bits
-	CTime, MTime int64  // nanoseconds since the epoch
-	Ino          uint32
 	Stage        uint8
 	SkipWorktree bool
 	IntentToAdd  bool
 }
+
+func (e *indexEntry) u32(off int) uint32 { return binary.BigEndian.Uint32(e.raw[off:]) }
+
+// Hash is the entry's blob id (or a submodule's commit id).
+func (e *indexEntry) Hash() (h plumbing.Hash) {
+	copy(h[:], e.raw[40:60])
+	return h
+}
+
+// Size is the file's size, truncated to 32 bits.
+func (e *indexEntry) Size() uint32 { return e.u32(36) }
+
+// CTime and MTime are the file's change and modification times, in
+// nanoseconds since the epoch.
+func (e *indexEntry) CTime() int64 { return int64(e.u32(0))*1e9 + int64(e.u32(4)) }
+func (e *indexEntry) MTime() int64 { return int64(e.u32(8))*1e9 + int64(e.u32(12)) }
+
+// Ino is the file's inode, truncated to 32 bits.
+func (e *indexEntry) Ino() uint32 { return e.u32(20) }
 
 // gitIndex is an index file as read: its entries, sorted by name and
 // stage as git keeps them, when the file was last written (for the
@@ -298,14 +317,7 @@ func parseEntry(b []byte, pos int, version uint32, prev string) (indexEntry, int
 		return indexEntry{}, 0, errors.New("truncated")
 	}
 	u32 := func(off int) uint32 { return binary.BigEndian.Uint32(b[pos+off:]) }
-	e := indexEntry{
-		CTime: int64(u32(0))*1e9 + int64(u32(4)),
-		MTime: int64(u32(8))*1e9 + int64(u32(12)),
-		Ino:   u32(20),
-		Mode:  u32(24),
-		Size:  u32(36),
-	}
-	copy(e.Hash[:], b[pos+40:pos+60])
+	e := indexEntry{raw: (*[62]byte)(b[pos : pos+fixed]), Mode: u32(24)}
 	flags := binary.BigEndian.Uint16(b[pos+60:])
 	e.Stage = uint8(flags>>12) & 3
 	nameLen := int(flags & 0xfff)

@@ -99,8 +99,8 @@ func TestParseIndexAgreesWithGoGit(t *testing.T) {
 		stages, skip, ita, long := 0, false, false, false
 		for i, w := range want.Entries {
 			g := got[i]
-			if g.Name != w.Name || g.Hash != w.Hash || g.Mode != uint32(w.Mode) || g.Size != w.Size || !sameTime(g.MTime, w.ModifiedAt) ||
-				!sameTime(g.CTime, w.CreatedAt) || g.Ino != w.Inode || int(g.Stage) != int(w.Stage) || g.SkipWorktree != w.SkipWorktree || g.IntentToAdd != w.IntentToAdd {
+			if g.Name != w.Name || g.Hash() != w.Hash || g.Mode != uint32(w.Mode) || g.Size() != w.Size || !sameTime(g.MTime(), w.ModifiedAt) ||
+				!sameTime(g.CTime(), w.CreatedAt) || g.Ino() != w.Inode || int(g.Stage) != int(w.Stage) || g.SkipWorktree != w.SkipWorktree || g.IntentToAdd != w.IntentToAdd {
 				t.Errorf("version %s, entry %d:\n rye %+v\n go-git %+v", version, i, g, w)
 			}
 			stages += int(g.Stage)
@@ -392,7 +392,7 @@ func vouched(t *testing.T, r *Repo, prefix, rel, file string) (Hash, bool) {
 	if j == hi || idx.Entries[j].Name[skip:] != rel || !statVouches(&idx.Entries[j], file, idx.Written.UnixNano()) {
 		return Hash{}, false
 	}
-	return idx.Entries[j].Hash, true
+	return idx.Entries[j].Hash(), true
 }
 
 // TestStatBlobsEntries: the index's stat data answer for a merged entry
@@ -549,4 +549,37 @@ func TestChangedSinceSeeingIndexIsAFullRead(t *testing.T) {
 		t.Fatalf("the index made by git add has a cache tree (%v)", err)
 	}
 	compare("an index without a cache tree")
+}
+
+// TestNested: the projects below a folder are the folders holding a
+// folder named .ai (or a link named .ai), but for the folder's own .ai;
+// a file named .ai, a name that only ends in .ai, and .ai above the
+// folder are none.
+func TestNested(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	root := t.TempDir()
+	gitCmd(t, root, "init", "-q", "-b", "main")
+	for _, rel := range []string{"p/.ai/tools/t.py", "p/a/.ai/tools/t.py", "p/a/b/c/.ai/x", "p/file/.ai", "p/x.ai/y", "q/.ai/z", "p/deep/.ai/n/.ai/k"} {
+		f := filepath.Join(root, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(f), 0o755)
+		os.WriteFile(f, nil, 0o644)
+	}
+	os.MkdirAll(filepath.Join(root, "p/l"), 0o755)
+	os.Symlink("../a/.ai", filepath.Join(root, "p/l/.ai"))
+	gitCmd(t, root, "add", "-A")
+	r, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for prefix, want := range map[string][]string{
+		"p": {"p/a", "p/a/b/c", "p/deep", "p/deep/.ai/n", "p/l"},
+		"":  {"p", "p/a", "p/a/b/c", "p/deep", "p/deep/.ai/n", "p/l", "q"},
+	} {
+		got, err := r.Nested(prefix)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("below %q: %q (%v), want %q", prefix, got, err, want)
+		}
+	}
 }
