@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/ryekit/rye/item"
@@ -61,6 +62,29 @@ type Space struct {
 	dir   aiDir // the .ai folder opened for openat2 (Linux)
 	// layout is how the tree is read, found when first asked (Layout).
 	layout layoutOnce
+	// paths remembers the .ai folder's path on disk and as shown, for the
+	// Root and Shown they were made from: a walk asks for them once per
+	// file, and each was a filepath.Join.
+	paths atomic.Pointer[aiPaths]
+}
+
+// aiPaths are a space's .ai folder on disk (ai) and as shown (shownAI),
+// made from root and shown.
+type aiPaths struct{ root, shown, ai, shownAI string }
+
+// aiPaths returns the space's paths for its current Root and Shown (both
+// exported fields, which a caller may set after making the space).
+func (s *Space) aiPaths() *aiPaths {
+	if p := s.paths.Load(); p != nil && p.root == s.Root && p.shown == s.Shown {
+		return p
+	}
+	shown := s.Shown
+	if shown == "" {
+		shown = s.Root
+	}
+	p := &aiPaths{root: s.Root, shown: s.Shown, ai: filepath.Join(s.Root, AIDir), shownAI: filepath.Join(shown, AIDir)}
+	s.paths.Store(p)
+	return p
 }
 
 // Embedded reports whether the space is the bundle compiled into rye.
@@ -71,7 +95,7 @@ func (s *Space) AI() string {
 	if s.Embedded() {
 		return ""
 	}
-	return filepath.Join(s.Root, AIDir)
+	return s.aiPaths().ai
 }
 
 // DisplayPath is how a file of this space (rel is relative to .ai/, with
@@ -81,14 +105,14 @@ func (s *Space) DisplayPath(rel string) string {
 	if s.Embedded() {
 		return "<system>/" + AIDir + "/" + rel
 	}
+	if fs.ValidPath(rel) && rel != "." {
+		// Clean already (what walks give, ten thousand at a time): joined
+		// to the .ai folder's path as shown, made once.
+		return s.aiPaths().shownAI + string(filepath.Separator) + filepath.FromSlash(rel)
+	}
 	root := s.Shown
 	if root == "" {
 		root = s.Root
-	}
-	if fs.ValidPath(rel) && rel != "." {
-		// Clean already (what walks give, ten thousand at a time): only
-		// the short part is cleaned.
-		return filepath.Join(root, AIDir) + string(filepath.Separator) + filepath.FromSlash(rel)
 	}
 	return filepath.Join(root, AIDir, filepath.FromSlash(rel))
 }

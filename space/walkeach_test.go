@@ -83,3 +83,23 @@ func TestWalkEachIsWalk(t *testing.T) {
 		t.Fatalf("links named like items: %v", links)
 	}
 }
+
+// TestPathsFollowRootAndShown: the .ai folder's paths, made once, follow
+// a change of the space's Root or Shown made after they were first used.
+func TestPathsFollowRootAndShown(t *testing.T) {
+	sp := NewDiskSpace(Project, "/a", "")
+	if sp.AI() != filepath.FromSlash("/a/.ai") || sp.DisplayPath("tools/x.py") != filepath.FromSlash("/a/.ai/tools/x.py") {
+		t.Fatalf("paths: %s %s", sp.AI(), sp.DisplayPath("tools/x.py"))
+	}
+	sp.Shown = "b"
+	if got := sp.DisplayPath("tools/x.py"); got != filepath.FromSlash("b/.ai/tools/x.py") {
+		t.Errorf("shown after a change of Shown: %s", got)
+	}
+	sp.Root = "/c"
+	if sp.AI() != filepath.FromSlash("/c/.ai") {
+		t.Errorf("on disk after a change of Root: %s", sp.AI())
+	}
+	if got := sp.DisplayPath("../x"); got != filepath.FromSlash("b/x") {
+		t.Errorf("a path that is not clean: %s", got)
+	}
+}
