@@ -522,6 +522,27 @@ type Candidates struct {
 	Rels []string
 	Read func(i int) ([]byte, error)
 	File func(i int) string
+	// Stat, when set, reads the stat data of the i-th candidate's file
+	// (one File names) as filestat.Lstat of it would (through a folder
+	// already open, say); nil lstats File(i).
+	Stat func(i int) (st filestat.Stat, regular, complete bool, err error)
+}
+
+// stat is the i-th candidate's stat data, when it is a regular file whose
+// stat data are complete.
+func (c Candidates) stat(i int) (filestat.Stat, bool) {
+	var st filestat.Stat
+	var regular, complete bool
+	var err error
+	switch file := c.file(i); {
+	case file == "": // no file on disk: never vouched for
+		return st, false
+	case c.Stat != nil:
+		st, regular, complete, err = c.Stat(i)
+	default:
+		st, regular, complete, err = filestat.Lstat(file)
+	}
+	return st, err == nil && regular && complete
 }
 
 // file is the i-th candidate's file on disk, or "".
@@ -661,8 +682,10 @@ func (r *Repo) changedSeeingIndex(ref, prefix string, cands Candidates, idx *git
 					mu.Unlock()
 				}
 			}
-			if found && inRef && !f.Symlink && f.Blob == entries[j].Hash() && statVouches(&entries[j], cands.file(i), written) {
-				continue // unchanged, by the index's word
+			if found && inRef && !f.Symlink && f.Blob == entries[j].Hash() && keepsUp(&entries[j], written) {
+				if st, ok := cands.stat(i); ok && sameStat(&entries[j], st) {
+					continue // unchanged, by the index's word
+				}
 			}
 			data, err := cands.Read(i)
 			if inRef && err == nil && f.Same(data) {
@@ -737,11 +760,17 @@ func Identity(dir string, getenv func(string) string) (name, email string) {
 // the file still has, and that changed before the index was written
 // (written, in nanoseconds: git's racy-timestamp rule).
 func statVouches(e *indexEntry, file string, written int64) bool {
-	if file == "" || e.Stage != 0 || e.SkipWorktree || e.IntentToAdd || e.MTime() >= written {
+	if file == "" || !keepsUp(e, written) {
 		return false
 	}
 	st, regular, complete, err := filestat.Lstat(file)
 	return err == nil && regular && complete && sameStat(e, st)
+}
+
+// keepsUp reports whether the stat data of index entry e can vouch for
+// its file (statVouches), before they are compared.
+func keepsUp(e *indexEntry, written int64) bool {
+	return e.Stage == 0 && !e.SkipWorktree && !e.IntentToAdd && e.MTime() < written
 }
 
 func sameStat(e *indexEntry, st filestat.Stat) bool {

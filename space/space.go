@@ -3,6 +3,7 @@ package space
 import (
 	"errors"
 	"fmt"
+	"github.com/ryekit/rye/internal/filestat"
 	"io"
 	"io/fs"
 	"os"
@@ -244,6 +245,22 @@ func (s *Space) lstatChain(rel string) (fs.FileInfo, error) {
 		}
 	}
 	return info, nil
+}
+
+// StatData returns the stat data of the file rel (clean, '/'-separated,
+// relative to .ai/) of a space on disk, not following a link at its end,
+// and whether it is a regular file; complete is as for filestat.Of. It
+// builds no fs.FileInfo, and on Linux resolves only the path below .ai/
+// (fstatat on the folder the space reads its files through): a warm
+// verify does this for every file.
+func (s *Space) StatData(rel string) (st filestat.Stat, regular, complete bool, err error) {
+	if s.Embedded() {
+		return filestat.Stat{}, false, false, &PathError{Path: rel, Err: errors.New("the system space has no files on disk")}
+	}
+	if st, regular, ok, err := s.statData(rel); ok {
+		return st, regular, err == nil, err
+	}
+	return filestat.Lstat(s.AI() + string(filepath.Separator) + filepath.FromSlash(rel))
 }
 
 // Stat returns the file info of rel if it is a regular file and no component

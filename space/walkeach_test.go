@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/ryekit/rye/internal/filestat"
 	"github.com/ryekit/rye/item"
 )
 
@@ -101,5 +102,32 @@ func TestPathsFollowRootAndShown(t *testing.T) {
 	}
 	if got := sp.DisplayPath("../x"); got != filepath.FromSlash("b/x") {
 		t.Errorf("a path that is not clean: %s", got)
+	}
+}
+
+// TestStatData: a file's stat data through its space are those lstat
+// gives for its path; a link is not followed, a folder is not a regular
+// file, a missing file is an error, and the system space has none.
+func TestStatData(t *testing.T) {
+	root := t.TempDir()
+	tree(t, root, map[string]string{".ai/tools/p/a.py": "x"})
+	os.Symlink("a.py", filepath.Join(root, ".ai/tools/p/l.py"))
+	sp := NewDiskSpace(Project, root, "")
+	st, regular, complete, err := sp.StatData("tools/p/a.py")
+	want, wantRegular, wantComplete, _ := filestat.Lstat(filepath.Join(root, ".ai", "tools", "p", "a.py"))
+	if err != nil || regular != wantRegular || complete != wantComplete || st != want || !regular {
+		t.Fatalf("a file: %+v %v %v %v; lstat %+v", st, regular, complete, err, want)
+	}
+	if _, regular, _, err := sp.StatData("tools/p/l.py"); err != nil || regular {
+		t.Errorf("a link: regular %v, %v", regular, err)
+	}
+	if _, regular, _, err := sp.StatData("tools/p"); err != nil || regular {
+		t.Errorf("a folder: regular %v, %v", regular, err)
+	}
+	if _, _, _, err := sp.StatData("tools/p/missing.py"); !os.IsNotExist(err) {
+		t.Errorf("a missing file: %v", err)
+	}
+	if _, _, _, err := EmbeddedSpace().StatData("tools/x.py"); err == nil {
+		t.Error("the system space has stat data")
 	}
 }

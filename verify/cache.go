@@ -75,15 +75,22 @@ type Cache struct {
 // links to one inode, share the hash of the same bytes).
 type pathKey [16]byte
 
-func pathKeyOf(file string) pathKey {
-	// Hashed from a buffer on the stack: []byte(file) would allocate.
-	var buf [512]byte
-	var h [32]byte
-	if len(file) <= len(buf) {
-		h = sha256.Sum256(append(buf[:0], file...))
-	} else {
-		h = sha256.Sum256([]byte(file))
+func pathKeyOf(file string) pathKey { return pathKeyIn(file, "") }
+
+// pathKeyIn is pathKeyOf(ai + separator + rel) for a file rel ('/'-
+// separated) of the .ai folder ai (rel "": ai itself), hashed from a
+// buffer on the stack, without making the path: a warm run does this for
+// every file.
+func pathKeyIn(ai, rel string) pathKey {
+	if rel != "" && filepath.Separator != '/' {
+		return pathKeyOf(ai + string(filepath.Separator) + filepath.FromSlash(rel))
 	}
+	var buf [512]byte
+	b := append(buf[:0], ai...)
+	if rel != "" {
+		b = append(append(b, filepath.Separator), rel...)
+	}
+	h := sha256.Sum256(b) // b escapes to the heap only when over 512 bytes
 	return pathKey(h[:16])
 }
 
@@ -316,12 +323,12 @@ func (c *Cache) StatSum(file string, fi fs.FileInfo) ([32]byte, bool) {
 	if !ok {
 		return [32]byte{}, false
 	}
-	return c.statSum(file, st)
+	return c.statSum(pathKeyOf(file), st)
 }
 
-// statSum is StatSum for stat data already read (filestat.Lstat).
-func (c *Cache) statSum(file string, st filestat.Stat) ([32]byte, bool) {
-	h := pathKeyOf(file)
+// statSum is StatSum for stat data already read, of the file whose path
+// has key h.
+func (c *Cache) statSum(h pathKey, st filestat.Stat) ([32]byte, bool) {
 	if e, found := c.file.findStat(h, st); found {
 		return e.sum, true
 	}
@@ -339,16 +346,16 @@ func (c *Cache) statSum(file string, st filestat.Stat) ([32]byte, bool) {
 // when its stat data could not tell a later change in the same tick apart.
 func (c *Cache) PutStat(file string, fi fs.FileInfo, sum [32]byte, readAt time.Time) {
 	if st, ok := statOf(fi); ok {
-		c.putStat(file, st, sum, readAt)
+		c.putStat(pathKeyOf(file), st, sum, readAt)
 	}
 }
 
-// putStat is PutStat for stat data already read (filestat.Lstat).
-func (c *Cache) putStat(file string, st filestat.Stat, sum [32]byte, readAt time.Time) {
+// putStat is PutStat for stat data already read, of the file whose path
+// has key h.
+func (c *Cache) putStat(h pathKey, st filestat.Stat, sum [32]byte, readAt time.Time) {
 	if st.Racy(readAt, c.limits.StatMargin) {
 		return
 	}
-	h := pathKeyOf(file)
 	if old, ok := c.file.findStat(h, st); ok && old.sum == sum {
 		return
 	}

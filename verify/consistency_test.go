@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -675,7 +676,7 @@ func TestStatKeyCollisionIsAMiss(t *testing.T) {
 	c.stats[pathKeyOf(a)] = statEntry{stat: stB, sum: sha256.Sum256([]byte("bbb"))}
 	c.putStats.Add(1)
 	c.added++
-	if _, ok := c.statSum(a, stA); ok {
+	if _, ok := c.statSum(pathKeyOf(a), stA); ok {
 		t.Fatal("another file's stat record was used (this run's records)")
 	}
 	if err := c.Save(); err != nil {
@@ -685,10 +686,10 @@ func TestStatKeyCollisionIsAMiss(t *testing.T) {
 	if c.file.statCount() != 1 {
 		t.Fatalf("%d stat records in the file", c.file.statCount())
 	}
-	if _, ok := c.statSum(a, stA); ok {
+	if _, ok := c.statSum(pathKeyOf(a), stA); ok {
 		t.Fatal("another file's stat record was used (the file's records)")
 	}
-	if sum, ok := c.statSum(a, stB); !ok || sum != sha256.Sum256([]byte("bbb")) {
+	if sum, ok := c.statSum(pathKeyOf(a), stB); !ok || sum != sha256.Sum256([]byte("bbb")) {
 		t.Fatal("the record is not found by its own stat data") // the lookup itself works
 	}
 }
@@ -722,5 +723,20 @@ func TestSharedDetails(t *testing.T) {
 	}
 	if again, _ := c.Get(sha256.Sum256([]byte("2")), Input{}); len(again.Warnings) != 1 {
 		t.Fatalf("the shared details changed: %q", again.Warnings)
+	}
+}
+
+// TestPathKeyIn: a file's path key made from its .ai folder and its path
+// below is the key of its whole path (StatSum and PutStat take whole
+// paths; the verifier does not build them).
+func TestPathKeyIn(t *testing.T) {
+	ai := filepath.Join(t.TempDir(), ".ai")
+	for _, rel := range []string{"tools/a.py", "knowledge/x/y/z.md", strings.Repeat("d/", 300) + "long.md"} {
+		if pathKeyIn(ai, rel) != pathKeyOf(ai+string(filepath.Separator)+filepath.FromSlash(rel)) {
+			t.Errorf("%s: the keys differ", rel)
+		}
+	}
+	if pathKeyIn(ai, "tools/a.py") == pathKeyIn(ai, "tools/b.py") {
+		t.Error("two files, one key")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ryekit/rye/gitrepo"
+	"github.com/ryekit/rye/internal/filestat"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/space"
 )
@@ -221,6 +222,7 @@ func ChangedSince(repo *gitrepo.Repo, ref, aiPrefix string, sources []Source, ki
 	}
 	if stat {
 		cands.File = func(i int) string { return sources[i].DiskFile() }
+		cands.Stat = func(i int) (filestat.Stat, bool, bool, error) { return sources[i].In.StatData(sources[i].Rel) }
 	}
 	changes, gone, err := repo.ChangedSince(ref, aiPrefix, cands, stat)
 	if err != nil {

@@ -122,17 +122,18 @@ func (v *Verifier) one(s Source, keys keyer) Result {
 	}
 	// The warm path: a file whose stat data are those recorded with its
 	// hash is not read; its verdict is looked up by that hash. It
-	// allocates nothing per item but the file's path (and its C string).
+	// allocates nothing per item but the C string of the file's path
+	// below .ai/.
 	var st filestat.Stat
+	var at pathKey // the stat record's key: the file's path, hashed
 	known := false // st holds the file's complete stat data
-	file := s.DiskFile()
-	if file != "" {
-		if stat, regular, complete, err := filestat.Lstat(file); err == nil && regular && complete {
-			st, known = stat, true
+	if s.OnDisk && s.In != nil {
+		if stat, regular, complete, err := s.In.StatData(s.Rel); err == nil && regular && complete {
+			st, at, known = stat, pathKeyIn(s.In.AI(), s.Rel), true
 			// A run that reads every item (ReadEvery) judges the bytes read,
 			// never a hash the stat data vouch for.
 			if !v.ReadEvery {
-				if sum, ok := v.Cache.statSum(file, st); ok {
+				if sum, ok := v.Cache.statSum(at, st); ok {
 					if r, ok := v.Cache.Get(keys.key(sum, in), in); ok {
 						return r
 					}
@@ -147,7 +148,7 @@ func (v *Verifier) one(s Source, keys keyer) Result {
 	}
 	sum := sha256.Sum256(in.Data)
 	if known {
-		v.Cache.putStat(file, st, sum, readAt)
+		v.Cache.putStat(at, st, sum, readAt)
 	}
 	key := keys.key(sum, in)
 	if r, ok := v.Cache.Get(key, in); ok {
