@@ -56,7 +56,9 @@ func apply(p *Policy) error {
 	if err := restrict(p); err != nil {
 		return err
 	}
-	dropCapabilities()
+	if err := dropCapabilities(); err != nil {
+		return err
+	}
 	prog := unix.SockFprog{Len: uint16(len(filter)), Filter: (*unix.SockFilter)(unsafe.Pointer(&filter[0]))}
 	if _, _, e := unix.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(&prog))); e != 0 {
 		return fmt.Errorf("seccomp: %v", e)
@@ -84,15 +86,22 @@ func restrict(p *Policy) error {
 	return nil
 }
 
-// dropCapabilities clears the ambient set and empties the bounding set,
-// so that a tool started by root runs without capabilities: uid 0 keeps
+// dropCapabilities clears the ambient set, empties the bounding set, and
+// then empties the thread's inheritable, permitted and effective sets, so
+// that a tool started by root runs without capabilities: uid 0 keeps
 // owning root's files, but cannot override permissions, load modules,
 // mount or trace. Landlock and the seccomp filter hold without it (they
-// bind root too); this takes away what neither names. Without
-// CAP_SETPCAP (an unprivileged user) the bounding set cannot change and
-// does not need to: no_new_privs already keeps execve from granting any
-// capability, and the cleared ambient set leaves none to inherit.
-func dropCapabilities() {
+// bind root too); this takes away what neither names.
+//
+// The bounding set alone is not enough: root's programs count as having
+// every file capability, so across execve root's inheritable set becomes
+// its permitted one, and older container runtimes gave every process a
+// full inheritable set. Without CAP_SETPCAP (an unprivileged user) the
+// bounding set cannot change and does not need to: no_new_privs keeps
+// execve from granting any capability the process did not have, and it
+// has none left. Emptying the sets always succeeds (dropping needs no
+// privilege); a failure is reported and nothing runs.
+func dropCapabilities() error {
 	_ = unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
 	for c := uintptr(0); c < 64; c++ {
 		// EINVAL: past the last capability this kernel knows; EPERM: no
@@ -101,4 +110,10 @@ func dropCapabilities() {
 			break
 		}
 	}
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var none [2]unix.CapUserData // version 3: two words per set
+	if err := unix.Capset(&hdr, &none[0]); err != nil {
+		return fmt.Errorf("dropping capabilities: %v", err)
+	}
+	return nil
 }

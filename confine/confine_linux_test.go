@@ -8,10 +8,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -147,8 +149,57 @@ func act(what string, args []string) string {
 			}
 		}
 		return "no CapEff"
+	case "capsets":
+		// every capability set of the process, as /proc/self/status has them
+		data, err := os.ReadFile("/proc/self/status")
+		if err != nil {
+			return res(err)
+		}
+		var sets []string
+		for _, line := range strings.Split(string(data), "\n") {
+			for _, set := range []string{"CapInh:", "CapPrm:", "CapEff:", "CapAmb:"} {
+				if v, ok := strings.CutPrefix(line, set); ok {
+					sets = append(sets, set+strings.TrimSpace(v))
+				}
+			}
+		}
+		return strings.Join(sets, " ")
 	case "env":
 		return os.Getenv(args[0])
+	case "chmod":
+		// args: the file, the mode in octal
+		mode, _ := strconv.ParseUint(args[1], 8, 32)
+		return res(unix.Chmod(args[0], uint32(mode)))
+	case "fchmod":
+		f, err := os.Open(args[0])
+		if err != nil {
+			return res(err)
+		}
+		defer f.Close()
+		mode, _ := strconv.ParseUint(args[1], 8, 32)
+		return res(unix.Fchmod(int(f.Fd()), uint32(mode)))
+	case "setxattr":
+		return res(unix.Setxattr(args[0], "user.rye", []byte("x"), 0))
+	case "listen":
+		// listen without bind: the kernel binds an ephemeral port itself
+		fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM, 0)
+		if err != nil {
+			return res(err)
+		}
+		defer unix.Close(fd)
+		return res(unix.Listen(fd, 1))
+	case "fastopen":
+		// sendto with MSG_FASTOPEN connects without connect(2)
+		fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM, 0)
+		if err != nil {
+			return res(err)
+		}
+		defer unix.Close(fd)
+		host, portText, _ := net.SplitHostPort(args[0])
+		port, _ := strconv.Atoi(portText)
+		sa := &unix.SockaddrInet4{Port: port}
+		copy(sa.Addr[:], net.ParseIP(host).To4())
+		return res(unix.Sendto(fd, []byte("x"), unix.MSG_FASTOPEN, sa))
 	case "fds":
 		var fds []string
 		for fd := 0; fd < 1024; fd++ {
@@ -373,6 +424,84 @@ func TestNetworkPorts(t *testing.T) {
 	expect(t, c, "ok", "socket", "10", "524289", "0") // AF_INET6, SOCK_STREAM|SOCK_CLOEXEC
 }
 
+// TCP Fast Open connects from sendto(MSG_FASTOPEN), which Landlock's
+// connect rule does not see (it hooks connect(2)): on Linux 6.18 the data
+// reaches a port the tool did not declare unless the filter refuses it.
+// listen(2) without bind makes the kernel bind a port itself, which
+// Landlock's bind rule does not see either.
+func TestNetworkPortsNoBypass(t *testing.T) {
+	allowed, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer allowed.Close()
+	other, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	reached := make(chan struct{}, 1)
+	go func() {
+		for {
+			c, err := other.Accept()
+			if err != nil {
+				return
+			}
+			reached <- struct{}{}
+			c.Close()
+		}
+	}()
+	c := newConfined(t, Needs{Ports: true})
+	c.spec.Ports = []uint16{uint16(allowed.Addr().(*net.TCPAddr).Port)}
+	// Unconfined, both work: the refusals below are the sandbox's.
+	if got := act("fastopen", []string{other.Addr().String()}); got != "ok" {
+		t.Fatalf("unconfined fastopen: %s", got)
+	}
+	<-reached
+	if got := act("listen", nil); got != "ok" {
+		t.Fatalf("unconfined listen: %s", got)
+	}
+	expect(t, c, "EPERM", "fastopen", other.Addr().String())
+	expect(t, c, "EPERM", "listen")
+	select {
+	case <-reached:
+		t.Error("a confined tool reached a port it did not declare")
+	case <-time.After(100 * time.Millisecond):
+	}
+	expect(t, c, "ok", "connect", allowed.Addr().String())
+}
+
+// Landlock does not control chmod or extended attributes: a tool could
+// make any file its user owns setuid or writable by others (as root, the
+// system's programs), or give it to other users with an ACL. The filter
+// refuses those modes and every change of extended attributes; other modes
+// stay (a tool may chmod 0755 what it wrote).
+func TestFileModesOutsideGrants(t *testing.T) {
+	home := t.TempDir()
+	key := filepath.Join(home, "id_ed25519")
+	os.WriteFile(key, []byte("PRIVATE"), 0o600)
+	out := t.TempDir()
+	mine := filepath.Join(out, "script")
+	os.WriteFile(mine, []byte("x"), 0o600)
+	for _, a := range [][]string{{"chmod", mine, "4755"}, {"chmod", mine, "666"}, {"fchmod", mine, "2755"}, {"setxattr", mine}} {
+		if got := act(a[0], a[1:]); got != "ok" {
+			t.Fatalf("unconfined %v: %s", a, got)
+		}
+	}
+	c := newConfined(t, Needs{}, Grant{Base: out, Access: Write, Label: "{run_dir}"})
+	expect(t, c, "EPERM", "chmod", key, "4755")
+	expect(t, c, "EPERM", "chmod", key, "2755")
+	expect(t, c, "EPERM", "chmod", key, "606")
+	expect(t, c, "EPERM", "fchmod", mine, "4755")
+	expect(t, c, "EPERM", "setxattr", key)
+	expect(t, c, "EPERM", "setxattr", mine)
+	expect(t, c, "ok", "chmod", mine, "755")
+	expect(t, c, "ok", "fchmod", mine, "700")
+	if st, err := os.Stat(key); err != nil || st.Mode().Perm() != 0o600 || st.Mode()&os.ModeSetuid != 0 {
+		t.Errorf("the key's mode changed: %v %v", st.Mode(), err)
+	}
+}
+
 func TestSubprocess(t *testing.T) {
 	c := newConfined(t, Needs{})
 	expect(t, c, "EPERM", "spawn")
@@ -564,5 +693,96 @@ func TestFindHelperRefusesWritable(t *testing.T) {
 	os.Remove(cand)
 	if h, err := FindHelper(); err != nil || h.Path != exe || len(h.Args) != 2 || h.Args[1] != HelperArg {
 		t.Errorf("fallback: %+v %v", h, err)
+	}
+}
+
+// A version manager answers for a shim before anything is confined, so
+// what the tool's environment (its chain's env_config, which a tool's
+// signer writes) sets must not run code there: BASH_ENV makes bash run a
+// file first, PATH chooses the programs the manager script runs. The
+// manager runs with the user's own environment and only the version
+// variables of the tool's.
+func TestShimManagerNotSteeredByToolEnv(t *testing.T) {
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "escaped")
+	evil := filepath.Join(dir, "evil.sh")
+	os.WriteFile(evil, []byte("echo unconfined > "+marker+"\n"), 0o644)
+	exe, _ := os.Executable()
+	act := filepath.Join(dir, "versions", "confine-act") // the program the shim runs
+	os.MkdirAll(filepath.Dir(act), 0o755)
+	os.Symlink(exe, act)
+	mgr := filepath.Join(dir, "root", "libexec", "mgr")
+	os.MkdirAll(filepath.Dir(mgr), 0o755)
+	os.WriteFile(mgr, []byte(`#!/bin/bash
+[ "$1" = which ] || exit 2
+[ "$PYENV_VERSION" = 3.12 ] || { echo "no version" >&2; exit 1; }
+echo `+act+"\n"), 0o755)
+	shim := filepath.Join(dir, "root", "shims", "confine-act")
+	os.MkdirAll(filepath.Dir(shim), 0o755)
+	os.WriteFile(shim, []byte("#!/bin/bash\nexec \""+mgr+"\" exec \"${0##*/}\" \"$@\"\n"), 0o755)
+	if _, ok := FindShim(shim); !ok {
+		t.Fatal("not taken for a shim")
+	}
+
+	c := newConfined(t, Needs{})
+	cmd := &exec.Cmd{Path: shim, Args: []string{"confine-act", "env", "X"}, Dir: dir,
+		Env: []string{"BASH_ENV=" + evil, "PATH=" + dir + ":/usr/bin:/bin", "PYENV_VERSION=3.12", "X=confined"}}
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	l := NewLauncher(c.spec)
+	defer l.Close()
+	if err := l.Prepare(cmd); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	serr, werr := l.Started(), cmd.Wait()
+	if serr != nil || werr != nil || out.String() != "confined" {
+		t.Errorf("the tool: %v %v %q", serr, werr, out.String())
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the tool's BASH_ENV ran, unconfined, in the shim's manager")
+	}
+	if c.report.Interpreter == nil || c.report.Interpreter.Shim != shim {
+		t.Errorf("report: %+v", c.report.Interpreter)
+	}
+}
+
+// A process started by root with inheritable capabilities (what older
+// container runtimes gave every process) keeps them across execve even
+// with an empty bounding set: root's programs count as having every file
+// capability, so the inheritable set becomes the permitted one. The helper
+// must empty it too.
+func TestNoInheritableCapabilities(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root: only root's inheritable capabilities survive execve")
+	}
+	c := newConfined(t, Needs{})
+	got := make(chan string, 1)
+	go func() {
+		// Capabilities are per thread, and the helper is forked from this
+		// one; the thread ends with the goroutine (never unlocked).
+		runtime.LockOSThread()
+		hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+		var data [2]unix.CapUserData
+		if err := unix.Capget(&hdr, &data[0]); err != nil {
+			got <- err.Error()
+			return
+		}
+		data[0].Inheritable, data[1].Inheritable = data[0].Permitted, data[1].Permitted
+		if err := unix.Capset(&hdr, &data[0]); err != nil {
+			got <- err.Error()
+			return
+		}
+		out, err := c.try("capsets")
+		if err != nil {
+			out = err.Error()
+		}
+		got <- out
+	}()
+	want := "CapInh:0000000000000000 CapPrm:0000000000000000 CapEff:0000000000000000 CapAmb:0000000000000000"
+	if out := <-got; out != want {
+		t.Errorf("the confined tool's capabilities: %s, want %s", out, want)
 	}
 }

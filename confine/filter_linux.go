@@ -2,6 +2,8 @@ package confine
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 
 	"golang.org/x/sys/unix"
 )
@@ -19,6 +21,18 @@ type sysTable struct {
 	// neither).
 	fork                                       []uint32
 	clone, clone3, unshare, socket, socketpair uint32
+	// send are the calls that send on a socket with a flags argument
+	// (sendto, sendmsg, sendmmsg), with the index of that argument.
+	send []sysArg
+	// chmod are the calls that change a file's mode (chmod, fchmod,
+	// fchmodat, fchmodat2), with the index of the mode argument.
+	chmod []sysArg
+}
+
+// sysArg is a system call and the index of the argument the filter reads.
+type sysArg struct {
+	nr  uint32
+	arg int
 }
 
 // Namespace flags of clone and unshare. CLONE_NEWTIME (0x80) is only a
@@ -29,6 +43,11 @@ const (
 	unshareNamespaces = cloneNamespaces | unix.CLONE_NEWTIME
 	sockTypeMask      = 0xf // SOCK_TYPE_MASK: the type without SOCK_CLOEXEC and SOCK_NONBLOCK
 	ipprotoMPTCP      = 262
+	// refusedModes are the mode bits a tool may not give a file: setuid,
+	// setgid and writable by others. Landlock does not control chmod, so
+	// without this a tool could make any file its user owns (as root: the
+	// system's programs) setuid, or writable by every local user.
+	refusedModes = unix.S_ISUID | unix.S_ISGID | unix.S_IWOTH
 )
 
 const (
@@ -61,6 +80,17 @@ const (
 //     network); with ports, AF_INET or AF_INET6 stream sockets of protocol
 //     0 or TCP only: no UDP, no raw sockets, no MPTCP (which Landlock's
 //     TCP rules do not cover), and Landlock decides the port;
+//   - with ports, sendto, sendmsg and sendmmsg with MSG_FASTOPEN: a TCP
+//     Fast Open send connects without connect(2), and Landlock, which
+//     hooks connect(2), does not see it (Linux 6.18 still lets it reach
+//     any port); without ports there is no TCP socket to send on;
+//   - always EPERM: listen (without bind the kernel picks a port itself,
+//     which Landlock's bind rule does not see) and setting or removing
+//     extended attributes (a POSIX ACL would give other users a file),
+//     which Landlock does not control;
+//   - chmod, fchmod, fchmodat and fchmodat2 with a mode that is setuid,
+//     setgid or writable by others (refusedModes): Landlock does not
+//     control chmod, and these would hand the file to other users;
 //   - without subprocess: fork, vfork and clone without CLONE_THREAD
 //     (threads are fine) are EPERM; execve stays allowed: a program that
 //     replaces itself is still one process, under the same rules.
@@ -92,7 +122,28 @@ func buildFilter(t sysTable, ports, subprocess bool) ([]bpfInsn, error) {
 			a.jeq(nr, "eperm", "")
 		}
 	}
+	for _, c := range t.chmod {
+		a.jeq(c.nr, fmt.Sprintf("mode%d", c.arg), "")
+	}
+	if ports {
+		for _, c := range t.send {
+			a.jeq(c.nr, fmt.Sprintf("sendflags%d", c.arg), "")
+		}
+	}
 	a.ret(retAllow)
+
+	for _, arg := range argIndexes(t.chmod) {
+		a.label(fmt.Sprintf("mode%d", arg))
+		a.ld(seccompArgLow(arg))
+		a.jset(refusedModes, "eperm", "allow")
+	}
+	if ports {
+		for _, arg := range argIndexes(t.send) {
+			a.label(fmt.Sprintf("sendflags%d", arg))
+			a.ld(seccompArgLow(arg))
+			a.jset(unix.MSG_FASTOPEN, "eperm", "allow")
+		}
+	}
 
 	a.label("clone")
 	a.ld(seccompArgLow(0))
@@ -138,4 +189,16 @@ func buildFilter(t sysTable, ports, subprocess bool) ([]bpfInsn, error) {
 	a.label("kill")
 	a.ret(retKill)
 	return a.assemble()
+}
+
+// argIndexes are the argument indexes of cs, each once, in order.
+func argIndexes(cs []sysArg) []int {
+	var out []int
+	for _, c := range cs {
+		if !slices.Contains(out, c.arg) {
+			out = append(out, c.arg)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

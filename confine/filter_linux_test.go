@@ -86,6 +86,18 @@ func TestFilterDecisions(t *testing.T) {
 		{"tcp without ports", none, tab.arch, nr(unix.SYS_SOCKET), []uint64{unix.AF_INET, unix.SOCK_STREAM, 0}, retEPERM},
 		{"unix pair", none, tab.arch, nr(unix.SYS_SOCKETPAIR), []uint64{unix.AF_UNIX, unix.SOCK_STREAM | unix.SOCK_CLOEXEC, 0}, retAllow},
 		{"unix dgram pair", none, tab.arch, nr(unix.SYS_SOCKETPAIR), []uint64{unix.AF_UNIX, unix.SOCK_DGRAM, 0}, retEPERM},
+		{"listen", ports, tab.arch, nr(unix.SYS_LISTEN), []uint64{3, 1}, retEPERM},
+		{"sendto", ports, tab.arch, nr(unix.SYS_SENDTO), []uint64{3, 0, 1, unix.MSG_NOSIGNAL}, retAllow},
+		{"sendto fastopen", ports, tab.arch, nr(unix.SYS_SENDTO), []uint64{3, 0, 1, unix.MSG_FASTOPEN}, retEPERM},
+		{"sendmsg fastopen", ports, tab.arch, nr(unix.SYS_SENDMSG), []uint64{3, 0, unix.MSG_FASTOPEN | unix.MSG_DONTWAIT}, retEPERM},
+		{"sendmmsg fastopen", ports, tab.arch, nr(unix.SYS_SENDMMSG), []uint64{3, 0, 1, unix.MSG_FASTOPEN}, retEPERM},
+		{"sendmsg", ports, tab.arch, nr(unix.SYS_SENDMSG), []uint64{3, 0, 0}, retAllow},
+		{"fchmodat 0755", none, tab.arch, nr(unix.SYS_FCHMODAT), []uint64{0xffffff9c, 0, 0o755}, retAllow},
+		{"fchmodat setuid", none, tab.arch, nr(unix.SYS_FCHMODAT), []uint64{0xffffff9c, 0, 0o4755}, retEPERM},
+		{"fchmodat2 setgid", none, tab.arch, nr(unix.SYS_FCHMODAT2), []uint64{3, 0, 0o2755, unix.AT_EMPTY_PATH}, retEPERM},
+		{"fchmod others write", ports, tab.arch, nr(unix.SYS_FCHMOD), []uint64{3, 0o666}, retEPERM},
+		{"fsetxattr", ports, tab.arch, nr(unix.SYS_FSETXATTR), nil, retEPERM},
+		{"removexattrat", ports, tab.arch, nr(unix.SYS_REMOVEXATTRAT), nil, retEPERM},
 	} {
 		if got := runFilter(t, c.prog, c.arch, c.nr, c.args...); got != c.want {
 			t.Errorf("%s: %#x, want %#x", c.name, got, c.want)

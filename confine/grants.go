@@ -121,6 +121,11 @@ type Spec struct {
 	// NotIn are folders an interpreter's installation may not hold
 	// (InterpreterGrants).
 	NotIn []string
+	// UserEnv is the user's own environment (rye's, without its secrets):
+	// a version manager that answers for a shim, which runs before the
+	// tool is confined, runs with it (Shim.Resolve), never with the
+	// tool's.
+	UserEnv []string
 	// Report is completed when the tool has started (the helper used,
 	// the interpreter's folders, declared paths that were missing).
 	Report *Report

@@ -149,7 +149,7 @@ func (l *Launcher) Prepare(cmd *exec.Cmd) error {
 	}
 	shim := ""
 	if sh, ok := FindShim(cmd.Path); ok {
-		real, err := sh.Resolve(cmd.Dir, cmd.Env)
+		real, err := sh.Resolve(cmd.Dir, s.UserEnv, cmd.Env)
 		if err != nil {
 			return fmt.Errorf("confine: %v; a confined tool runs the program a shim would pick, never the shim", err)
 		}

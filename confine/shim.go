@@ -19,9 +19,11 @@ import (
 // folder. Confined, a shim fails: the manager's own files, and the
 // installation it picks, are none of what the sandbox opens, and picking
 // may start subprocesses. So a confined run asks the manager, before
-// anything is confined, which program the shim would run, with the tool's
-// folder and environment (so it picks what the shim would), and runs that
-// program instead; its installation is then granted as any interpreter's.
+// anything is confined, which program the shim would run, in the tool's
+// working folder, with the user's own environment and the tool's version
+// variables (so it picks what the shim would, and runs nothing the tool's
+// signer chose), and runs that program instead; its installation is then
+// granted as any interpreter's.
 
 // shimTimeout bounds the manager's answer.
 const shimTimeout = 10 * time.Second
@@ -98,21 +100,36 @@ func shimManager(script string) (manager string, env []string) {
 }
 
 // Resolve asks the manager which program the shim runs for a process in
-// dir with environment env. The answer must be an absolute path to an
-// executable file that is not itself in a shims folder.
-func (s Shim) Resolve(dir string, env []string) (string, error) {
+// dir. The answer must be an absolute path to an executable file that is
+// not itself in a shims folder.
+//
+// The manager runs unconfined, so it runs with the user's own environment
+// (userEnv: rye's, without its secrets), never with the tool's: the
+// tool's comes partly from its chain's env_config, which the tool's signer
+// wrote, and a BASH_ENV, a PATH or a manager's hook folder there would run
+// that signer's code outside the sandbox. Of the tool's environment only
+// the variables that pick a version (versionVar) are passed, with a value
+// that names a version and nothing else.
+func (s Shim) Resolve(dir string, userEnv, toolEnv []string) (string, error) {
+	env := append([]string(nil), userEnv...)
+	for _, kv := range toolEnv {
+		if name, value, _ := strings.Cut(kv, "="); versionVar(name) && versionValue(value) {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, s.Env...)
 	manager := s.Manager
 	if !filepath.IsAbs(manager) {
 		p, err := lookPathIn(manager, env)
 		if err != nil {
-			return "", fmt.Errorf("the interpreter %s is a shim of %s, which is not on PATH: %v", s.Path, manager, err)
+			return "", fmt.Errorf("the interpreter %s is a shim of %s, which is not on your PATH: %v", s.Path, manager, err)
 		}
 		manager = p
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), shimTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, manager, s.Which...)
-	cmd.Dir, cmd.Env = dir, append(append([]string(nil), env...), s.Env...)
+	cmd.Dir, cmd.Env = dir, env
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -136,8 +153,41 @@ func (s Shim) Resolve(dir string, env []string) (string, error) {
 	return p, nil
 }
 
-// lookPathIn finds name on the PATH of env (the tool's environment, not
-// rye's).
+// versionVar reports whether name is a version manager's variable that
+// picks a version: PYENV_VERSION, RBENV_VERSION, NODENV_VERSION,
+// ASDF_<TOOL>_VERSION, MISE_<TOOL>_VERSION.
+func versionVar(name string) bool {
+	switch name {
+	case "PYENV_VERSION", "RBENV_VERSION", "NODENV_VERSION":
+		return true
+	}
+	for _, prefix := range []string{"ASDF_", "MISE_"} {
+		if tool, ok := strings.CutPrefix(name, prefix); ok {
+			tool, ok = strings.CutSuffix(tool, "_VERSION")
+			if ok && tool != "" && strings.Trim(tool, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// versionValue reports whether v names versions ("3.12.1", "system",
+// "3.12:3.11", "lts-iron") and nothing else: no path, no option.
+func versionValue(v string) bool {
+	if v == "" || v[0] == '-' || v[0] == '.' {
+		return false
+	}
+	for _, c := range v {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune(".:_+-", c)) {
+			return false
+		}
+	}
+	return true
+}
+
+// lookPathIn finds name on the PATH of env (the manager's environment:
+// the user's own).
 func lookPathIn(name string, env []string) (string, error) {
 	path := ""
 	for _, kv := range env {

@@ -59,7 +59,7 @@ exec "`+mgr+`" exec "$program" "$@"
 	env := []string{"PATH=/usr/bin:/bin"}
 	resolve := func(version string) (string, error) {
 		os.WriteFile(filepath.Join(work, ".python-version"), []byte(version), 0o644)
-		return s.Resolve(work, env)
+		return s.Resolve(work, env, nil)
 	}
 	if got, err := resolve("3.12"); err != nil || got != real {
 		t.Errorf("resolved %q, %v; want %s", got, err, real)
@@ -74,17 +74,43 @@ exec "`+mgr+`" exec "$program" "$@"
 		}
 	}
 
-	// A manager named by its bare name is looked up on the tool's PATH.
+	// A manager named by its bare name is looked up on the user's own
+	// PATH, never on the tool's (which the tool's signer may set).
 	write("path/asdf", "#!/bin/sh\necho "+real+"\n", 0o755)
+	write("toolpath/asdf", "#!/bin/sh\necho /bin/sh\n", 0o755)
 	asdfShim := write("asdf/shims/python3", "#!/usr/bin/env bash\n# asdf-plugin: python 3.12\nexec asdf exec \"python3\" \"$@\"\n", 0o755)
 	s, ok = FindShim(asdfShim)
 	if !ok || s.Manager != "asdf" {
 		t.Fatalf("asdf shim: %+v, %v", s, ok)
 	}
-	if got, err := s.Resolve(work, []string{"PATH=" + filepath.Join(dir, "path")}); err != nil || got != real {
+	user := []string{"PATH=" + filepath.Join(dir, "path")}
+	if got, err := s.Resolve(work, user, []string{"PATH=" + filepath.Join(dir, "toolpath")}); err != nil || got != real {
 		t.Errorf("asdf: %q, %v", got, err)
 	}
-	if _, err := s.Resolve(work, []string{"PATH=/nonexistent"}); err == nil || !strings.Contains(err.Error(), "not on PATH") {
+	if _, err := s.Resolve(work, []string{"PATH=/nonexistent"}, user); err == nil || !strings.Contains(err.Error(), "not on your PATH") {
 		t.Errorf("asdf off PATH: %v", err)
+	}
+}
+
+// Only variables that pick a version, with a value that names versions,
+// pass from the tool's environment to the manager.
+func TestShimVersionVariables(t *testing.T) {
+	for name, want := range map[string]bool{
+		"PYENV_VERSION": true, "RBENV_VERSION": true, "NODENV_VERSION": true, "ASDF_PYTHON_VERSION": true,
+		"MISE_NODE_VERSION": true, "ASDF__VERSION": false, "MISE__VERSION": false,
+		"PYENV_ROOT": false, "PYENV_HOOK_PATH": false, "BASH_ENV": false, "PATH": false, "ASDF_VERSION": false,
+		"MISE_CONFIG_FILE": false, "MISE_python_VERSION": false, "ASDF_DATA_DIR": false,
+	} {
+		if got := versionVar(name); got != want {
+			t.Errorf("versionVar(%s) = %v", name, got)
+		}
+	}
+	for v, want := range map[string]bool{
+		"3.12.1": true, "system": true, "3.12:3.11": true, "lts-iron": true, "pypy3.10-7.3.12": true,
+		"": false, "../../evil": false, "/tmp/x": false, "-v": false, ".": false, "3.12 x": false, "$(id)": false,
+	} {
+		if got := versionValue(v); got != want {
+			t.Errorf("versionValue(%q) = %v", v, got)
+		}
 	}
 }

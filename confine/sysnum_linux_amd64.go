@@ -13,5 +13,7 @@ func syscalls() sysTable {
 		unshare:    unix.SYS_UNSHARE,
 		socket:     unix.SYS_SOCKET,
 		socketpair: unix.SYS_SOCKETPAIR,
+		send:       commonSend(),
+		chmod:      append(commonChmod(), sysArg{unix.SYS_CHMOD, 1}),
 	}
 }

@@ -11,5 +11,7 @@ func syscalls() sysTable {
 		unshare:    unix.SYS_UNSHARE,
 		socket:     unix.SYS_SOCKET,
 		socketpair: unix.SYS_SOCKETPAIR,
+		send:       commonSend(),
+		chmod:      commonChmod(),
 	}
 }

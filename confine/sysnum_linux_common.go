@@ -23,5 +23,20 @@ func commonDeny() []uint32 {
 		unix.SYS_QUOTACTL, unix.SYS_QUOTACTL_FD,
 		unix.SYS_SETTIMEOFDAY, unix.SYS_CLOCK_SETTIME, unix.SYS_CLOCK_ADJTIME, unix.SYS_ADJTIMEX,
 		unix.SYS_SETHOSTNAME, unix.SYS_SETDOMAINNAME, unix.SYS_VHANGUP,
+		unix.SYS_LISTEN,
+		unix.SYS_SETXATTR, unix.SYS_LSETXATTR, unix.SYS_FSETXATTR, unix.SYS_SETXATTRAT,
+		unix.SYS_REMOVEXATTR, unix.SYS_LREMOVEXATTR, unix.SYS_FREMOVEXATTR, unix.SYS_REMOVEXATTRAT,
 	}
+}
+
+// commonSend are the sending calls whose flags the filter reads (the
+// index of the flags argument).
+func commonSend() []sysArg {
+	return []sysArg{{unix.SYS_SENDTO, 3}, {unix.SYS_SENDMSG, 2}, {unix.SYS_SENDMMSG, 3}}
+}
+
+// commonChmod are the calls that change a mode (the index of the mode
+// argument); amd64 adds chmod(2), which arm64 does not have.
+func commonChmod() []sysArg {
+	return []sysArg{{unix.SYS_FCHMOD, 1}, {unix.SYS_FCHMODAT, 2}, {unix.SYS_FCHMODAT2, 2}}
 }

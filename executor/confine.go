@@ -56,6 +56,11 @@ func (x *Executor) planConfinement(p *Plan) error {
 		}
 	}
 	n := md.Get(sandbox.Key)
+	if n == nil && tool.Item.Ext() == ".py" {
+		if _, msg := sandbox.PythonElsewhere(tool.Item.Bytes); msg != "" {
+			return &SandboxError{Tool: string(tool.ID()), Path: tool.Loc.Path(), Problems: []string{"sandbox: " + msg}}
+		}
+	}
 	if n == nil {
 		if x.RequireSandbox {
 			return &SandboxError{Tool: string(tool.ID()), Path: tool.Loc.Path(), Problems: []string{"it declares no sandbox block, and your configuration requires one (execute.require_sandbox in your own rye.yaml): add a sandbox block to the tool, sign it, or turn the setting off"}}
@@ -218,7 +223,7 @@ func (x *Executor) launcher(p *Plan, rd *runDir, m *materialised, runDir, userSp
 		}
 	}
 	spec := &confine.Spec{Kernel: c.kernel, Needs: c.needs, Helper: h, System: true, Ruleset: c.ruleset, Grants: grants, Ports: c.block.Ports(), Subprocess: c.block.Subprocess,
-		NotIn: []string{home, x.ProjectPath, userSpace}, Report: &rep}
+		NotIn: append([]string{home, x.ProjectPath, userSpace}, homeDataFolders(home)...), UserEnv: WithoutSecrets(x.Environ), Report: &rep}
 	return confine.NewLauncher(spec), &rep, nil
 }
 
@@ -247,6 +252,29 @@ func resolved(p string) string {
 		return p
 	}
 	return filepath.Join(resolved(parent), filepath.Base(p))
+}
+
+// homeDataFolders are folders below the home folder that hold the user's
+// data rather than programs: ~/.local/share and ~/.local/state (keyrings,
+// tokens, histories), ~/.local/lib (the user site-packages, which a tool
+// reads only when it declares it), and the user's configuration and cache
+// folders (rye's cache secret, other runs' folders). An interpreter's
+// installation folder that holds one is not granted whole: a python3 in
+// ~/.local/bin (uv, pipx) would otherwise open all of ~/.local.
+func homeDataFolders(home string) []string {
+	var out []string
+	if home != "" {
+		for _, rel := range []string{".local/share", ".local/state", ".local/lib"} {
+			out = append(out, filepath.Join(home, filepath.FromSlash(rel)))
+		}
+	}
+	if d, err := os.UserConfigDir(); err == nil {
+		out = append(out, d)
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		out = append(out, d)
+	}
+	return out
 }
 
 func (x *Executor) home() string {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -226,6 +227,34 @@ __sandbox__ = dict(network="none")
 	}
 }
 
+// A __sandbox__ bound where rye's reader does not look (inside a try or
+// if block, through globals()) reads as a sandbox to a reviewer, but
+// would leave the tool with no block at all: unconfined. It is refused.
+func TestPythonSandboxHiddenInABlock(t *testing.T) {
+	for i, binding := range []string{
+		"try:\n    __sandbox__ = {\"network\": \"none\"}\nexcept Exception:\n    pass\n",
+		"if True:\n    __sandbox__ = {\"network\": \"none\"}\n",
+		"globals()[\"__sandbox__\"] = {\"network\": \"none\"}\n",
+	} {
+		f := newFixture(t)
+		f.write("project", "tools/p/t.py", `__version__ = "1.0.0"
+__tool_type__ = "python"
+__executor_id__ = "rye/core/runtimes/python_script_runtime"
+__category__ = "p"
+__tool_description__ = "d"
+`+binding+`print("{}")
+`, f.key)
+		x := f.executor()
+		x.Environ = append(x.Environ, "RYE_PYTHON=/usr/bin/python3")
+		r, err := x.Execute(context.Background(), &Request{Kind: "tool", ID: "p/t"})
+		var se *SandboxError
+		if !errors.As(err, &se) || !strings.Contains(err.Error(), "__sandbox__") {
+			ran := r != nil && r.Ran
+			t.Errorf("%d: %v (ran: %v)", i, err, ran)
+		}
+	}
+}
+
 func TestSandboxProblemsRefused(t *testing.T) {
 	_, x, _ := confinedFixture(t, "#   filesystem:\n#     read: [\"{project}/../etc\"]\n")
 	_, err := runBox(t, x, nil)
@@ -379,5 +408,42 @@ print(json.dumps(out))
 		if data[k] != v {
 			t.Errorf("%s = %v, want %v (%v)", k, data[k], v, data)
 		}
+	}
+}
+
+// An interpreter found in ~/.local/bin (uv and pipx put one there) has
+// ~/.local as its installation folder, which holds the user's data
+// (~/.local/share: keyrings, tokens) and user site-packages: granting it
+// whole would let the tool read them undeclared. Only the program file is
+// granted (and the installation of its real path).
+func TestInterpreterInHomeLocalNotGranted(t *testing.T) {
+	needConfinement(t, confine.Needs{})
+	_, x, _ := confinedFixture(t, "#   filesystem:\n#     write: [\"{run_dir}\"]\n")
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	bin := filepath.Join(x.Home, ".local", "bin")
+	os.MkdirAll(bin, 0o755)
+	if err := os.Symlink(bash, filepath.Join(bin, "bash")); err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(x.Home, ".local", "share", "keyrings", "login.keyring")
+	os.MkdirAll(filepath.Dir(secret), 0o700)
+	os.WriteFile(secret, []byte("PRIVATE\n"), 0o600)
+	for i, kv := range x.Environ {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			x.Environ[i] = "PATH=" + bin + ":" + v
+		}
+	}
+	r, err := runBox(t, x, map[string]any{"secret": secret, "port": 1})
+	if err != nil || !r.Succeeded() {
+		t.Fatalf("%v %+v", err, r)
+	}
+	if got := r.Data.(map[string]any)["secret"]; got != "refused" {
+		t.Errorf("~/.local/share read through the interpreter's folder: %v (interpreter %+v)", got, r.Confinement.Interpreter)
+	}
+	if in := r.Confinement.Interpreter; in == nil || in.Program != filepath.Join(bin, "bash") || len(in.Refused) == 0 {
+		t.Errorf("interpreter: %+v", in)
 	}
 }

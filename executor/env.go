@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/ryekit/rye/chain"
 	"github.com/ryekit/rye/item/syntax"
@@ -81,7 +82,7 @@ func (e *Env) Environ() []string {
 }
 
 // envVarRE matches ${NAME} and ${NAME:-default}.
-var envVarRE = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}`)
+var envVarRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}`) })
 
 // Expand replaces ${NAME} and ${NAME:-default} with values from the
 // environment; a missing variable without a default becomes "", as in a
@@ -90,8 +91,8 @@ func (e *Env) Expand(s string) string {
 	if !strings.Contains(s, "${") {
 		return s
 	}
-	return envVarRE.ReplaceAllStringFunc(s, func(m string) string {
-		sub := envVarRE.FindStringSubmatch(m)
+	return envVarRE().ReplaceAllStringFunc(s, func(m string) string {
+		sub := envVarRE().FindStringSubmatch(m)
 		if v, ok := e.vals[sub[1]]; ok && (v != "" || !strings.Contains(m, ":-")) {
 			return v
 		}

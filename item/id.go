@@ -16,6 +16,18 @@ type ID string
 // MaxIDLen is the longest id accepted, in bytes.
 const MaxIDLen = 255
 
+// ParseKindID reads the kind and the id that name an item (rye load KIND
+// ID, rye new, an MCP call's item_type and item_id): the kind first
+// (ParseKind), then the id (ParseID); the error is the first one's.
+func ParseKindID(kind, id string) (Kind, ID, error) {
+	k, err := ParseKind(kind)
+	if err != nil {
+		return "", "", err
+	}
+	i, err := ParseID(id)
+	return k, i, err
+}
+
 // ParseID validates s as an item id. The error says what is wrong and where,
 // because ids come from users, pre-commit file lists and lockfiles.
 func ParseID(s string) (ID, error) {

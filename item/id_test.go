@@ -120,3 +120,20 @@ func TestIDsAvoidSkippedFolders(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// ParseKindID reads the kind, then the id, and refuses with the first error.
+func TestParseKindID(t *testing.T) {
+	if k, id, err := ParseKindID("Tools", "acme/deploy"); err != nil || k != Tool || id != "acme/deploy" {
+		t.Errorf("%q %q %v", k, id, err)
+	}
+	_, kindErr := ParseKind("bogus")
+	_, idErr := ParseID("")
+	for _, c := range []struct {
+		kind, id string
+		want     error
+	}{{"bogus", "acme/deploy", kindErr}, {"bogus", "", kindErr}, {"tool", "", idErr}} {
+		if _, _, err := ParseKindID(c.kind, c.id); err == nil || err.Error() != c.want.Error() {
+			t.Errorf("%q %q: %v, want %v", c.kind, c.id, err, c.want)
+		}
+	}
+}

@@ -5,18 +5,24 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ryekit/rye/item/syntax"
 )
 
+// Compiled on first use (sync.OnceValue): a process that checks no
+// metadata (rye version, a signing run with nothing to sign) compiles
+// neither.
 var (
-	semverRE    = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$`)
-	snakeCaseRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+	semverRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$`)
+	})
+	snakeCaseRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_]*$`) })
 )
 
 // IsSemver reports whether s is a semantic version (SemVer 2.0.0:
 // MAJOR.MINOR.PATCH with optional pre-release and build parts).
-func IsSemver(s string) bool { return semverRE.MatchString(s) }
+func IsSemver(s string) bool { return semverRE().MatchString(s) }
 
 // Check applies the extractor's rules to an item's fields and returns one
 // *Error per broken rule, in rule order. Fields that the reader could not
@@ -124,7 +130,7 @@ func (c *checker) value(r *FieldRule, name string, v *syntax.Node) {
 	if !c.typeOK(r, name, v) {
 		return
 	}
-	if r.Format == "snake_case" && v.Kind == syntax.StringNode && !snakeCaseRE.MatchString(v.Str) {
+	if r.Format == "snake_case" && v.Kind == syntax.StringNode && !snakeCaseRE().MatchString(v.Str) {
 		want := toSnakeCase(v.Str)
 		c.add(r, name, v, v.Pos, "format", fmt.Sprintf("found %q, expected snake_case (lower-case letters, digits and '_', starting with a letter)", v.Str), "", want)
 	}

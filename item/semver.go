@@ -14,7 +14,7 @@ type Semver struct {
 
 // ParseSemver reads MAJOR.MINOR.PATCH[-PRE][+BUILD].
 func ParseSemver(s string) (Semver, error) {
-	if !semverRE.MatchString(s) {
+	if !semverRE().MatchString(s) {
 		return Semver{}, fmt.Errorf("%q is not a semantic version (MAJOR.MINOR.PATCH, e.g. 1.2.3 or 1.2.3-rc.1)", s)
 	}
 	s, _, _ = strings.Cut(s, "+")

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -54,7 +55,7 @@ func (y *yamlText) pos(line, col int) syntax.Pos {
 // maxYAMLNodes bounds alias expansion (a "billion laughs" document).
 const maxYAMLNodes = 100000
 
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): `)
+var yamlLineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): `) })
 
 // parse decodes one YAML document into a Node tree. An empty document is an
 // empty map; a document whose top level is not a mapping is an error.
@@ -105,7 +106,7 @@ func (y *yamlText) convert(root *yaml.Node, what string) (*syntax.Node, error) {
 func (y *yamlText) syntaxError(what string, err error) *syntax.Error {
 	msg := err.Error()
 	pos := syntax.Pos{}
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+	if m := yamlLineRE().FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		pos = y.pos(line, 1)
 		msg = msg[len(m[0]):]

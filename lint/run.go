@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"golang.org/x/tools/go/analysis"
@@ -307,7 +308,9 @@ func RuleFor(id string) report.Rule {
 
 // suppressionRE finds "rye:ignore <analyzer> -- <reason>" after a comment
 // opener on a line.
-var suppressionRE = regexp.MustCompile(`(?:#|//|<!--)[^\n]*?\brye:ignore\b[ \t]*([A-Za-z_-]*)[ \t]*(?:--[ \t]*([^\n]*?))?[ \t]*(?:-->)?[ \t]*\r?$`)
+var suppressionRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:#|//|<!--)[^\n]*?\brye:ignore\b[ \t]*([A-Za-z_-]*)[ \t]*(?:--[ \t]*([^\n]*?))?[ \t]*(?:-->)?[ \t]*\r?$`)
+})
 
 type suppressionSet struct {
 	byLine   map[*File]map[int]map[string]bool
@@ -337,7 +340,7 @@ func suppressions(e *Env) suppressionSet {
 		}
 		lines := strings.Split(string(f.Src), "\n")
 		for i, text := range lines {
-			m := suppressionRE.FindStringSubmatch(text)
+			m := suppressionRE().FindStringSubmatch(text)
 			if m == nil {
 				continue
 			}

@@ -26,7 +26,9 @@ refuses to run. The block must be valid: no unknown key, no relative path,
 no path that climbs with "..", no unknown placeholder, no port out of
 range, no write over verified files ({tool_dir}, .ai/ folders). A
 runtime's or primitive's block has no effect (only the tool's own counts):
-a warning.
+a warning. A Python __sandbox__ bound where rye does not read metadata
+(inside a block, through globals()) is an error: rye execute refuses the
+tool, which a reviewer would take for confined.
 
 The code is read for what it visibly uses, at the line that does it:
 the network (Python: socket, urllib, requests, http.client, httpx...; Node:
@@ -62,6 +64,14 @@ func runSandbox(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		n := md.Get(sandbox.Key)
+		if n == nil && path.Ext(f.Name) == ".py" && f.Src != nil {
+			// What the executor refuses: a __sandbox__ a reviewer sees
+			// but rye's reader does not (bound inside a block).
+			if off, msg := sandbox.PythonElsewhere(f.Src); msg != "" {
+				r.at(sevError, "unread-block", f.Pos(syntax.Pos{Offset: off, Line: 1}), 0, msg+"; rye execute refuses to run it")
+				continue
+			}
+		}
 		var b *sandbox.Block
 		if n != nil {
 			var ps []sandbox.Problem

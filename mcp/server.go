@@ -17,7 +17,6 @@ import (
 
 	"github.com/ryekit/rye/config"
 	"github.com/ryekit/rye/executor"
-	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/project"
 	"github.com/ryekit/rye/sign"
 	"github.com/ryekit/rye/space"
@@ -404,14 +403,4 @@ func respond(r *Response) (*sdk.CallToolResult, any, error) {
 // failure is the response of a call that stopped on err.
 func failure(kind, id string, err error, started time.Time) *Response {
 	return &Response{Status: "error", Type: kind, ItemID: id, Error: err.Error(), Metadata: since(started)}
-}
-
-// kindAndID reads a call's item_type and item_id.
-func kindAndID(kind, id string) (item.Kind, item.ID, error) {
-	k, err := item.ParseKind(kind)
-	if err != nil {
-		return "", "", err
-	}
-	i, err := item.ParseID(id)
-	return k, i, err
 }

@@ -15,7 +15,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ryekit/rye/executor"
-	"github.com/ryekit/rye/internal/cachedir"
 	"github.com/ryekit/rye/internal/jsonvalue"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/project"
@@ -38,7 +37,7 @@ type executeArgs struct {
 // ends, kills a running tool's process group.
 func (s *server) execute(ctx context.Context, _ *sdk.CallToolRequest, a executeArgs) (*sdk.CallToolResult, any, error) {
 	started := time.Now()
-	k, id, err := kindAndID(a.ItemType, a.ItemID)
+	k, id, err := item.ParseKindID(a.ItemType, a.ItemID)
 	if err != nil {
 		return respond(failure(a.ItemType, a.ItemID, err, started))
 	}
@@ -100,14 +99,11 @@ func (s *server) search(ctx context.Context, _ *sdk.CallToolRequest, a searchArg
 		return fail(err)
 	}
 	defer p.close()
-	extractors, err := p.Spaces.Extractors()
+	req, err := search.Over(p.Spaces, true)
 	if err != nil {
 		return fail(err)
 	}
-	req := search.Request{Spaces: p.Spaces, Scope: a.Scope, Query: a.Query, Tier: a.Space, Limit: a.Limit, Extractors: extractors, Trust: p.Trust, Policy: p.Policy}
-	if dir, secret, err := cachedir.Keyed(); err == nil {
-		req.CacheDir, req.Secret = dir, secret // no secret, no cache: it only saves time
-	}
+	req.Scope, req.Query, req.Tier, req.Limit, req.Trust, req.Policy = a.Scope, a.Query, a.Space, a.Limit, p.Trust, p.Policy
 	res, err := search.Run(req)
 	if err != nil {
 		return fail(err)
@@ -144,7 +140,7 @@ func (s *server) load(ctx context.Context, _ *sdk.CallToolRequest, a loadArgs) (
 	fail := func(err error) (*sdk.CallToolResult, any, error) {
 		return respond(failure(a.ItemType, a.ItemID, err, started))
 	}
-	k, id, err := kindAndID(a.ItemType, a.ItemID)
+	k, id, err := item.ParseKindID(a.ItemType, a.ItemID)
 	if err != nil {
 		return fail(err)
 	}

@@ -18,10 +18,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/ryekit/rye/config"
 	"github.com/ryekit/rye/item"
+	"github.com/ryekit/rye/report"
 	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
 )
@@ -105,6 +107,23 @@ func (e *NoProjectError) Error() string {
 		return fmt.Sprintf("no project: %s has no %s/ folder", e.Dir, space.AIDir)
 	}
 	return fmt.Sprintf("no project: no %s/ folder in %s or any folder above it", space.AIDir, e.Dir)
+}
+
+// BelowText names the projects below Dir as a message does: how many,
+// then the first three, relative to from when they can be, and "…" for
+// the rest ("4 projects (a, b/c, d, …)").
+func (e *NoProjectError) BelowText(from string) string {
+	shown := make([]string, 0, 4)
+	for _, r := range e.Below[:min(3, len(e.Below))] {
+		if rel, err := filepath.Rel(from, r); err == nil {
+			r = rel
+		}
+		shown = append(shown, r)
+	}
+	if len(e.Below) > 3 {
+		shown = append(shown, "…")
+	}
+	return fmt.Sprintf("%s (%s)", report.Plural(len(e.Below), "project"), strings.Join(shown, ", "))
 }
 
 // Is makes a NoProjectError match verify.ErrNoProject.

@@ -247,3 +247,17 @@ func TestInit(t *testing.T) {
 		t.Errorf("the new project does not open: %v", err)
 	}
 }
+
+// A message names at most three of the projects below, from where rye
+// was started, and says how many there are.
+func TestNoProjectBelowText(t *testing.T) {
+	top := filepath.Join(t.TempDir(), "repo")
+	e := &NoProjectError{Dir: top, Below: []string{filepath.Join(top, "a"), filepath.Join(top, "b", "c"), filepath.Join(top, "d"), filepath.Join(top, "e")}}
+	if got := e.BelowText(top); got != "4 projects (a, b/c, d, …)" {
+		t.Errorf("%q", got)
+	}
+	e.Below = e.Below[1:2]
+	if got := e.BelowText(filepath.Join(top, "b")); got != "1 project (c)" {
+		t.Errorf("%q", got)
+	}
+}

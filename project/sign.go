@@ -32,8 +32,9 @@ type Signing struct {
 // SignRequest fills in what signing in this project depends on, for
 // sign.Run: the space items are selected in (project or user), the
 // working directory path patterns are relative to, the format, the time
-// (SOURCE_DATE_EPOCH when set, else now) and the extractor rules items are
-// checked by before they are signed. rye sign and the MCP server's sign
+// (SOURCE_DATE_EPOCH when set, else now) and where the extractor rules items
+// are checked by before they are signed come from (read only for the kinds
+// about to be signed). rye sign and the MCP server's sign
 // tool both start from it; the caller adds what to sign and the key.
 func (p *Project) SignRequest(s Signing) (sign.Request, error) {
 	sp, err := p.Writable(s.Space)
@@ -59,11 +60,7 @@ func (p *Project) SignRequest(s Signing) (sign.Request, error) {
 	if err != nil {
 		return sign.Request{}, err
 	}
-	rules, err := p.Spaces.Extractors()
-	if err != nil {
-		return sign.Request{}, err
-	}
-	return sign.Request{Space: sp, WorkDir: p.WorkDir, Format: format, Time: when, Rules: rules, Signed: p.signedBy()}, nil
+	return sign.Request{Space: sp, WorkDir: p.WorkDir, Format: format, Time: when, Rules: p.Spaces.Extractor, Signed: p.signedBy()}, nil
 }
 
 // signedBy says whose valid signature an item carries, for sign.Request's

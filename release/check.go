@@ -337,7 +337,7 @@ func ShippedKey(a *Archive, fp string) (verify.TrustSource, []byte, error) {
 	fail := func(format string, args ...any) (verify.TrustSource, []byte, error) {
 		return verify.TrustSource{}, nil, &ShippedKeyError{Fingerprint: fp, Err: fmt.Errorf(format, args...)}
 	}
-	if !hexFP.MatchString(fp) {
+	if !hexFP().MatchString(fp) {
 		return fail("a fingerprint is 16 lowercase hex digits (rye keys show prints it)")
 	}
 	mp, err := manifestPath(a)

@@ -3,6 +3,8 @@ package release
 import (
 	"archive/tar"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"os"
 	"path/filepath"
@@ -216,5 +218,26 @@ func TestApplyRechecksLinks(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(elsewhere); len(entries) != 0 {
 		t.Error("wrote through the link")
+	}
+}
+
+// The installation record names the bundle file it came from by its
+// SHA-256.
+func TestInstallRecordsTheArchiveSum(t *testing.T) {
+	p := newProject(t)
+	dest := t.TempDir()
+	os.MkdirAll(filepath.Join(dest, ".ai"), 0o755)
+	archive := p.create(t).Archive
+	rec, err := Install(Check(archive, p.trust, verify.Policy{Now: time.Now()}, DefaultLimits), InstallOptions{Root: dest, Now: time.Now(), Archive: archive})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(archive)
+	if rec.Bundle.ArchiveSHA256 != hex.EncodeToString(sum[:]) {
+		t.Errorf("archive_sha256 %q", rec.Bundle.ArchiveSHA256)
+	}
+	all, err := ListAll(space.NewDiskSpace(space.Project, dest, ""))
+	if err != nil || len(all) != 1 || all[0].Bundle.ArchiveSHA256 != rec.Bundle.ArchiveSHA256 {
+		t.Errorf("installed.yaml: %+v %v", all, err)
 	}
 }

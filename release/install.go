@@ -92,9 +92,11 @@ type InstallOptions struct {
 	// Trust are the shipped key files to add to .ai/trusted_keys, by
 	// fingerprint (from --trust FP, repeatable, after ShippedKey checked
 	// each: CheckTrusting's shipped keys).
-	Trust      map[string][]byte
-	ArchiveSum string
-	Now        time.Time
+	Trust map[string][]byte
+	// Archive is the bundle file as it was read and checked: the record
+	// keeps its SHA-256 (archive_sha256), which names the download.
+	Archive []byte
+	Now     time.Time
 
 	faults faults // tests only
 }
@@ -150,7 +152,9 @@ func Install(r *Result, o InstallOptions) (*Installed, error) {
 	rec := &Installed{Files: map[string]string{}}
 	rec.Bundle.ID, rec.Bundle.Version = id, r.Manifest.Bundle.Version
 	rec.Bundle.InstalledAt = o.Now.UTC().Truncate(time.Second).Format(time.RFC3339)
-	rec.Bundle.ArchiveSHA256 = o.ArchiveSum
+	if o.Archive != nil {
+		rec.Bundle.ArchiveSHA256 = sha256Hex(o.Archive)
+	}
 
 	var ops []op
 	var conflicts []string
@@ -505,12 +509,12 @@ func (in *Installed) check() error {
 		if !bundleFile(p, in.Bundle.ID) {
 			return fmt.Errorf("file %q is not an item or a file of bundle %s: a bundle never installs it", p, in.Bundle.ID)
 		}
-		if !hexSHA256.MatchString(sum) {
+		if !hexSHA256().MatchString(sum) {
 			return fmt.Errorf("file %s: %q is not a sha256", p, sum)
 		}
 	}
 	for _, fp := range in.TrustedKeys {
-		if !hexFP.MatchString(fp) {
+		if !hexFP().MatchString(fp) {
 			return fmt.Errorf("trusted key %q is not a fingerprint", fp)
 		}
 	}

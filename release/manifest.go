@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -85,9 +86,10 @@ func (m *Manifest) Marshal() []byte {
 // Paths lists the shipped files, sorted.
 func (m *Manifest) Paths() []string { return slices.Sorted(maps.Keys(m.Files)) }
 
+// Compiled on first use: every rye process links this package.
 var (
-	hexSHA256 = regexp.MustCompile(`^[0-9a-f]{64}$`)
-	hexFP     = regexp.MustCompile(`^[0-9a-f]{16}$`)
+	hexSHA256 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{64}$`) })
+	hexFP     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{16}$`) })
 )
 
 // ParseManifest decodes a manifest strictly (unknown fields are an error:
@@ -120,12 +122,12 @@ func ParseManifest(data []byte) (*Manifest, error) {
 		if reason := checkEntryName(p); reason != "" {
 			return nil, fmt.Errorf("manifest: file %q: %s", p, reason)
 		}
-		if !hexSHA256.MatchString(e.SHA256) {
+		if !hexSHA256().MatchString(e.SHA256) {
 			return nil, fmt.Errorf("manifest: file %s: sha256 %q is not 64 lowercase hex digits", p, e.SHA256)
 		}
 		switch e.Kind {
 		case KindTrustedKey:
-			if !hexFP.MatchString(e.ID) || p != KeyPath(item.ID(m.Bundle.ID), e.ID) {
+			if !hexFP().MatchString(e.ID) || p != KeyPath(item.ID(m.Bundle.ID), e.ID) {
 				return nil, fmt.Errorf("manifest: file %s: a trusted key must be %s", p, KeyPath(item.ID(m.Bundle.ID), "<fingerprint>"))
 			}
 		case string(item.Directive), string(item.Tool), string(item.Knowledge):
@@ -137,7 +139,7 @@ func ParseManifest(data []byte) (*Manifest, error) {
 			if !item.Kind(e.Kind).HasExtension(path.Ext(p)) {
 				return nil, fmt.Errorf("manifest: file %s: %q is not a %s file form", p, path.Ext(p), e.Kind)
 			}
-			if e.Signature == nil || (e.Signature.Format != "v1" && e.Signature.Format != "v2") || !hexFP.MatchString(e.Signature.FP) {
+			if e.Signature == nil || (e.Signature.Format != "v1" && e.Signature.Format != "v2") || !hexFP().MatchString(e.Signature.FP) {
 				return nil, fmt.Errorf("manifest: file %s: signature needs format v1 or v2 and a 16-hex-digit fp", p)
 			}
 		default:

@@ -1,14 +1,11 @@
 package report
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"github.com/ryekit/rye/internal/atomicfile"
 )
 
 // Formats are the output formats of a report.
@@ -110,31 +107,6 @@ func (e *FileError) Error() string {
 
 func (e *FileError) Unwrap() error { return e.Err }
 
-// Write writes rep to every output (line is the one-line summary of text
-// and GitHub output, summary the JSON summary object). Files are replaced
-// atomically.
-func (o Outputs) Write(rep *Report, line string, summary any) error {
-	var machineRep *Report
-	for _, out := range o.List {
-		r := rep
-		if out.Format != "text" {
-			if machineRep == nil {
-				machineRep = rep.Relocated(o.Paths.Map, o.Paths.Root())
-			}
-			r = machineRep
-		}
-		shown := line
-		if o.Quiet && (out.Format == "text" || out.Format == "github") {
-			r, shown = r.WithoutWarnings(), ""
-			r.Notes = nil
-		}
-		if err := o.write(out, r, shown, summary); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // WriteFailure writes a run that could not report findings (a usage or
 // configuration error: rep has its Failure) to the machine-format outputs,
 // so that CI shows why it failed: a GitHub error annotation, a SARIF run
@@ -170,33 +142,34 @@ func (o Outputs) stepSummary() Output {
 	return Output{}
 }
 
-// write writes one output: standard output, or a file replaced atomically.
+// write writes one whole output (a run's failure): standard output, or a
+// file replaced atomically.
 func (o Outputs) write(out Output, r *Report, line string, summary any) error {
-	w := o.Stdout
-	var buf bytes.Buffer
-	if out.File != "" {
-		w = &buf
-	}
-	var err error
-	switch out.Format {
-	case "text":
-		err = WriteText(w, r, line, out.File == "" && o.Color)
-	case "json":
-		err = WriteJSON(w, r, summary)
-	case "sarif":
-		err = WriteSARIF(w, r)
-	case "github":
-		step := ""
-		if out == o.stepSummary() {
-			step = o.StepSummary
-		}
-		err = WriteGitHub(w, r, line, step)
-	}
-	if err != nil || out.File == "" {
+	d, err := o.open(out)
+	if err != nil {
 		return err
 	}
-	if err := atomicfile.WriteFile(out.File, buf.Bytes(), 0o644); err != nil {
-		return &FileError{Output: out, Err: err}
+	return fileError(out, d.finish(o.render(out, r, line, summary)))
+}
+
+// render is the writer of everything of r in out's format but the items
+// that a Stream writes as they come.
+func (o Outputs) render(out Output, r *Report, line string, summary any) func(w io.Writer) error {
+	return func(w io.Writer) error {
+		switch out.Format {
+		case "text":
+			return WriteText(w, r, line, out.File == "" && o.Color)
+		case "json":
+			return WriteJSON(w, r, summary)
+		case "sarif":
+			return WriteSARIF(w, r)
+		case "github":
+			step := ""
+			if out == o.stepSummary() {
+				step = o.StepSummary
+			}
+			return WriteGitHub(w, r, line, step)
+		}
+		return nil
 	}
-	return nil
 }

@@ -104,10 +104,11 @@ type Relocatable interface {
 	WithPath(path string) any
 }
 
-// Relocated is a copy of the report whose finding paths, and the paths of
-// its Relocatable items, are rewritten by path; root becomes Root. The
-// writers of machine formats get paths relative to the repository this
-// way, while text keeps them relative to the working directory.
+// Relocated is a copy of the report whose finding paths are rewritten by
+// path; root becomes Root. The writers of machine formats get paths
+// relative to the repository this way, while text keeps them relative to
+// the working directory. Its items are left as they are: a Stream renames
+// each item's path as it writes it (Outputs.relocate).
 func (r *Report) Relocated(path func(string) string, root string) *Report {
 	out := *r
 	out.Root = root
@@ -117,13 +118,6 @@ func (r *Report) Relocated(path func(string) string, root string) *Report {
 			f.Path = path(f.Path)
 		}
 		out.Findings[i] = f
-	}
-	out.Items = make([]Item, len(r.Items))
-	for i, it := range r.Items {
-		if v, ok := it.Value.(Relocatable); ok && v.ItemPath() != "" {
-			it.Value = v.WithPath(path(v.ItemPath()))
-		}
-		out.Items[i] = it
 	}
 	return &out
 }

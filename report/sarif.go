@@ -1,6 +1,9 @@
 package report
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"io"
 	"net/url"
 	"path/filepath"
@@ -28,11 +31,68 @@ const systemPrefix = "<system>/"
 // run, its exit code, and for a failed run the error as a tool execution
 // notification (so that a job that could not check anything uploads a log
 // that says so, not an empty one).
+//
+// The results are written one at a time into the log around them
+// (sarifRun), so that a run with a hundred thousand findings holds them
+// once, not again as SARIF values and again as their encoding. The bytes
+// are those of go-sarif's PrettyWrite of the whole log.
 func WriteSARIF(w io.Writer, r *Report) error {
 	r.Sort()
-	log, err := sarif.New(sarif.Version210)
+	log, run, err := sarifRun(r)
 	if err != nil {
 		return err
+	}
+	index := map[string]int{}
+	for i, rule := range run.Tool.Driver.Rules {
+		index[rule.ID] = i
+	}
+	run.Results = nil // the marker: "results": null
+	doc, err := json.MarshalIndent(log, "", "  ")
+	if err != nil {
+		return err
+	}
+	head, tail, ok := bytes.Cut(doc, []byte(`"results": null`))
+	if !ok {
+		return errors.New("SARIF: the log has no results")
+	}
+	if _, err := w.Write(head); err != nil {
+		return err
+	}
+	io.WriteString(w, `"results": [`)
+	const indent = "\n        " // a result is at depth 4: log, runs, run, results
+	for i, f := range r.Findings {
+		b, err := json.MarshalIndent(sarifResult(r, f).WithRuleIndex(index[f.Rule]), indent[1:], "  ")
+		if err != nil {
+			return err
+		}
+		sep := "," + indent
+		if i == 0 {
+			sep = indent
+		}
+		if _, err := io.WriteString(w, sep); err != nil {
+			return err
+		}
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	end := "]"
+	if len(r.Findings) > 0 {
+		end = "\n      ]"
+	}
+	if _, err := io.WriteString(w, end); err != nil {
+		return err
+	}
+	_, err = w.Write(tail)
+	return err
+}
+
+// sarifRun is the SARIF log of r without its results: its one run, with
+// the rules, the bases of the URIs, the invocation.
+func sarifRun(r *Report) (*sarif.Report, *sarif.Run, error) {
+	log, err := sarif.New(sarif.Version210)
+	if err != nil {
+		return nil, nil, err
 	}
 	run := sarif.NewRunWithInformationURI("rye", "https://github.com/ryekit/rye")
 	run.Tool.Driver.WithVersion(r.Version)
@@ -62,33 +122,10 @@ func WriteSARIF(w io.Writer, r *Report) error {
 	}
 	bases := map[string]*sarif.ArtifactLocation{}
 	for _, f := range r.Findings {
-		region := sarif.NewRegion()
-		if f.Line > 0 {
-			region.WithStartLine(f.Line)
-			if f.Col > 0 {
-				region.WithStartColumn(f.Col)
-			}
-			if f.EndLine > 0 {
-				region.WithEndLine(f.EndLine)
-				if f.EndCol > 0 {
-					region.WithEndColumn(f.EndCol)
-				}
-			}
-		} else {
-			region.WithStartLine(1)
-		}
-		loc := sarif.NewArtifactLocation().WithUri(uri(f.Path))
-		switch {
-		case strings.HasPrefix(f.Path, systemPrefix):
-			loc.WithUri(escapePath(strings.TrimPrefix(f.Path, systemPrefix))).WithUriBaseId(SystemRoot)
+		if strings.HasPrefix(f.Path, systemPrefix) {
 			bases[SystemRoot] = sarif.NewArtifactLocation().WithDescriptionText("the system bundle compiled into rye " + r.Version + ": no file on disk")
-		case r.Root != "" && InRoot(f.Path):
-			loc.WithUriBaseId(SourceRoot)
+			break
 		}
-		run.CreateResultForRule(f.Rule).
-			WithLevel(level(f.Severity)).
-			WithMessage(sarif.NewTextMessage(f.Message)).
-			AddLocation(sarif.NewLocationWithPhysicalLocation(sarif.NewPhysicalLocation().WithArtifactLocation(loc).WithRegion(region)))
 	}
 	if r.Root != "" {
 		bases[SourceRoot] = sarif.NewArtifactLocation().WithUri(dirURI(r.Root))
@@ -106,7 +143,36 @@ func WriteSARIF(w io.Writer, r *Report) error {
 	// byte positions when it makes findings.
 	run.WithColumnKind("unicodeCodePoints")
 	log.AddRun(run)
-	return log.PrettyWrite(w)
+	return log, run, nil
+}
+
+// sarifResult is the result of one finding of r, without its rule index.
+func sarifResult(r *Report, f Finding) *sarif.Result {
+	region := sarif.NewRegion()
+	if f.Line > 0 {
+		region.WithStartLine(f.Line)
+		if f.Col > 0 {
+			region.WithStartColumn(f.Col)
+		}
+		if f.EndLine > 0 {
+			region.WithEndLine(f.EndLine)
+			if f.EndCol > 0 {
+				region.WithEndColumn(f.EndCol)
+			}
+		}
+	} else {
+		region.WithStartLine(1)
+	}
+	loc := sarif.NewArtifactLocation().WithUri(uri(f.Path))
+	switch {
+	case strings.HasPrefix(f.Path, systemPrefix):
+		loc.WithUri(escapePath(strings.TrimPrefix(f.Path, systemPrefix))).WithUriBaseId(SystemRoot)
+	case r.Root != "" && InRoot(f.Path):
+		loc.WithUriBaseId(SourceRoot)
+	}
+	res := sarif.NewRuleResult(f.Rule).WithLevel(level(f.Severity)).WithMessage(sarif.NewTextMessage(f.Message))
+	res.AddLocation(sarif.NewLocationWithPhysicalLocation(sarif.NewPhysicalLocation().WithArtifactLocation(loc).WithRegion(region)))
+	return res
 }
 
 // ruleName is a rule's name in the form SARIF viewers show:

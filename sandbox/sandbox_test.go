@@ -161,3 +161,23 @@ func TestParsePythonDuplicateKey(t *testing.T) {
 		t.Fatalf("problems: %v", ps)
 	}
 }
+
+// A Python tool names __sandbox__ somewhere rye does not read it: in a
+// block, or as a string (globals()["__sandbox__"]). A comment, or a string
+// that only mentions it, is not a binding.
+func TestPythonElsewhere(t *testing.T) {
+	for src, want := range map[string]string{
+		"x = 1\n":                          "",
+		"# __sandbox__ is not declared\n":  "",
+		"doc = \"see __sandbox__ docs\"\n": "",
+		"try:\n    __sandbox__ = {}\nexcept Exception:\n    pass\n": "line 2",
+		"if True:\n    __sandbox__ = {}\n":                          "line 2",
+		"\nglobals()['__sandbox__'] = {}\n":                         "line 2",
+		"def f():\n    return '''\n":                                "cannot be read",
+	} {
+		_, got := PythonElsewhere([]byte(src))
+		if want == "" && got != "" || want != "" && !strings.Contains(got, want) {
+			t.Errorf("%q: %q, want %q", src, got, want)
+		}
+	}
+}

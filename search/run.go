@@ -6,6 +6,7 @@ import (
 	"path"
 	"slices"
 
+	"github.com/ryekit/rye/internal/cachedir"
 	"github.com/ryekit/rye/internal/par"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/space"
@@ -39,6 +40,27 @@ type Request struct {
 	// path only (see Run).
 	Trust  *verify.TrustStore
 	Policy verify.Policy
+}
+
+// Over is the request over the items of ss that rye search and the MCP
+// search tool both start from: the field weights of the extractor files
+// ss resolves, and, when cache is set, the index cache in rye's folder of
+// the user's cache directory with its secret. Without that folder or the
+// secret the request has no cache: a cache only saves time, so a search
+// without one runs all the same. The caller adds the scope, query, tier,
+// limit and trust.
+func Over(ss *space.Spaces, cache bool) (Request, error) {
+	extractors, err := ss.Extractors()
+	if err != nil {
+		return Request{}, err
+	}
+	req := Request{Spaces: ss, Extractors: extractors}
+	if cache {
+		if dir, secret, err := cachedir.Keyed(); err == nil {
+			req.CacheDir, req.Secret = dir, secret
+		}
+	}
+	return req, nil
 }
 
 // Results are the ranked results of a Request.

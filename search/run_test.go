@@ -105,3 +105,32 @@ func TestRun(t *testing.T) {
 		}
 	}
 }
+
+// Over takes the field weights from the spaces' extractor files and puts
+// the index cache in rye's cache folder only when asked to, with its
+// secret; an extractor file that does not parse fails the request.
+func TestOver(t *testing.T) {
+	cache, config := t.TempDir(), t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	t.Setenv("XDG_CONFIG_HOME", config)
+	system := []*space.Space{space.EmbeddedSpace()}
+	ss := &space.Spaces{Project: space.NewDiskSpace(space.Project, t.TempDir(), ""), System: system}
+	req, err := Over(ss, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if req.Spaces != ss || len(req.Extractors) != len(item.Kinds) {
+		t.Errorf("spaces %p, extractors %v", req.Spaces, req.Extractors)
+	}
+	if req.CacheDir != filepath.Join(cache, "rye") || len(req.Secret) == 0 {
+		t.Errorf("cache %q, secret of %d bytes", req.CacheDir, len(req.Secret))
+	}
+	if req, err := Over(ss, false); err != nil || req.CacheDir != "" || req.Secret != nil {
+		t.Errorf("--no-cache: cache %q, secret %v, %v", req.CacheDir, req.Secret, err)
+	}
+	bad := t.TempDir()
+	writeItem(t, bad, "tools/rye/core/extractors/knowledge/knowledge_extractor.yaml", "search_fields: [\n")
+	if _, err := Over(&space.Spaces{Project: space.NewDiskSpace(space.Project, bad, ""), System: system}, false); err == nil {
+		t.Error("an extractor file that does not parse was taken")
+	}
+}

@@ -122,6 +122,10 @@ type Batch struct {
 	ChunkSize int
 }
 
+// fewTargets is the most targets a Batch cleans up after by name
+// (atomicfile.CleanStaleOf) rather than by listing their folders.
+const fewTargets = 8
+
 // Run signs the targets and returns one result per target, in order; each
 // result carries its target as given.
 func (b *Batch) Run(given []Target) []Result {
@@ -136,10 +140,16 @@ func (b *Batch) Run(given []Target) []Result {
 		chunk = 2000
 	}
 	if !b.DryRun {
-		// Temporary files of an earlier run that was killed.
+		// Temporary files of an earlier run that was killed: a few items'
+		// own (one unlink each), else every one in their folders (one
+		// listing each), so that signing one item never lists its folder.
 		cleaned := map[string]bool{}
 		for i, t := range targets {
-			if dir := filepath.Dir(t.File); resolved[i] == nil && !cleaned[dir] {
+			switch dir := filepath.Dir(t.File); {
+			case resolved[i] != nil:
+			case len(targets) <= fewTargets:
+				atomicfile.CleanStaleOf(t.File)
+			case !cleaned[dir]:
 				cleaned[dir] = true
 				atomicfile.CleanStale(dir)
 			}

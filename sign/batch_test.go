@@ -401,3 +401,49 @@ func TestBatchContent(t *testing.T) {
 		t.Fatal("not signed with AllowContent")
 	}
 }
+
+// TestFewTargetsCleanUpByName: signing one item removes the temporary file
+// a killed run left for that item, and lists no folder: a sibling's
+// leftover stays (a larger run, which lists its folders, removes every
+// leftover).
+func TestFewTargetsCleanUpByName(t *testing.T) {
+	root := t.TempDir()
+	if _, err := corpus.Folder(root, "acme", fewTargets+4, 7); err != nil {
+		t.Fatal(err)
+	}
+	sp := space.NewDiskSpace(space.Project, root, "")
+	found, _, err := sp.Walk([]item.Kind{item.Tool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var same []Target // the folder's targets
+	for _, f := range found {
+		same = append(same, Target{Kind: f.Kind, ID: f.ID, Space: sp, Rel: f.Rel, File: filepath.Join(root, ".ai", filepath.FromSlash(f.Rel)), Display: f.Rel})
+	}
+	one := same[0]
+	if len(same) <= fewTargets {
+		t.Fatalf("the folder holds %d targets: too few to tell the two ways apart", len(same))
+	}
+	leftover := func(tg Target, suffix string) string {
+		p := filepath.Join(filepath.Dir(tg.File), "."+filepath.Base(tg.File)+atomicfile.TempPrefix+suffix)
+		if err := os.WriteFile(p, []byte("killed"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	own, sibling, random := leftover(one, "0"), leftover(same[1], "0"), leftover(one, "5eed5eed5eed")
+	exists := func(p string) bool { _, err := os.Lstat(p); return err == nil }
+	b := &Batch{Key: vectorKey(), Format: V2, Time: time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)}
+	if got := outcomes(b.Run([]Target{one})); got[OutcomeSigned] != 1 {
+		t.Fatalf("one item: %v", got)
+	}
+	if exists(own) || !exists(sibling) || !exists(random) {
+		t.Errorf("after signing one item: own leftover kept %v, sibling's removed %v, random-named removed %v", exists(own), !exists(sibling), !exists(random))
+	}
+	if got := outcomes(b.Run(same)); got[OutcomeFailed] != 0 {
+		t.Fatalf("the folder: %v", got)
+	}
+	if exists(sibling) || exists(random) {
+		t.Errorf("after signing the folder: sibling's leftover kept %v, random-named kept %v", exists(sibling), exists(random))
+	}
+}

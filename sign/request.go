@@ -45,10 +45,14 @@ type Request struct {
 	// AllowContent signs items with error-level content findings
 	// (Batch.AllowContent); the MCP server never sets it.
 	AllowContent bool
-	// Rules check each item's metadata before it is signed (spec 1.7), by
-	// kind (Spaces.Extractors); an item that breaks one is refused with
-	// the reason. nil signs without checking.
-	Rules map[item.Kind]*item.Extractor
+	// Rules gives the rules that check an item's metadata before it is
+	// signed (spec 1.7), for its kind (Spaces.Extractor); an item that
+	// breaks one is refused with the reason. Run asks only for the kinds
+	// of the items it is about to sign, once each, so that signing one
+	// tool reads and parses the tools' rules alone; an error (rules that
+	// do not resolve or parse) stops the run before anything is written.
+	// nil signs without checking.
+	Rules func(item.Kind) (*item.Extractor, error)
 	// Changed, when set, narrows the selection to the items to sign (rye
 	// sign --changed-since keeps those whose bytes differ from a commit).
 	Changed func([]space.Found) ([]space.Found, error)
@@ -184,7 +188,18 @@ func Run(req Request) (*Outcomes, error) {
 	case format == RyeOS:
 		b.Validate = ryeosValidator
 	case req.Rules != nil:
-		feb := validator(req.Rules)
+		rules := map[item.Kind]*item.Extractor{}
+		for _, t := range todo {
+			if _, done := rules[t.Kind]; done || ryeos || !t.Kind.Valid() {
+				continue
+			}
+			x, err := req.Rules(t.Kind)
+			if err != nil {
+				return nil, err
+			}
+			rules[t.Kind] = x
+		}
+		feb := validator(rules)
 		b.Validate = func(t Target, src []byte) error {
 			// An item of a RyeOS 0.2+ tree is checked by RyeOS's rules,
 			// whatever the format it is signed in.

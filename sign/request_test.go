@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -33,14 +34,10 @@ func TestRun(t *testing.T) {
 	write("config/notes.txt", "not an item\n")
 	sp := space.NewDiskSpace(space.Project, root, "")
 	ss := &space.Spaces{Project: sp, System: []*space.Space{space.EmbeddedSpace()}}
-	rules, err := ss.Extractors()
-	if err != nil {
-		t.Fatal(err)
-	}
 	asked := 0
 	key := func() (*Key, error) { asked++; return vectorKey(), nil }
 	when := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	req := Request{Space: sp, Kinds: []item.Kind{item.Knowledge}, Patterns: []string{"acme/*"}, WorkDir: root, Key: key, Time: when, Rules: rules}
+	req := Request{Space: sp, Kinds: []item.Kind{item.Knowledge}, Patterns: []string{"acme/*"}, WorkDir: root, Key: key, Time: when, Rules: ss.Extractor}
 
 	out, err := Run(req)
 	if err != nil || out.Selected != 3 || asked != 1 || out.Key == nil {
@@ -90,6 +87,24 @@ func TestRun(t *testing.T) {
 	if _, err := Run(req); err == nil {
 		t.Error("a pattern matching nothing was accepted")
 	}
+	// The rules are read for the kinds about to be signed only, and rules
+	// that cannot be read stop the run before anything is written.
+	var ruled []item.Kind
+	req.Rules = func(k item.Kind) (*item.Extractor, error) { ruled = append(ruled, k); return ss.Extractor(k) }
+	req.Kinds, req.Patterns, req.Force = []item.Kind{item.Knowledge}, []string{"acme/a"}, true
+	if out, err := Run(req); err != nil || len(out.Results) != 1 || out.Results[0].Outcome != OutcomeSigned || !slices.Equal(ruled, []item.Kind{item.Knowledge}) {
+		t.Errorf("rules read for %v (want knowledge, once): %v %+v", ruled, err, out)
+	}
+	before, _ := os.ReadFile(filepath.Join(root, ".ai", "knowledge", "acme", "a.md"))
+	broken := errors.New("extractor rules: line 3: broken")
+	req.Rules = func(item.Kind) (*item.Extractor, error) { return nil, broken }
+	if _, err := Run(req); !errors.Is(err, broken) {
+		t.Errorf("rules that cannot be read: %v", err)
+	}
+	if after, _ := os.ReadFile(filepath.Join(root, ".ai", "knowledge", "acme", "a.md")); string(after) != string(before) {
+		t.Error("an item was rewritten although its rules could not be read")
+	}
+	req.Rules, req.Force = ss.Extractor, false
 	// A key that cannot be loaded stops the request.
 	req.Patterns, req.Key = []string{"acme/a"}, func() (*Key, error) { return nil, ErrPassphraseNeeded }
 	if _, err := Run(req); !errors.Is(err, ErrPassphraseNeeded) {

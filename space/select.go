@@ -178,10 +178,15 @@ func SelectAll(spaces []*Space, kinds []item.Kind, patterns []string, cwd string
 }
 
 // selectIn selects in one space and says which patterns matched.
+// Patterns that each name one item (ids, file paths) look at those files
+// only (findExact); the others walk the folders they name (walkFor).
 func selectIn(sp *Space, kinds []item.Kind, pats []Pattern) (*Selection, []bool, error) {
-	found, odd, err := sp.walkFor(kinds, pats)
-	if err != nil {
-		return nil, nil, err
+	found, odd, exact := sp.findExact(kinds, pats)
+	if !exact {
+		var err error
+		if found, odd, err = sp.walkFor(kinds, pats); err != nil {
+			return nil, nil, err
+		}
 	}
 	sel := &Selection{Space: sp}
 	matched := make([]bool, len(pats))

@@ -5,7 +5,9 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"os"
 	"path"
 	"slices"
 	"sort"
@@ -320,6 +322,32 @@ type publisherFile struct {
 	PublicKey   string `toml:"public_key"`
 	Fingerprint string `toml:"fingerprint"`
 	Owner       string `toml:"owner"`
+}
+
+// maxKeyInput bounds what ImportKeyFile reads from standard input: a key
+// document is a few hundred bytes, and a pipe has no size to check first.
+const maxKeyInput = 1 << 16
+
+// ImportKeyFile imports (ImportKey) the key in the file name, or with "-"
+// in at most 64 KiB of stdin (rye trust add FILE|-). An error that is not
+// the read's own names the file, or "standard input".
+func ImportKeyFile(name string, stdin io.Reader) (*TrustedKey, error) {
+	var data []byte
+	var err error
+	if name == "-" {
+		name = "standard input"
+		data, err = io.ReadAll(io.LimitReader(stdin, maxKeyInput))
+	} else {
+		data, err = os.ReadFile(name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	k, err := ImportKey(name, data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return k, nil
 }
 
 // ImportKey reads a public key that someone chose to trust (rye trust add),

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -182,5 +184,30 @@ func TestImportKeyForms(t *testing.T) {
 	bad := bytes.Replace(FormatTrustedKey(scoped), []byte("tool:alice/*"), []byte("nonsense"), 1)
 	if _, err := ImportKey("k.toml", bad); err == nil {
 		t.Error("a bad scope was imported")
+	}
+}
+
+// ImportKeyFile reads a file or standard input ("-"), names it in a
+// refusal, and reads no more than 64 KiB of standard input.
+func TestImportKeyFile(t *testing.T) {
+	pub := ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)).Public().(ed25519.PublicKey)
+	line := sign.OpenSSHPublicKey(pub) + " alice@example.com\n"
+	file := filepath.Join(t.TempDir(), "alice.pub")
+	os.WriteFile(file, []byte(line), 0o644)
+	for _, c := range []struct{ name, stdin string }{{file, ""}, {"-", line}} {
+		k, err := ImportKeyFile(c.name, strings.NewReader(c.stdin))
+		if err != nil || k.Fingerprint != sign.Fingerprint(pub) {
+			t.Errorf("%s: %+v %v", c.name, k, err)
+		}
+	}
+	if _, err := ImportKeyFile("-", strings.NewReader("not a key\n")); err == nil || !strings.HasPrefix(err.Error(), "standard input: ") {
+		t.Errorf("a refusal does not name standard input: %v", err)
+	}
+	if _, err := ImportKeyFile(filepath.Join(t.TempDir(), "missing.pub"), nil); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a missing file: %v", err)
+	}
+	// Past 64 KiB of blanks, the key is not read.
+	if _, err := ImportKeyFile("-", strings.NewReader(strings.Repeat(" ", maxKeyInput)+line)); err == nil {
+		t.Error("read past 64 KiB of standard input")
 	}
 }

@@ -149,3 +149,17 @@ func AddVerdicts(rep *report.Report, results []Result, listVerified bool) {
 		}
 	}
 }
+
+// Stream is a Request.Sink that writes each result as an item of the
+// report s as it is handed on: JSON output lists every item without the
+// run holding them.
+func Stream(s *report.Stream) func([]Result) error {
+	return func(results []Result) error {
+		for i := range results {
+			if err := s.Item(&results[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}

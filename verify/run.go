@@ -184,10 +184,20 @@ type Request struct {
 	ChunkSize int
 	// CountPassed keeps in Items only the results that failed or carry
 	// warnings, and counts the others in Results.Passed, for a report
-	// that shows only problems: a run over a hundred thousand items then
-	// holds no record for each. It does not apply with Each, KeepBytes
-	// or a trust ref (they look at every result).
+	// that shows only problems (its findings), while a caller that lists
+	// every item takes them from Sink: a run over a hundred thousand items
+	// then holds no record for each. It does not apply with KeepBytes or a
+	// trust ref (they look at every result). With Each, the sources stay
+	// (Each's caller reads them) but Items are no longer aligned with them.
 	CountPassed bool
+	// Sink, when set, is handed every result, in the order of the sources,
+	// as soon as its verdict is final: a chunk at a time as it is verified
+	// (ChunkSize), or all of them at the end under a trust ref, whose
+	// rollback check may still fail an item, and with KeepBytes. It may
+	// keep none of them: the run keeps what Items hold. rye verify --format
+	// json writes each item there as it comes. An error from Sink ends the
+	// run.
+	Sink func(results []Result) error
 	// RunFiles reports the files outside .ai/ that the executor could use
 	// unverified and that git tracks (TrackedRunFiles), when the project is
 	// in a git repository.
@@ -221,8 +231,11 @@ type Request struct {
 
 // Results is a finished verification.
 type Results struct {
+	// Items are the results, in the order of Sources; with
+	// Request.CountPassed only those that failed or carry warnings.
 	Items []Result
-	// Sources are the items verified, in the order of Items. With
+	// Sources are the items verified, in the order of Items (but with
+	// CountPassed, which lets them go, or keeps them all with Each). With
 	// Request.KeepBytes (or a trust ref) each reads its bytes once, so a
 	// later reader (lint in rye check) gets the very bytes that were
 	// verified.
@@ -381,20 +394,30 @@ func Run(req Request) (*Results, error) {
 	if req.Cache != "" && len(req.CacheSecret) >= 32 {
 		v.Cache = OpenCacheWith(req.Cache, req.CacheSecret, req.CacheLimits)
 	}
+	// Chunked runs hand each chunk's results on as they come, unless a
+	// trust ref's rollback check may still change them.
+	count := req.CountPassed && !req.KeepBytes && ref == ""
+	var sink func([]Result) error
+	if ref == "" {
+		sink = req.Sink
+	}
 	switch {
 	case whole:
-		if err := res.walkCounting(v, spaces, kinds, req.ChunkSize); err != nil {
+		if err := res.walkCounting(v, spaces, kinds, req.ChunkSize, sink); err != nil {
 			return nil, err
 		}
 	case req.Each != nil:
-		if err := res.inChunks(v, req); err != nil {
+		if err := res.inChunks(v, req, count, sink); err != nil {
 			return nil, err
 		}
-	case req.CountPassed && !req.KeepBytes && ref == "":
-		res.countPassed(v, req.ChunkSize)
+	case count:
+		if err := res.countPassed(v, req.ChunkSize, sink); err != nil {
+			return nil, err
+		}
 	default:
 		res.Items = v.Run(res.Sources)
 		res.noteCopies(res.Items)
+		sink = nil
 	}
 	if v.Cache != nil {
 		res.CacheErr = v.Cache.Save()
@@ -431,6 +454,11 @@ func Run(req Request) (*Results, error) {
 			return nil, requestError(FieldTrustRef, err)
 		}
 	}
+	if req.Sink != nil && sink == nil { // not handed on chunk by chunk
+		if err := req.Sink(res.Items); err != nil {
+			return nil, err
+		}
+	}
 	return res, nil
 }
 
@@ -449,13 +477,16 @@ func noItemsYet(sp *space.Space, kinds []item.Kind) string {
 }
 
 // inChunks verifies the sources a chunk at a time and hands each chunk to
-// req.Each while its bytes are held (see Request.Each).
-func (res *Results) inChunks(v *Verifier, req Request) error {
+// req.Each while its bytes are held (see Request.Each), then to sink
+// (when set); count keeps only the problems in Items (Request.CountPassed).
+func (res *Results) inChunks(v *Verifier, req Request, count bool, sink func([]Result) error) error {
 	size := req.ChunkSize
 	if size <= 0 {
 		size = 2048
 	}
-	res.Items = make([]Result, 0, len(res.Sources))
+	if !count {
+		res.Items = make([]Result, 0, len(res.Sources))
+	}
 	var reads []func() ([]byte, error)
 	return v.runChunks(res.Sources, size, func(chunk []Source) {
 		reads = reads[:0]
@@ -464,10 +495,15 @@ func (res *Results) inChunks(v *Verifier, req Request) error {
 			chunk[i].Read = readOnce(chunk[i].Bytes)
 		}
 	}, func(first int, chunk []Source, items []Result) error {
-		res.Items = append(res.Items, items...)
+		res.keep(items, count)
 		res.noteCopies(items)
 		if err := req.Each(res.Sources, first, len(chunk), items); err != nil {
 			return err
+		}
+		if sink != nil {
+			if err := sink(items); err != nil {
+				return err
+			}
 		}
 		if !req.KeepBytes && req.Trust.Ref() == "" {
 			for i := range chunk {
@@ -480,27 +516,41 @@ func (res *Results) inChunks(v *Verifier, req Request) error {
 
 // countPassed verifies the sources a chunk at a time (chunkSize, 0: 4096:
 // enough to keep the workers busy, few enough that their results are
-// small), keeping the results that failed or carry warnings and counting
-// the others; each chunk's sources are let go once verified
-// (Request.CountPassed).
-func (res *Results) countPassed(v *Verifier, chunkSize int) {
+// small), hands each chunk's results to sink (when set), keeps those that
+// failed or carry warnings and counts the others; each chunk's sources
+// are let go once verified (Request.CountPassed).
+func (res *Results) countPassed(v *Verifier, chunkSize int, sink func([]Result) error) error {
 	size := chunkSize
 	if size <= 0 {
 		size = 4096
 	}
-	v.runChunks(res.Sources, size, nil, func(_ int, chunk []Source, items []Result) error {
+	err := v.runChunks(res.Sources, size, nil, func(_ int, chunk []Source, items []Result) error {
 		res.noteCopies(items)
-		for _, r := range items {
-			if r.Verdict.Failed() || len(r.Warnings) > 0 {
-				res.Items = append(res.Items, r)
-			} else {
-				res.Passed++
-			}
-		}
+		res.keep(items, true)
 		clear(chunk) // their paths and ids go with them
+		if sink != nil {
+			return sink(items)
+		}
 		return nil
 	})
 	res.Sources = nil
+	return err
+}
+
+// keep adds a chunk's results to Items; with count, only those that
+// failed or carry warnings, the others counted in Passed.
+func (res *Results) keep(items []Result, count bool) {
+	if !count {
+		res.Items = append(res.Items, items...)
+		return
+	}
+	for _, r := range items {
+		if r.Verdict.Failed() || len(r.Warnings) > 0 {
+			res.Items = append(res.Items, r)
+		} else {
+			res.Passed++
+		}
+	}
 }
 
 // stagedBase is what a staged check compares the index with: HEAD's files

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -265,6 +266,117 @@ func TestCountPassed(t *testing.T) {
 	res, err := Run(Request{Spaces: ss, Trust: treeTrust(t, ss), Policy: Policy{Now: now}, CountPassed: true, KeepBytes: true})
 	if err != nil || len(res.Items) != len(full.Items) || res.Passed != 0 {
 		t.Errorf("KeepBytes: %d results, %d passed, %v", len(res.Items), res.Passed, err)
+	}
+}
+
+// TestSink: the sink is handed every result of a full run, in order, a
+// chunk at a time, while Items keep only the problems (CountPassed) or
+// everything; with Each too; an error from it ends the run.
+func TestSink(t *testing.T) {
+	root := t.TempDir()
+	sp := signedProject(t, root, 25)
+	ss := spacesOf(t, root)
+	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+	for _, i := range []int{3, 24} {
+		sources, _ := allSources(t, sp)
+		file := filepath.Join(sp.AI(), filepath.FromSlash(sources[i].Rel))
+		data, _ := os.ReadFile(file)
+		os.WriteFile(file, append(data, "\n# changed\n"...), 0o644)
+	}
+	full, err := Run(Request{Spaces: ss, Trust: treeTrust(t, ss), Policy: Policy{Now: now}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var problems []Result
+	for _, r := range full.Items {
+		if r.Verdict.Failed() || len(r.Warnings) > 0 {
+			problems = append(problems, r)
+		}
+	}
+	if len(problems) != 2 {
+		t.Fatalf("%d problems", len(problems))
+	}
+	cases := map[string]struct {
+		req    Request
+		chunks []int
+		items  []Result
+	}{
+		"count passed":      {Request{CountPassed: true, ChunkSize: 10}, []int{10, 10, 5}, problems},
+		"keep every result": {Request{ChunkSize: 10}, []int{25}, full.Items},
+		"keep bytes":        {Request{CountPassed: true, KeepBytes: true, ChunkSize: 10}, []int{25}, full.Items},
+		"each":              {Request{CountPassed: true, ChunkSize: 10, Each: func([]Source, int, int, []Result) error { return nil }}, []int{10, 10, 5}, problems},
+		"each, every one":   {Request{ChunkSize: 10, Each: func([]Source, int, int, []Result) error { return nil }}, []int{10, 10, 5}, full.Items},
+	}
+	for name, c := range cases {
+		var got []Result
+		var chunks []int
+		req := c.req
+		req.Spaces, req.Trust, req.Policy = ss, treeTrust(t, ss), Policy{Now: now}
+		req.Sink = func(rs []Result) error {
+			chunks = append(chunks, len(rs))
+			got = append(got, rs...)
+			return nil
+		}
+		res, err := Run(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameResults(t, name+": handed", got, full.Items)
+		sameResults(t, name+": kept", res.Items, c.items)
+		if !reflect.DeepEqual(chunks, c.chunks) || len(res.Items)+res.Passed != 25 {
+			t.Errorf("%s: chunks %v, %d kept + %d passed", name, chunks, len(res.Items), res.Passed)
+		}
+	}
+	stop := errors.New("stop")
+	for _, count := range []bool{true, false} {
+		if _, err := Run(Request{Spaces: ss, Trust: treeTrust(t, ss), Policy: Policy{Now: now}, CountPassed: count, Sink: func([]Result) error { return stop }}); !errors.Is(err, stop) {
+			t.Errorf("count %v: an error from the sink: %v", count, err)
+		}
+	}
+}
+
+// Under a trust ref the sink gets the results once the rollback check has
+// run: an item put back at an older signature is handed on as a rollback,
+// never as verified.
+func TestSinkAfterRollbacks(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	root := t.TempDir()
+	sp := signedProject(t, root, 5)
+	git := func(args ...string) {
+		c := exec.Command("git", append([]string{"-C", root, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("add", "-A")
+	git("commit", "-q", "-m", "signed")
+	sources, _ := allSources(t, sp)
+	older := sources[2]
+	file := filepath.Join(sp.AI(), filepath.FromSlash(older.Rel))
+	data, _ := os.ReadFile(file)
+	os.WriteFile(file, append(data, "\n# an older version\n"...), 0o644)
+	b := &sign.Batch{Key: testKey(), Format: sign.V2, Time: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
+	if r := b.Run([]sign.Target{{Kind: older.Kind, ID: older.ID, Space: sp, Rel: older.Rel}}); r[0].Err != nil {
+		t.Fatal(r[0].Err)
+	}
+	ss := spacesOf(t, root)
+	ts, g, err := LoadTrust(ss, TrustOptions{Ref: "HEAD"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []Result
+	calls := 0
+	res, err := Run(Request{Spaces: ss, Trust: ts, Git: g, Policy: Policy{Now: time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)}, CountPassed: true, ChunkSize: 2,
+		Sink: func(rs []Result) error { calls++; got = append(got, rs...); return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameResults(t, "handed", got, res.Items)
+	if calls != 1 || len(got) != 5 || got[2].Verdict != Rollback {
+		t.Errorf("%d calls; %d results, the older one %s", calls, len(got), got[2].Verdict)
 	}
 }
 

@@ -34,14 +34,14 @@ func SelectionSources(sel *space.Selection) []Source {
 }
 
 // walkCounting verifies every item of the spaces as their walks find
-// them (space.WalkEach), a chunk at a time (chunkSize, 0: 4096), keeping
-// the results that failed or carry warnings and counting the others
-// (Request.CountPassed): nothing is held per item that passed, so a run
-// over a hundred thousand items needs the memory of a few chunks. The
-// walk runs ahead by one chunk while the workers verify the one before.
-// The order is a whole selection's: each space's items in walk order,
-// then its links named like items.
-func (res *Results) walkCounting(v *Verifier, spaces []*space.Space, kinds []item.Kind, chunkSize int) error {
+// them (space.WalkEach), a chunk at a time (chunkSize, 0: 4096), hands
+// each chunk's results to sink (when set), keeps those that failed or
+// carry warnings and counts the others (Request.CountPassed): nothing is
+// held per item that passed, so a run over a hundred thousand items needs
+// the memory of a few chunks. The walk runs ahead by one chunk while the
+// workers verify the one before. The order is a whole selection's: each
+// space's items in walk order, then its links named like items.
+func (res *Results) walkCounting(v *Verifier, spaces []*space.Space, kinds []item.Kind, chunkSize int, sink func([]Result) error) error {
 	size := chunkSize
 	if size <= 0 {
 		size = 4096
@@ -75,17 +75,22 @@ func (res *Results) walkCounting(v *Verifier, spaces []*space.Space, kinds []ite
 			}
 		}
 	}()
-	defer close(stop)
+	var sinkErr error
 	for srcs := range chunks {
 		items := v.Run(srcs)
 		res.noteCopies(items)
-		for _, r := range items {
-			if r.Verdict.Failed() || len(r.Warnings) > 0 {
-				res.Items = append(res.Items, r)
-			} else {
-				res.Passed++
+		res.keep(items, true)
+		if sink != nil {
+			if sinkErr = sink(items); sinkErr != nil {
+				break
 			}
 		}
+	}
+	close(stop)
+	for range chunks { // the walk ends at its next chunk
+	}
+	if sinkErr != nil {
+		return sinkErr
 	}
 	// The channel is closed: the walk is over, and its error and count
 	// are this goroutine's to read.

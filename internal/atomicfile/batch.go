@@ -40,16 +40,28 @@ const renameWorkers = 8
 // the target's name, then this.
 const TempPrefix = ".rye-tmp-"
 
+// firstTemp is the name a target's temporary file is tried under first:
+// one name per target, so that what a killed run left can be removed
+// without listing the folder (CleanStaleOf). Another run staging the same
+// target at the same moment finds it taken and uses a random name.
+func firstTemp(target string) string {
+	return filepath.Join(filepath.Dir(target), "."+filepath.Base(target)+TempPrefix+"0")
+}
+
 // Stage writes data to a temporary file beside target, with permission
 // bits perm (callers pass the target's current mode to keep it). Safe for
 // concurrent use.
 func (b *Batch) Stage(target string, data []byte, perm fs.FileMode) error {
-	var rnd [6]byte
-	if _, err := rand.Read(rnd[:]); err != nil {
-		return err
-	}
-	tmp := filepath.Join(filepath.Dir(target), "."+filepath.Base(target)+TempPrefix+hex.EncodeToString(rnd[:]))
+	tmp := firstTemp(target)
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if errors.Is(err, fs.ErrExist) {
+		var rnd [6]byte
+		if _, err := rand.Read(rnd[:]); err != nil {
+			return err
+		}
+		tmp = filepath.Join(filepath.Dir(target), "."+filepath.Base(target)+TempPrefix+hex.EncodeToString(rnd[:]))
+		f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	}
 	if err != nil {
 		return err
 	}
@@ -122,6 +134,15 @@ func (b *Batch) Commit() map[string]error {
 		}
 	}
 	return failed
+}
+
+// CleanStaleOf removes the temporary file an interrupted batch left for
+// target under its first name (Stage), without listing its folder: what
+// signing a few items does, where listing a folder of thousands would cost
+// more than the signing. The rare leftover under a random name (two runs
+// staged the same target at once) is CleanStale's.
+func CleanStaleOf(target string) {
+	os.Remove(firstTemp(target))
 }
 
 // CleanStale removes the temporary files that an interrupted batch left in

@@ -121,3 +121,63 @@ func TestCleanStale(t *testing.T) {
 		t.Errorf("entries: %v", entries)
 	}
 }
+
+// TestCleanStaleOf: a killed run's temporary file for a target (its first
+// name) is removed without listing the folder, and a target staged while
+// that name is taken (another run at the same moment, or a leftover) gets
+// another name and still replaces its target.
+func TestCleanStaleOf(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.md")
+	os.WriteFile(p, []byte("old"), 0o644)
+	killed := &Batch{}
+	if err := killed.Stage(p, []byte("never committed"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if n := countTemp(dir); n != 1 {
+		t.Fatalf("staged %d temporary files", n)
+	}
+	// The name is taken: a second stage of the same target uses another.
+	var b Batch
+	if err := b.Stage(p, []byte("new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if n := countTemp(dir); n != 2 {
+		t.Fatalf("%d temporary files, want 2 (one under a second name)", n)
+	}
+	if failed := b.Commit(); len(failed) != 0 {
+		t.Fatal(failed)
+	}
+	if data, _ := os.ReadFile(p); string(data) != "new" {
+		t.Fatalf("target: %q", data)
+	}
+	CleanStaleOf(p)
+	if n := countTemp(dir); n != 0 {
+		t.Errorf("%d temporary files left after CleanStaleOf", n)
+	}
+	CleanStaleOf(filepath.Join(dir, "missing.md")) // nothing to remove: no error, no effect
+	if data, _ := os.ReadFile(p); string(data) != "new" {
+		t.Errorf("target after cleaning: %q", data)
+	}
+}
+
+// TestBarrier: a barrier over a few paths (one fsync each) and over many
+// (syncfs where the platform has it) flushes files and folders and reports
+// no failure; a path that has gone is left to fail where it is used.
+func TestBarrier(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for i := range 10 {
+		p := filepath.Join(dir, fmt.Sprint("f", i))
+		os.WriteFile(p, []byte("x"), 0o644)
+		paths = append(paths, p)
+	}
+	for _, ps := range [][]string{{paths[0]}, {paths[0], dir}, append(paths, dir)} {
+		if failed := barrier(ps); len(failed) != 0 {
+			t.Errorf("barrier over %d paths: %v", len(ps), failed)
+		}
+	}
+	if failed := barrier([]string{filepath.Join(dir, "gone")}); len(failed) != 0 {
+		t.Errorf("a missing path: %v", failed)
+	}
+}

@@ -25,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"unicode"
@@ -69,6 +70,21 @@ func Pinned() ([]Signer, error) {
 	s, err := ParseSigners(pinned)
 	if err != nil {
 		return nil, fmt.Errorf("%s (compiled into this rye): %w", PinnedFile, err)
+	}
+	return s, nil
+}
+
+// ReadSigners reads the allowed_signers file at path (rye version verify
+// --signers FILE) with ParseSigners; an error it finds in the file names
+// the file.
+func ReadSigners(path string) ([]Signer, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := ParseSigners(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return s, nil
 }

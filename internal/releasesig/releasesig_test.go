@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -186,4 +189,22 @@ func FuzzParseSigners(f *testing.F) {
 			}
 		}
 	})
+}
+
+// ReadSigners names the file in what it finds wrong with it, and keeps
+// ErrNoKey for a file without a key.
+func TestReadSigners(t *testing.T) {
+	dir := t.TempDir()
+	good, empty := filepath.Join(dir, "allowed_signers"), filepath.Join(dir, "empty")
+	os.WriteFile(good, []byte(`rye-release namespaces="rye-release" `+keyText(testKey(0))+"\n"), 0o644)
+	os.WriteFile(empty, []byte("# no keys\n"), 0o644)
+	if s, err := ReadSigners(good); err != nil || len(s) != 1 || !s[0].Key.Equal(testKey(0).Public()) {
+		t.Errorf("%+v %v", s, err)
+	}
+	if _, err := ReadSigners(empty); !errors.Is(err, ErrNoKey) || !strings.HasPrefix(err.Error(), empty+": ") {
+		t.Errorf("a file without a key: %v", err)
+	}
+	if _, err := ReadSigners(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a missing file: %v", err)
+	}
 }

@@ -5,6 +5,7 @@
 //	go run -C internal/ryebench . -exec 200
 //	go run -C internal/ryebench . -mcp 200
 //	go run -C internal/ryebench . -confine 300
+//	go run -C internal/ryebench . -sign 200
 //
 // It is a module of its own (internal/ryebench/go.mod, with rye replaced by
 // this checkout) so that go install ./..., which pre-commit runs, does not
@@ -48,6 +49,7 @@ func main() {
 	keep := flag.String("keep", "", "generate into `DIR` and keep it (default: a temporary folder)")
 	execRuns := flag.Int("exec", 0, "time `N` runs of rye execute on a trivial tool instead")
 	mcpRuns := flag.Int("mcp", 0, "time `N` round trips to rye mcp on stdio instead")
+	signRuns := flag.Int("sign", 0, "time `N` runs each of rye sign of one item (signed already, and edited) in a folder of 1 and of 1,000 items against a reference signer (signone.go)")
 	confineRuns := flag.Int("confine", 0, "time `N` runs each of a trivial tool: bash, rye execute unconfined, confined through rye-confine, confined through rye itself")
 	inProcess := flag.Bool("in-process", false, "time the commands in-process (the older, finer measure) instead of as processes in a git repository")
 	goals := flag.Bool("goals", false, "time issue 26's goals instead: each rye command against its reference (the floor, git status, plain verify), alternated pair by pair")
@@ -72,6 +74,10 @@ func main() {
 	os.Setenv("XDG_CACHE_HOME", filepath.Join(root, "cache"))
 	if *mcpRuns > 0 {
 		mcpOverhead(root, *mcpRuns, callerEnv)
+		return
+	}
+	if *signRuns > 0 {
+		signOverhead(root, *signRuns, callerEnv)
 		return
 	}
 	if *confineRuns > 0 {

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -56,11 +54,7 @@ items.`,
 			if output == "" {
 				return usageError("-o FILE: say where to write the bundle")
 			}
-			p, err := a.open(project.Options{})
-			if err != nil {
-				return err
-			}
-			sp, err := a.space(p)
+			p, sp, err := a.openSpace(project.Options{}, false)
 			if err != nil {
 				return err
 			}
@@ -191,11 +185,7 @@ installing a newer version replaces it cleanly.`,
 			if user && toProject {
 				return usageError("--user and --project do not go together")
 			}
-			p, err := a.open(project.Options{SpacesOnly: true})
-			if err != nil {
-				return err
-			}
-			dest, err := a.writable(p, "--user", map[bool]string{true: "user", false: "project"}[user])
+			_, dest, err := a.openSpace(project.Options{SpacesOnly: true}, user)
 			if err != nil {
 				return err
 			}
@@ -208,8 +198,7 @@ installing a newer version replaces it cleanly.`,
 				a.renderReport(r.Report(args[0], a.verbose), r.Line(), nil) // the findings; the exit code is ours
 				return findings("nothing installed")
 			}
-			sum := sha256.Sum256(data)
-			o := release.InstallOptions{Root: dest.Root, Force: force, ArchiveSum: hex.EncodeToString(sum[:]), Now: time.Now(), Trust: shipped}
+			o := release.InstallOptions{Root: dest.Root, Force: force, Archive: data, Now: time.Now(), Trust: shipped}
 			rec, err := release.Install(r, o)
 			var ce *release.ConflictError
 			switch {

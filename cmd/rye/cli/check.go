@@ -29,7 +29,12 @@ repository; -C DIR (repeatable) and --all-projects check several projects.`,
 			if lo.fix || lo.diff {
 				return usageError("rye check does not change files: use rye lint --fix or --diff")
 			}
-			return a.runCheck(vo, lo, args)
+			s := a.openReport()
+			rep, sum, err := a.runCheck(vo, lo, args, s)
+			if err != nil {
+				return a.failReport(s, err)
+			}
+			return a.closeReport(s, rep, sum.Line(), sum)
 		},
 	}
 	vo.flags(cmd)
@@ -40,10 +45,12 @@ repository; -C DIR (repeatable) and --all-projects check several projects.`,
 	return cmd
 }
 
-func (a *app) runCheck(vo *verifyOptions, lo *lintOptions, args []string) error {
-	parts, req, err := a.verifyParts(vo, args)
+// runCheck verifies and lints the projects of a run into one report (its
+// items go to s).
+func (a *app) runCheck(vo *verifyOptions, lo *lintOptions, args []string, s *report.Stream) (*report.Report, report.CheckSummary, error) {
+	parts, req, err := a.verifyParts(vo, args, s)
 	if err != nil {
-		return err
+		return nil, report.CheckSummary{}, err
 	}
 	rep, err := a.merged("rye check", parts, func(p project.Part) (*report.Report, error) {
 		opts, err := lint.OptionsFor(p.Settings, lo.enable, lo.disable)
@@ -59,8 +66,7 @@ func (a *app) runCheck(vo *verifyOptions, lo *lintOptions, args []string) error 
 		return c.Report(notes(p.Settings), p.Spaces.Project, a.verbose), nil
 	})
 	if err != nil {
-		return err
+		return nil, report.CheckSummary{}, err
 	}
-	sum := rep.CheckCounts(len(parts))
-	return a.renderReport(rep, sum.Line(), sum)
+	return rep, rep.CheckCounts(len(parts)), nil
 }

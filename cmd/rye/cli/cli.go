@@ -231,11 +231,7 @@ func helpCommand(root *cobra.Command) *cobra.Command {
 			if len(rest) > 0 {
 				unknown = rest[0]
 			}
-			msg := fmt.Sprintf("no help topic %q for %q", unknown, cmd.CommandPath())
-			if s := cmd.SuggestionsFor(unknown); len(s) > 0 {
-				msg += "; did you mean " + strings.Join(s, " or ") + "?"
-			}
-			return usageError("%s (rye %s--help lists them)", msg, strings.TrimPrefix(cmd.CommandPath()+" ", "rye "))
+			return unknownVerb(cmd, "no help topic", unknown, strings.TrimPrefix(cmd.CommandPath()+" ", "rye "))
 		},
 	}
 }
@@ -250,13 +246,20 @@ func verbGroup(cmd *cobra.Command) {
 		if len(args) == 0 {
 			return nil
 		}
-		msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
-		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
-			msg += "; did you mean " + strings.Join(s, " or ") + "?"
-		}
-		return usageError("%s (rye %s --help lists them)", msg, cmd.Name())
+		return unknownVerb(cmd, "unknown command", args[0], cmd.Name()+" ")
 	}
 	cmd.RunE = func(cmd *cobra.Command, args []string) error { return cmd.Help() }
+}
+
+// unknownVerb is the usage error (exit 2) of a verb that cmd does not
+// have: what was meant when cobra can tell, and the help that lists the
+// verbs there are (rye HELP--help).
+func unknownVerb(cmd *cobra.Command, what, name, help string) error {
+	msg := fmt.Sprintf("%s %q for %q", what, name, cmd.CommandPath())
+	if s := cmd.SuggestionsFor(name); len(s) > 0 {
+		msg += "; did you mean " + strings.Join(s, " or ") + "?"
+	}
+	return usageError("%s (rye %s--help lists them)", msg, help)
 }
 
 // severalProjects is the annotation of the verbs that take several -C

@@ -101,20 +101,42 @@ func runnableTools(cmd *cobra.Command, ss *space.Spaces) ([]*space.Space, func(i
 	return ss.All(), func(k item.Kind, id item.ID) bool { return k == item.Tool && space.IsExtractor(id) }
 }
 
+// completer lists the candidates for one argument.
+type completer func(cmd *cobra.Command, args []string, toComplete string) []string
+
+// positional completes the i-th argument with the i-th completer, and
+// nothing (not even files) past the last.
+func positional(cs ...completer) cobra.CompletionFunc {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		if len(args) < len(cs) {
+			return cs[len(args)](cmd, args, toComplete), cobra.ShellCompDirectiveNoFileComp
+		}
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// words completes an argument from a fixed list.
+func words(ws ...string) completer {
+	return func(*cobra.Command, []string, string) []string { return ws }
+}
+
+// ids completes the ids of kind k among the items filter picks.
+func (a *app) ids(filter idFilter, k item.Kind) completer {
+	return func(cmd *cobra.Command, _ []string, toComplete string) []string {
+		return a.itemIDs(cmd, filter, []item.Kind{k}, toComplete)
+	}
+}
+
 // completeKindAndID completes "KIND ID" arguments: the kind first, then the
 // ids of that kind found in every space.
-func (a *app) completeKindAndID(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	switch len(args) {
-	case 0:
-		return []string{"directive", "tool", "knowledge"}, cobra.ShellCompDirectiveNoFileComp
-	case 1:
+func (a *app) completeKindAndID() cobra.CompletionFunc {
+	return positional(words("directive", "tool", "knowledge"), func(cmd *cobra.Command, args []string, toComplete string) []string {
 		k, err := item.ParseKind(args[0])
 		if err != nil {
-			return nil, cobra.ShellCompDirectiveNoFileComp
+			return nil
 		}
-		return a.itemIDs(cmd, allItems, []item.Kind{k}, toComplete), cobra.ShellCompDirectiveNoFileComp
-	}
-	return nil, cobra.ShellCompDirectiveNoFileComp
+		return a.ids(allItems, k)(cmd, args, toComplete)
+	})
 }
 
 // itemIDs lists the ids of the given kinds that start with prefix, in the

@@ -216,7 +216,7 @@ func (a *app) executeItemCommand(k item.Kind) *cobra.Command {
 		Use:               use,
 		Short:             short,
 		Args:              cobra.MinimumNArgs(1),
-		ValidArgsFunction: a.completeFirstID(k),
+		ValidArgsFunction: positional(a.ids(allItems, k)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			id, rest, x, err := a.itemCall(args, &o)
 			if err != nil {
@@ -272,16 +272,8 @@ func (a *app) lockCommand() *cobra.Command {
 .ai/lockfiles/<id>@<version>.lock.json in the project, replacing any lockfile
 there. rye execute then refuses to run the tool when an element of its chain
 changes, moves to another space or is shadowed, until the lock is refreshed.`,
-		Args: cobra.ExactArgs(2),
-		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			switch len(args) {
-			case 0:
-				return []string{"tool"}, cobra.ShellCompDirectiveNoFileComp
-			case 1:
-				return a.itemIDs(cmd, runnableTools, []item.Kind{item.Tool}, toComplete), cobra.ShellCompDirectiveNoFileComp
-			}
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		},
+		Args:              cobra.ExactArgs(2),
+		ValidArgsFunction: positional(words("tool"), a.ids(runnableTools, item.Tool)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if args[0] != "tool" {
 				return usageError("rye lock %s: only tools have lockfiles (rye lock tool ID)", args[0])
@@ -346,21 +338,6 @@ func (a *app) completeToolParams(cmd *cobra.Command, args []string, toComplete s
 		}
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp
-}
-
-// completeFirstID completes the id of an item of kind k as the first
-// argument, and nothing after it.
-func (a *app) completeFirstID(k item.Kind) cobra.CompletionFunc {
-	return func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-		if len(args) == 0 {
-			filter := allItems
-			if k == item.Tool {
-				filter = runnableTools
-			}
-			return a.itemIDs(cmd, filter, []item.Kind{k}, toComplete), cobra.ShellCompDirectiveNoFileComp
-		}
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
 }
 
 // itemCall reads the arguments of a directive or knowledge call: the id,

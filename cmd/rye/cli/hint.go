@@ -2,10 +2,8 @@ package cli
 
 import (
 	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 
+	"github.com/ryekit/rye/internal/precommit"
 	"github.com/ryekit/rye/report"
 )
 
@@ -25,49 +23,12 @@ func (a *app) commandName() string {
 	}
 	a.cmdName = "rye"
 	if fromHook() {
-		if p := executablePath(); p != "" {
-			a.cmdName = report.ShellWord(homeRelative(p))
+		if p := precommit.Process().Path(); p != "" {
+			a.cmdName = report.ShellWord(p)
 		}
 	}
 	return a.cmdName
 }
 
-// executablePath is the running binary as it was started: os.Args[0] when
-// it is a path (pre-commit starts hooks by their full path), else found on
-// PATH, else what the system says.
-func executablePath() string {
-	arg := os.Args[0]
-	if strings.ContainsRune(arg, filepath.Separator) {
-		if abs, err := filepath.Abs(arg); err == nil {
-			return abs
-		}
-	}
-	if p, err := exec.LookPath(arg); err == nil {
-		if abs, err := filepath.Abs(p); err == nil {
-			return abs
-		}
-	}
-	p, err := os.Executable()
-	if err != nil {
-		return ""
-	}
-	return p
-}
-
-// homeRelative writes a path in the home folder as ~/…, which every shell
-// expands.
-func homeRelative(p string) string {
-	home, err := os.UserHomeDir()
-	if err != nil || home == "" {
-		return p
-	}
-	if rel, err := filepath.Rel(home, p); err == nil && !report.Outside(rel) && rel != "." {
-		return "~/" + filepath.ToSlash(rel)
-	}
-	return p
-}
-
-// fromHook reports a run under pre-commit (PRE_COMMIT=1 in a hook's
-// environment): its file list is a change's, whose files that are not
-// items are skipped rather than refused.
-func fromHook() bool { return os.Getenv("PRE_COMMIT") == "1" }
+// fromHook reports a run under pre-commit (precommit.Hook).
+func fromHook() bool { return precommit.Hook(os.Getenv) }

@@ -25,7 +25,7 @@ prints the parsed metadata instead. With --destination project|user it
 copies the file into that space, where it shadows the original and must be
 signed like any item of that space.`,
 		Args:              cobra.ExactArgs(2),
-		ValidArgsFunction: a.completeKindAndID,
+		ValidArgsFunction: a.completeKindAndID(),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			req, err := a.loadRequest(args[0], args[1], destination, force)
 			if err != nil {
@@ -67,11 +67,7 @@ signed like any item of that space.`,
 // pipeline (project.LoadRequest). Bad kinds, ids and destinations are
 // usage errors (exit 2).
 func (a *app) loadRequest(kindArg, idArg, destination string, force bool) (verify.LoadRequest, error) {
-	k, err := item.ParseKind(kindArg)
-	if err != nil {
-		return verify.LoadRequest{}, usageError("%v", err)
-	}
-	id, err := item.ParseID(idArg)
+	k, id, err := item.ParseKindID(kindArg, idArg)
 	if err != nil {
 		return verify.LoadRequest{}, usageError("%v", err)
 	}

@@ -63,11 +63,7 @@ stdout carries the protocol only; warnings go to stderr.`,
 				if len(roots) > 0 {
 					return usageError("--root: the server is pinned to one project (-C or --project); give one or the other")
 				}
-				p, err := a.open(project.Options{SpacesOnly: true})
-				if err != nil {
-					return err
-				}
-				sp, err := a.space(p)
+				_, sp, err := a.openSpace(project.Options{SpacesOnly: true}, false)
 				if err != nil {
 					return err
 				}

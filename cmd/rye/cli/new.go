@@ -28,24 +28,16 @@ lints clean and runs. The directive's author is your git identity. A tool
 declares a sandbox block (no network, no subprocess), so that it runs
 confined; --no-sandbox leaves it out, for a system that cannot confine.`,
 		Args:              cobra.ExactArgs(2),
-		ValidArgsFunction: a.completeFirstKind,
+		ValidArgsFunction: positional(words("tool", "directive", "knowledge")),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			k, err := item.ParseKind(args[0])
-			if err != nil {
-				return usageError("%v", err)
-			}
-			id, err := item.ParseID(args[1])
+			k, id, err := item.ParseKindID(args[0], args[1])
 			if err != nil {
 				return usageError("%v", err)
 			}
 			if k != item.Tool && cmd.Flags().Changed("lang") {
 				return usageError("--lang is for tools: a %s is Markdown", k)
 			}
-			p, err := a.open(project.Options{SpacesOnly: true})
-			if err != nil {
-				return err
-			}
-			sp, err := a.space(p)
+			_, sp, err := a.openSpace(project.Options{SpacesOnly: true}, false)
 			if err != nil {
 				return err
 			}
@@ -69,12 +61,4 @@ confined; --no-sandbox leaves it out, for a system that cannot confine.`,
 	cmd.Flags().BoolVar(&noSandbox, "no-sandbox", false, "write a tool without its sandbox block (it then runs unconfined)")
 	cmd.RegisterFlagCompletionFunc("lang", fixedValues(scaffold.LangNames()...))
 	return cmd
-}
-
-// completeFirstKind completes the kind of rye new.
-func (a *app) completeFirstKind(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	if len(args) == 0 {
-		return []string{"tool", "directive", "knowledge"}, cobra.ShellCompDirectiveNoFileComp
-	}
-	return nil, cobra.ShellCompDirectiveNoFileComp
 }

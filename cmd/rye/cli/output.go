@@ -72,19 +72,52 @@ func (o *outputOptions) list(json bool) ([]report.Output, error) {
 // relative to the repository's top level (see pathMapper); text keeps
 // them relative to the working directory.
 func (a *app) renderReport(rep *report.Report, line string, summary any) error {
+	return a.closeReport(a.openReport(), rep, line, summary)
+}
+
+// openReport begins the report of the verb being run on its outputs: the
+// run hands its items to the stream as it verifies them (verify.Stream).
+func (a *app) openReport() *report.Stream {
+	version, _, _ := Version()
+	return a.outputs(a.outs).Open(a.tool, version)
+}
+
+// closeReport ends a report begun with openReport with the rest of rep
+// (renderReport).
+func (a *app) closeReport(s *report.Stream, rep *report.Report, line string, summary any) error {
 	a.rendered = true
 	rep.Version, _, _ = Version()
 	rep = rep.Named(a.commandName())
 	if a.verbose {
 		rep.Groups = nil // -v: every finding on its own line
 	}
-	if err := a.outputs(a.outs).Write(rep, line, summary); err != nil {
+	if err := s.Close(rep, line, summary); err != nil {
 		return asUsage(outputError(err))
 	}
 	if rep.ExitCode() != 0 {
 		return errReported
 	}
 	return nil
+}
+
+// failReport ends a report whose run stopped with err after it began
+// writing items: the JSON begun on stdout ends with the error, files get
+// the error's document (report.Stream.Fail). A report not begun is left
+// to main, which renders err as every error (renderError).
+func (a *app) failReport(s *report.Stream, err error) error {
+	if !s.Begun() {
+		return err
+	}
+	msg, code := err.Error(), ExitUsage
+	var ee *exitError
+	if errors.As(err, &ee) {
+		msg, code = a.hint(ee.err.Error()), ee.code
+	}
+	a.rendered = true
+	for _, err := range s.Fail(a.failure(msg, code)) {
+		fmt.Fprintln(a.stderr, "rye: "+outputError(err).Error())
+	}
+	return err
 }
 
 // outputs are the destinations of a report, with how this run writes.
@@ -108,11 +141,18 @@ func (a *app) renderFailure(tool string, outs []report.Output, msg string, code 
 	if !report.Machine(outs) {
 		return
 	}
-	rep := &report.Report{Tool: tool, Failure: &report.Failure{Message: a.hint(msg), ExitCode: code}}
-	rep.Version, _, _ = Version()
+	rep := a.failure(msg, code)
+	rep.Tool = tool
 	for _, err := range a.outputs(outs).WriteFailure(rep) {
 		fmt.Fprintln(a.stderr, "rye: "+outputError(err).Error())
 	}
+}
+
+// failure is the report of a run of the verb that could not report.
+func (a *app) failure(msg string, code int) *report.Report {
+	rep := &report.Report{Tool: a.tool, Failure: &report.Failure{Message: a.hint(msg), ExitCode: code}}
+	rep.Version, _, _ = Version()
+	return rep
 }
 
 // color reports whether text on stdout may be coloured: a terminal, and

@@ -3,12 +3,9 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
-	"strings"
 
 	"github.com/ryekit/rye/config"
 	"github.com/ryekit/rye/project"
-	"github.com/ryekit/rye/report"
 	"github.com/ryekit/rye/space"
 	"github.com/ryekit/rye/verify"
 )
@@ -67,13 +64,23 @@ func (a *app) userRoot() string {
 	return ss.User.Root
 }
 
-// space is the project space of p, for the verbs that need one.
-func (a *app) space(p *project.Project) (*space.Space, error) {
-	sp, err := p.Space()
+// openSpace opens the project of the run (open, with o) and the space a
+// verb writes into: the project's, or with user your user space
+// (project.Writable).
+func (a *app) openSpace(o project.Options, user bool) (*project.Project, *space.Space, error) {
+	p, err := a.open(o)
 	if err != nil {
-		return nil, a.requestError(err)
+		return nil, nil, err
 	}
-	return sp, nil
+	name := "project"
+	if user {
+		name = "user"
+	}
+	sp, err := p.Writable(name)
+	if err != nil {
+		return nil, nil, a.requestError(err)
+	}
+	return p, sp, nil
 }
 
 // writable is the space a verb that writes names with flag: the project
@@ -101,25 +108,14 @@ func (a *app) requestError(err error) error {
 		return usageError("--project %s: %v (rye init --project %s makes one)", np.Dir, np, np.Dir)
 	}
 	if errors.As(err, &np) || errors.Is(err, verify.ErrNoProject) {
-		dir, below := a.workDir(), []string(nil)
-		if np != nil {
-			dir, below = np.Dir, np.Below
+		if np == nil {
+			np = &project.NoProjectError{Dir: a.workDir()}
 		}
-		msg := fmt.Sprintf("%v (run 'rye init' to create one, or use -C DIR)", &project.NoProjectError{Dir: dir})
-		if len(below) == 0 || (a.tool != "rye verify" && a.tool != "rye check" && a.tool != "rye lint") {
+		msg := fmt.Sprintf("%v (run 'rye init' to create one, or use -C DIR)", np)
+		if len(np.Below) == 0 || (a.tool != "rye verify" && a.tool != "rye check" && a.tool != "rye lint") {
 			return usageError("%s", msg)
 		}
-		shown := make([]string, 0, 3)
-		for _, r := range below[:min(3, len(below))] {
-			if rel, rerr := filepath.Rel(a.workDir(), r); rerr == nil {
-				r = rel
-			}
-			shown = append(shown, r)
-		}
-		if len(below) > 3 {
-			shown = append(shown, "…")
-		}
-		return usageError("%s; the repository has %s (%s): check them with --all-projects, or -C DIR for each", msg, report.Plural(len(below), "project"), strings.Join(shown, ", "))
+		return usageError("%s; the repository has %s: check them with --all-projects, or -C DIR for each", msg, np.BelowText(a.workDir()))
 	}
 	var fp *space.ForeignProjectError
 	var re *verify.RequestError

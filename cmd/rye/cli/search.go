@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ryekit/rye/internal/cachedir"
 	"github.com/ryekit/rye/search"
 )
 
@@ -37,28 +36,18 @@ rebuilds it in memory. See docs/search.md.`,
 			}
 			return nil
 		},
-		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			if len(args) == 0 {
-				return []string{"tool", "directive", "knowledge", "all"}, cobra.ShellCompDirectiveNoFileComp
-			}
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		},
+		ValidArgsFunction: positional(words("tool", "directive", "knowledge", "all")),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			query := strings.Join(args[1:], " ")
 			ss, err := a.spaces()
 			if err != nil {
 				return err
 			}
-			extractors, err := ss.Extractors()
+			req, err := search.Over(ss, !noCache)
 			if err != nil {
 				return asUsage(err)
 			}
-			req := search.Request{Spaces: ss, Scope: args[0], Query: query, Limit: limit, Extractors: extractors}
-			if !noCache {
-				if dir, secret, err := cachedir.Keyed(); err == nil {
-					req.CacheDir, req.Secret = dir, secret // no secret, no cache: it only saves time
-				}
-			}
+			req.Scope, req.Query, req.Limit = args[0], query, limit
 			res, err := search.Run(req)
 			var re *search.RequestError
 			switch {

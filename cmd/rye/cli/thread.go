@@ -28,7 +28,7 @@ inputs; --model, --max-spend, --max-turns and --async are the thread's
 thread runner: a bundle that provides rye/agent/threads/thread_directive
 must be installed, or rye thread fails saying so.`,
 		Args:              cobra.MinimumNArgs(1),
-		ValidArgsFunction: a.completeFirstID(item.Directive),
+		ValidArgsFunction: positional(a.ids(allItems, item.Directive)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			id, rest, x, err := a.itemCall(args, &o)
 			if err != nil {

@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,15 +54,7 @@ func (o *trustOptions) flags(cmd *cobra.Command) {
 
 // trustDir is the trusted_keys folder that trust add/self/remove write.
 func (a *app) trustDir(user bool) (string, error) {
-	name := "project"
-	if user {
-		name = "user"
-	}
-	p, err := a.open(project.Options{SpacesOnly: true})
-	if err != nil {
-		return "", err
-	}
-	sp, err := a.writable(p, "--user", name)
+	_, sp, err := a.openSpace(project.Options{SpacesOnly: true}, user)
 	if err != nil {
 		return "", err
 	}
@@ -134,21 +125,9 @@ cannot honour them); namespaces are not kept, since rye's signatures have
 none. The fingerprint is rye's, recomputed from the key.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			name := args[0]
-			var data []byte
-			var err error
-			if name == "-" {
-				name = "standard input"
-				data, err = io.ReadAll(io.LimitReader(a.stdin, 1<<16))
-			} else {
-				data, err = os.ReadFile(name)
-			}
+			k, err := verify.ImportKeyFile(args[0], a.stdin)
 			if err != nil {
 				return asUsage(err)
-			}
-			k, err := verify.ImportKey(name, data)
-			if err != nil {
-				return usageError("%s: %v", name, err)
 			}
 			return a.addTrust(k, o)
 		},

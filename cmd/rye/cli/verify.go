@@ -79,11 +79,12 @@ usage or configuration errors.`,
 			if err := a.useOutputs(cmd); err != nil {
 				return err
 			}
-			rep, sum, err := a.verifyAll(o, args)
+			s := a.openReport()
+			rep, sum, err := a.verifyAll(o, args, s)
 			if err != nil {
-				return err
+				return a.failReport(s, err)
 			}
-			return a.renderReport(rep, sum.Line(), sum)
+			return a.closeReport(s, rep, sum.Line(), sum)
 		},
 	}
 	o.flags(cmd)
@@ -117,8 +118,9 @@ func (a *app) listsItems() bool {
 
 // verifyParts opens the projects of a run of rye verify or rye check
 // (openRun) with their trust, and the request each is verified with,
-// after the checks that only flags can get wrong.
-func (a *app) verifyParts(o *verifyOptions, args []string) ([]project.Part, verify.Request, error) {
+// after the checks that only flags can get wrong; the items go to s as
+// they are verified.
+func (a *app) verifyParts(o *verifyOptions, args []string, s *report.Stream) ([]project.Part, verify.Request, error) {
 	kinds, patterns := splitKind(args)
 	if o.staged && o.changedSince != "" {
 		return nil, verify.Request{}, usageError("--staged and --changed-since do not go together")
@@ -139,8 +141,12 @@ func (a *app) verifyParts(o *verifyOptions, args []string) ([]project.Part, veri
 		RunFiles: true, NestedProjects: true,
 		Copies:   &verify.SeenCopies{}, // a copy across the run's projects is one too
 		Progress: a.progress("verifying"),
-		// A report that is not JSON (nor -v) shows only problems.
-		CountPassed: !a.verbose && !a.listsItems(),
+		// The report shows only problems but with -v; JSON lists every
+		// item as it comes.
+		CountPassed: !a.verbose,
+	}
+	if a.listsItems() {
+		req.Sink = verify.Stream(s)
 	}
 	if !o.noCache {
 		req.Cache, req.CacheSecret = a.verifyCache()
@@ -172,9 +178,9 @@ func (a *app) verifyCache() (string, []byte) {
 }
 
 // verifyAll runs the verify pipeline for rye verify and turns its results
-// into one report.
-func (a *app) verifyAll(o *verifyOptions, args []string) (*report.Report, report.VerifySummary, error) {
-	parts, req, err := a.verifyParts(o, args)
+// into one report (its items go to s).
+func (a *app) verifyAll(o *verifyOptions, args []string, s *report.Stream) (*report.Report, report.VerifySummary, error) {
+	parts, req, err := a.verifyParts(o, args, s)
 	if err != nil {
 		return nil, report.VerifySummary{}, err
 	}

@@ -3,12 +3,10 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"os"
-	"runtime"
-	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ryekit/rye/internal/buildinfo"
 	"github.com/ryekit/rye/internal/releasesig"
 	"github.com/ryekit/rye/internal/sshsig"
 )
@@ -25,43 +23,17 @@ var (
 	date    = ""
 )
 
-// Version returns rye's version, the commit it was built from and the Go
-// version, from the link-time values or else the module's build info.
-func Version() (ver, rev, goVersion string) {
-	ver, rev = version, commit
-	if info, ok := debug.ReadBuildInfo(); ok {
-		if ver == "" && info.Main.Version != "" && info.Main.Version != "(devel)" {
-			ver = info.Main.Version
-		}
-		for _, s := range info.Settings {
-			if s.Key == "vcs.revision" && rev == "" {
-				rev = s.Value
-			}
-		}
-	}
-	if ver == "" {
-		ver = "devel"
-	}
-	if rev == "" {
-		rev = "unknown"
-	}
-	return ver, rev, runtime.Version()
+// build is which rye this is: the link-time values above, completed from
+// the binary's build information (buildinfo.Read).
+func build() buildinfo.Info {
+	return buildinfo.Read(buildinfo.Info{Version: version, Commit: commit, Date: date})
 }
 
-// commitDate is the time of the commit rye was built from, from the
-// link-time value or else the build info; "" when neither knows it.
-func commitDate() string {
-	if date != "" {
-		return date
-	}
-	if info, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range info.Settings {
-			if s.Key == "vcs.time" {
-				return s.Value
-			}
-		}
-	}
-	return ""
+// Version returns rye's version, the commit it was built from and the Go
+// version (build).
+func Version() (ver, rev, goVersion string) {
+	b := build()
+	return b.Version, b.Commit, b.Go
 }
 
 func (a *app) versionCommand() *cobra.Command {
@@ -101,12 +73,9 @@ rye: ssh-keygen -Y verify -f allowed_signers -I rye-release -n rye-release
 		RunE: func(cmd *cobra.Command, args []string) error {
 			req := releasesig.Request{Checksums: args[0], Signature: signature, Files: args[1:]}
 			if signersFile != "" {
-				data, err := os.ReadFile(signersFile)
-				if err != nil {
+				var err error
+				if req.Signers, err = releasesig.ReadSigners(signersFile); err != nil {
 					return asUsage(err)
-				}
-				if req.Signers, err = releasesig.ParseSigners(data); err != nil {
-					return usageError("%s: %v", signersFile, err)
 				}
 			}
 			rep, err := releasesig.Verify(req)
@@ -159,15 +128,15 @@ func (a *app) reportVerifiedRelease(rep *releasesig.Report) error {
 
 // printVersion is rye version, and rye --version.
 func (a *app) printVersion() error {
-	ver, rev, gov := Version()
-	when := commitDate()
+	b := build()
 	if a.json {
-		return writeJSON(a.stdout, map[string]string{"version": ver, "commit": rev, "date": when, "go": gov})
+		return writeJSON(a.stdout, map[string]string{"version": b.Version, "commit": b.Commit, "date": b.Date, "go": b.Go})
 	}
-	if when != "" {
-		rev += ", " + when
+	rev := b.Commit
+	if b.Date != "" {
+		rev += ", " + b.Date
 	}
-	_, err := fmt.Fprintf(a.stdout, "rye %s (commit %s, %s)\n", ver, rev, gov)
+	_, err := fmt.Fprintf(a.stdout, "rye %s (commit %s, %s)\n", b.Version, rev, b.Go)
 	return err
 }
 
