@@ -81,7 +81,7 @@ func (r *Repo) mayConvert(idx *gitIndex, cands Candidates) bool {
 		if path.Base(e.Name) != ".gitattributes" {
 			continue
 		}
-		data, err := r.Blob(File{Blob: e.Hash}, maxAttributesSize)
+		data, err := r.Blob(File{Blob: e.Hash()}, maxAttributesSize)
 		if err != nil || attributesMayConvert(data) {
 			return true
 		}
@@ -91,9 +91,21 @@ func (r *Repo) mayConvert(idx *gitIndex, cands Candidates) bool {
 	// through a link would walk on above the work tree), and those above
 	// it up to the work tree's top.
 	seen, dirs := map[string]bool{}, map[string]bool{}
+	lastDir, haveLast := "", false // the folder of the candidate before, in Rels' terms, when it had a file
 	for i := range cands.Rels {
+		// Candidates come folder by folder: one whose path is in the
+		// folder of the one before (which had a file) is passed over
+		// without making its path.
+		if haveLast && relDir(cands.Rels[i]) == lastDir {
+			continue
+		}
+		haveLast = false
 		file := cands.file(i)
-		if file == "" || seen[filepath.Dir(file)] {
+		if file == "" {
+			continue
+		}
+		lastDir, haveLast = relDir(cands.Rels[i]), true
+		if seen[filepath.Dir(file)] {
 			continue
 		}
 		seen[filepath.Dir(file)] = true
@@ -117,6 +129,10 @@ func (r *Repo) mayConvert(idx *gitIndex, cands Candidates) bool {
 	}
 	return false
 }
+
+// relDir is the folder part of a '/'-separated path with its slash (""
+// for none), as a substring: no allocation.
+func relDir(rel string) string { return rel[:strings.LastIndexByte(rel, '/')+1] }
 
 // gitEtc is the etc folder of the git on PATH (its prefix's, where a git
 // built with another prefix, Linuxbrew's or conda's, keeps its system

@@ -11,8 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"os/user"
 	"path/filepath"
 	"runtime"
@@ -196,7 +194,7 @@ func (r *Repo) Blob(f File, limit int64) ([]byte, error) {
 // With limit > 0, the bytes of each file of at most limit bytes are read
 // too.
 func (r *Repo) Tree(ref, prefix string, limit int64) (map[string]File, error) {
-	return r.tree(ref, prefix, limit, nil)
+	return r.tree(ref, prefix, limit, nil, nil)
 }
 
 // TreeSeeingIndex is Tree without the bytes, reading only the trees the
@@ -212,7 +210,7 @@ func (r *Repo) TreeSeeingIndex(ref, prefix string) (map[string]File, error) {
 	if err != nil || idx.Trees == nil {
 		idx = nil // no cache tree: every tree is read
 	}
-	return r.tree(ref, prefix, 0, idx)
+	return r.tree(ref, prefix, 0, idx, nil)
 }
 
 // commitTree is the root tree of the commit ref names.
@@ -228,7 +226,11 @@ func (r *Repo) commitTree(ref string) (*object.Tree, error) {
 	return commit.Tree()
 }
 
-func (r *Repo) tree(ref, prefix string, limit int64, idx *gitIndex) (map[string]File, error) {
+// tree reads the files of ref below prefix. With idx, a folder whose
+// cache tree is ref's tree there is not read: its files are the index's,
+// added to the map, or, with clean (one flag per index entry), only
+// marked there (markFiles).
+func (r *Repo) tree(ref, prefix string, limit int64, idx *gitIndex, clean []bool) (map[string]File, error) {
 	tree, err := r.commitTree(ref)
 	if err != nil {
 		return nil, err
@@ -243,11 +245,11 @@ func (r *Repo) tree(ref, prefix string, limit int64, idx *gitIndex) (map[string]
 		}
 	}
 	out := map[string]File{}
+	w := treeWalk{r: r, limit: limit, idx: idx, top: prefix, out: out, clean: clean}
 	if idx != nil && idx.Trees[prefix] == tree.Hash {
-		idx.files(prefix, "", out)
+		w.fromIndex(prefix, "")
 		return out, nil
 	}
-	w := treeWalk{r: r, limit: limit, idx: idx, top: prefix, out: out}
 	if err := w.walk(tree, ""); err != nil {
 		return nil, err
 	}
@@ -262,7 +264,18 @@ type treeWalk struct {
 	idx   *gitIndex // with its cache tree, to skip the trees the index holds
 	top   string
 	out   map[string]File
+	clean []bool // when set, what the index holds is marked here, not added to out
 	read  int
+}
+
+// fromIndex takes the files of folder full (named rel below top) from the
+// index: into out, or marked in clean.
+func (w *treeWalk) fromIndex(full, rel string) {
+	if w.clean != nil {
+		w.idx.markFiles(full, w.clean)
+	} else {
+		w.idx.files(full, rel, w.out)
+	}
 }
 
 // walk adds the files of tree, the folder dir below top, and its subtrees.
@@ -281,7 +294,7 @@ func (w *treeWalk) walk(tree *object.Tree, dir string) error {
 				full = w.top + "/" + name
 			}
 			if w.idx != nil && w.idx.Trees[full] == entry.Hash {
-				w.idx.files(full, name, w.out)
+				w.fromIndex(full, name)
 				continue
 			}
 			sub, err := w.r.repo.TreeObject(entry.Hash)
@@ -321,7 +334,18 @@ func (idx *gitIndex) files(full, rel string, out map[string]File) {
 		if rel != "" {
 			name = rel + "/" + name
 		}
-		out[name] = File{Blob: e.Hash, Symlink: e.Mode == modeSymlink}
+		out[name] = File{Blob: e.Hash(), Symlink: e.Mode == modeSymlink}
+	}
+}
+
+// markFiles is files for a caller that looks the entries up itself: it
+// sets clean[i] for every entry i (of idx.Entries) that files would add.
+func (idx *gitIndex) markFiles(full string, clean []bool) {
+	lo, hi := idx.span(full)
+	for i := lo; i < hi; i++ {
+		if e := &idx.Entries[i]; e.Stage == 0 && !e.IntentToAdd && e.Mode != modeGitlink {
+			clean[i] = true
+		}
 	}
 }
 
@@ -342,7 +366,7 @@ func (r *Repo) Index(prefix string, limit int64) (map[string]File, error) {
 		if e.Mode == modeGitlink {
 			continue // a submodule: a commit, not a file
 		}
-		f, err := r.file(e.Hash, filemode.FileMode(e.Mode), limit)
+		f, err := r.file(e.Hash(), filemode.FileMode(e.Mode), limit)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", e.Name, err)
 		}
@@ -363,7 +387,7 @@ func (r *Repo) Entry(rel string) (File, bool, error) {
 		return File{}, false, nil
 	}
 	e := idx.Entries[i]
-	return File{Blob: e.Hash, Symlink: e.Mode == modeSymlink}, true, nil
+	return File{Blob: e.Hash(), Symlink: e.Mode == modeSymlink}, true, nil
 }
 
 // Tracks reports, for each rel (a '/'-separated path from the repository
@@ -492,12 +516,35 @@ func (f File) Same(data []byte) bool { return !f.Symlink && f.Blob == BlobID(dat
 // Candidates are the working-tree files to compare with a commit: their
 // paths below the compared folder, how to read the i-th, and its file on
 // disk for the index's stat data (File nil, or "" for a candidate that has
-// none). Functions of an index rather than a record with a closure per
+// none; otherwise Rels[i] below one folder on disk, the same for every
+// candidate, so that candidates of one folder of Rels share a folder on
+// disk). Functions of an index rather than a record with a closure per
 // file: at 100,000 files those records were 13 MB.
 type Candidates struct {
 	Rels []string
 	Read func(i int) ([]byte, error)
 	File func(i int) string
+	// Stat, when set, reads the stat data of the i-th candidate's file
+	// (one File names) as filestat.Lstat of it would (through a folder
+	// already open, say); nil lstats File(i).
+	Stat func(i int) (st filestat.Stat, regular, complete bool, err error)
+}
+
+// stat is the i-th candidate's stat data, when it is a regular file whose
+// stat data are complete.
+func (c Candidates) stat(i int) (filestat.Stat, bool) {
+	var st filestat.Stat
+	var regular, complete bool
+	var err error
+	switch file := c.file(i); {
+	case file == "": // no file on disk: never vouched for
+		return st, false
+	case c.Stat != nil:
+		st, regular, complete, err = c.Stat(i)
+	default:
+		st, regular, complete, err = filestat.Lstat(file)
+	}
+	return st, err == nil && regular && complete
 }
 
 // file is the i-th candidate's file on disk, or "".
@@ -519,17 +566,22 @@ type Change struct {
 
 // ChangedSince compares candidates with the files of commit ref below
 // prefix by git blob id (no status walk) and returns those that differ,
-// with the commit's files (the caller looks for what was deleted). Like
-// git status, it trusts the index's stat data: a file whose size,
-// modification and change times and inode are those the index recorded,
-// and that changed before the index was written (git's racy-timestamp
-// rule), has the index's blob id without being read. The others are read
-// and hashed, in parallel.
+// and the files of ref that no candidate names, sorted (the caller looks
+// for what was deleted among them). Like git status, a local run trusts
+// the index's stat data: a file whose size, modification and change times
+// and inode are those the index recorded, and that changed before the
+// index was written (git's racy-timestamp rule), has the index's blob id
+// without being read. The others are read and hashed, in parallel.
 //
 // A local run (local) trusts the index as git status does: the stat data
 // of its entries and its cache tree (TreeSeeingIndex); otherwise every
 // candidate is read and every tree of ref is read.
-func (r *Repo) ChangedSince(ref, prefix string, cands Candidates, local bool) ([]Change, map[string]File, error) {
+func (r *Repo) ChangedSince(ref, prefix string, cands Candidates, local bool) ([]Change, []string, error) {
+	if local {
+		if idx, err := r.index(); err == nil && !r.mayConvert(idx, cands) {
+			return r.changedSeeingIndex(ref, prefix, cands, idx)
+		}
+	}
 	var old map[string]File
 	var err error
 	if local {
@@ -540,72 +592,128 @@ func (r *Repo) ChangedSince(ref, prefix string, cands Candidates, local bool) ([
 	if err != nil {
 		return nil, nil, err
 	}
-	known := func(string, string) (Hash, bool) { return Hash{}, false }
-	if local {
-		known = r.statBlobs(prefix, cands)
-	}
 	changes := make([]*Change, len(cands.Rels))
 	par.For(len(cands.Rels), par.IO(), func(i int) {
-		rel := cands.Rels[i]
-		f, inRef := old[rel]
-		if inRef && !f.Symlink {
-			if blob, ok := known(rel, cands.file(i)); ok && f.Blob == blob {
-				return // unchanged, by the index's word
-			}
-		}
+		f, inRef := old[cands.Rels[i]]
 		data, err := cands.Read(i)
 		if inRef && err == nil && f.Same(data) {
 			return
 		}
 		changes[i] = &Change{Index: i, Data: data, Err: err}
 	})
+	named := make(map[string]bool, len(cands.Rels))
+	for _, rel := range cands.Rels {
+		named[rel] = true
+	}
+	var gone []string
+	for rel := range old {
+		if !named[rel] {
+			gone = append(gone, rel)
+		}
+	}
+	slices.Sort(gone)
+	return collect(changes), gone, nil
+}
+
+func collect(changes []*Change) []Change {
 	var changed []Change
 	for _, c := range changes {
 		if c != nil {
 			changed = append(changed, *c)
 		}
 	}
-	return changed, old, nil
+	return changed
 }
 
-// statBlobs returns a lookup of the blob id the index records for a file
-// below prefix whose stat data still match the index entry (and that
-// changed before the index file was written); ok is false when the file
-// must be read. Without a readable index, or when git may convert a file's
-// bytes on their way to or from the work tree (the index's blob would then
-// not be the bytes on disk), nothing is known.
-func (r *Repo) statBlobs(prefix string, cands Candidates) func(rel, file string) (Hash, bool) {
-	none := func(string, string) (Hash, bool) { return Hash{}, false }
-	idx, err := r.index()
-	if err != nil || r.mayConvert(idx, cands) {
-		return none
+// changedSeeingIndex is ChangedSince of a local run with a usable index,
+// at the pace of git status: each candidate is matched with its index
+// entry (the candidates come in the index's order but for names that
+// sort around "/", so the entry after the last one matched is tried
+// before a binary search), and where the cache tree says the entry's
+// folder is ref's very tree, ref's file there is the entry itself: no map
+// of ref's files is built. Only the folders that differ from ref's are
+// read from git. A file whose stat data are the entry's is not read.
+func (r *Repo) changedSeeingIndex(ref, prefix string, cands Candidates, idx *gitIndex) ([]Change, []string, error) {
+	clean := make([]bool, len(idx.Entries)) // the entry is ref's file
+	if idx.Trees == nil {
+		idx = &gitIndex{Entries: idx.Entries, Written: idx.Written} // no cache tree: every tree is read
 	}
-	written := idx.Written
-	entries := idx.below(prefix)
+	dirty, err := r.tree(ref, prefix, 0, idx, clean) // ref's files in the other folders
+	if err != nil {
+		return nil, nil, err
+	}
+	lo, hi := idx.span(prefix)
 	skip := 0 // the length of "prefix/" in each entry's name
 	if prefix != "" {
 		skip = len(prefix) + 1
 	}
-	return func(rel, file string) (Hash, bool) {
-		if file == "" {
-			return Hash{}, false
+	written := idx.Written.UnixNano()
+	entries := idx.Entries
+	named := make([]bool, len(entries)) // a candidate names the entry
+	var mu sync.Mutex
+	namedDirty := map[string]bool{} // files of dirty named by candidates that have no entry
+	n := len(cands.Rels)
+	changes := make([]*Change, n)
+	const block = 256
+	par.For((n+block-1)/block, par.IO(), func(b int) {
+		cur := lo
+		for i := b * block; i < min(n, (b+1)*block); i++ {
+			rel := cands.Rels[i]
+			j, found := -1, false
+			if cur < hi && entries[cur].Name[skip:] == rel {
+				j, found = cur, true
+			} else {
+				j = lo + sort.Search(hi-lo, func(k int) bool { return entries[lo+k].Name[skip:] >= rel })
+				found = j < hi && entries[j].Name[skip:] == rel
+			}
+			var f File // ref's file at rel
+			inRef := false
+			if found {
+				cur = j + 1
+				named[j] = true
+				if e := &entries[j]; clean[j] {
+					f, inRef = File{Blob: e.Hash(), Symlink: e.Mode == modeSymlink}, true
+				}
+			} else {
+				cur = j
+			}
+			if !inRef {
+				if f, inRef = dirty[rel]; inRef && !found {
+					mu.Lock()
+					namedDirty[rel] = true
+					mu.Unlock()
+				}
+			}
+			if found && inRef && !f.Symlink && f.Blob == entries[j].Hash() && keepsUp(&entries[j], written) {
+				if st, ok := cands.stat(i); ok && sameStat(&entries[j], st) {
+					continue // unchanged, by the index's word
+				}
+			}
+			data, err := cands.Read(i)
+			if inRef && err == nil && f.Same(data) {
+				continue
+			}
+			changes[i] = &Change{Index: i, Data: data, Err: err}
 		}
-		i := sort.Search(len(entries), func(i int) bool { return entries[i].Name[skip:] >= rel })
-		if i == len(entries) || entries[i].Name[skip:] != rel {
-			return Hash{}, false
+	})
+	var gone []string
+	for j := lo; j < hi; j++ {
+		if clean[j] && !named[j] {
+			gone = append(gone, entries[j].Name[skip:])
 		}
-		e := &entries[i]
-		// Stage 0 is a merged entry (1 to 3 are the sides of a conflict,
-		// sorted after it: a name's first entry tells).
-		if e.Stage != 0 || e.SkipWorktree || e.IntentToAdd {
-			return Hash{}, false // a conflict, or an entry git does not keep in step with the file
-		}
-		fi, err := os.Lstat(file)
-		if err != nil || !fi.Mode().IsRegular() || !sameStat(e, fi) || !e.MTime.Before(written) {
-			return Hash{}, false
-		}
-		return e.Hash, true
 	}
+	for rel := range dirty {
+		if namedDirty[rel] {
+			continue
+		}
+		j := lo + sort.Search(hi-lo, func(k int) bool { return entries[lo+k].Name[skip:] >= rel })
+		if j < hi && entries[j].Name[skip:] == rel && named[j] {
+			continue
+		}
+		gone = append(gone, rel)
+	}
+	slices.Sort(gone)
+	return collect(changes), gone, nil
 }
 
 // Identity returns the name and email git records for its user when
@@ -647,10 +755,28 @@ func Identity(dir string, getenv func(string) string) (name, email string) {
 // sameStat reports whether a file's stat data are those the index entry
 // recorded: size, modification and change times and inode, as git
 // compares them (where the change time is not known, never).
-func sameStat(e *indexEntry, fi fs.FileInfo) bool {
-	st, complete := filestat.Of(fi)
-	return complete && int64(e.Size) == st.Size&0xffffffff && e.MTime.UnixNano() == st.Mtime &&
-		e.CTime.UnixNano() == st.Ctime && e.Ino == uint32(st.Ino)
+// statVouches reports whether the index entry e vouches for file (""
+// for none): a merged entry (stage 0; 1 to 3 are the sides of a conflict,
+// sorted after it, so a name's first entry tells) that git keeps in step
+// with its file (not skip-worktree, not intent to add), whose stat data
+// the file still has, and that changed before the index was written
+// (written, in nanoseconds: git's racy-timestamp rule).
+func statVouches(e *indexEntry, file string, written int64) bool {
+	if file == "" || !keepsUp(e, written) {
+		return false
+	}
+	st, regular, complete, err := filestat.Lstat(file)
+	return err == nil && regular && complete && sameStat(e, st)
+}
+
+// keepsUp reports whether the stat data of index entry e can vouch for
+// its file (statVouches), before they are compared.
+func keepsUp(e *indexEntry, written int64) bool {
+	return e.Stage == 0 && !e.SkipWorktree && !e.IntentToAdd && e.MTime() < written
+}
+
+func sameStat(e *indexEntry, st filestat.Stat) bool {
+	return int64(e.Size()) == st.Size&0xffffffff && e.MTime() == st.Mtime && e.CTime() == st.Ctime && e.Ino() == uint32(st.Ino)
 }
 
 // Below is dir's path below the top level of the git repository that
@@ -711,28 +837,30 @@ func (r *Repo) Nested(prefix string) ([]string, error) {
 	}
 	seen := map[string]bool{}
 	var out []string
+	// Each name is scanned for a folder named .ai below prefix's own,
+	// without splitting it: this runs for every file of a tree.
 	for _, e := range idx.below(prefix) {
 		name := e.Name
 		if prefix != "" {
 			name = name[len(prefix)+1:]
 		}
-		parts := strings.Split(name, "/")
-		folders := parts[:len(parts)-1]
-		if e.Mode == modeSymlink || e.Mode == modeGitlink {
-			folders = parts // a link or a submodule named .ai is a project's .ai too
-		}
-		for i, part := range folders {
-			if part != ".ai" || i == 0 { // prefix's own .ai
+		link := e.Mode == modeSymlink || e.Mode == modeGitlink // a link or a submodule named .ai is a project's .ai too
+		start := 0
+		for i := 0; i <= len(name); i++ {
+			if i < len(name) && name[i] != '/' {
 				continue
 			}
-			dir := strings.Join(parts[:i], "/")
-			if prefix != "" {
-				dir = prefix + "/" + dir
+			if start > 0 && (i < len(name) || link) && name[start:i] == ".ai" { // not prefix's own .ai
+				dir := name[:start-1]
+				if prefix != "" {
+					dir = prefix + "/" + dir
+				}
+				if !seen[dir] {
+					seen[dir] = true
+					out = append(out, dir)
+				}
 			}
-			if !seen[dir] {
-				seen[dir] = true
-				out = append(out, dir)
-			}
+			start = i + 1
 		}
 	}
 	sort.Strings(out)
@@ -806,7 +934,7 @@ func (r *Repo) SameInIndex(ref, path string) (bool, error) {
 		return false, err
 	}
 	if e.Mode != filemode.Dir {
-		return at != nil && at.Stage == 0 && len(below) == 0 && at.Hash == e.Hash && filemode.FileMode(at.Mode) == e.Mode, nil
+		return at != nil && at.Stage == 0 && len(below) == 0 && at.Hash() == e.Hash && filemode.FileMode(at.Mode) == e.Mode, nil
 	}
 	if at != nil {
 		return false, nil
@@ -829,7 +957,7 @@ func (r *Repo) SameInIndex(ref, path string) (bool, error) {
 			continue // Tree leaves submodules out too
 		}
 		f, ok := files[x.Name[len(path)+1:]]
-		if !ok || x.Stage != 0 || x.IntentToAdd || f.Blob != x.Hash || f.Symlink != (x.Mode == modeSymlink) {
+		if !ok || x.Stage != 0 || x.IntentToAdd || f.Blob != x.Hash() || f.Symlink != (x.Mode == modeSymlink) {
 			return false, nil
 		}
 		n++

@@ -120,19 +120,24 @@ func TestTreeIndexAndChangedSince(t *testing.T) {
 		{Rel: "new.txt", Read: read("new\n", nil)},           // new
 		{Rel: "sub/b.txt", Read: read("", os.ErrPermission)}, // unreadable: always a change
 	})
-	changed, old, err := r.ChangedSince("HEAD", "p/.ai", cands, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []int
-	for _, c := range changed {
-		got = append(got, c.Index)
-	}
-	if len(got) != 3 || got[0] != 0 || got[1] != 2 || got[2] != 3 || string(changed[0].Data) != "ALPHA\n" || changed[2].Err == nil {
-		t.Errorf("changed: %+v", changed)
-	}
-	if len(old) != 3 {
-		t.Errorf("old files: %d", len(old))
+	// Every candidate read, and with the index's word (its stat data and
+	// cache tree): the same changes, and the same files of HEAD that no
+	// candidate names.
+	for _, local := range []bool{false, true} {
+		changed, gone, err := r.ChangedSince("HEAD", "p/.ai", cands, local)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int
+		for _, c := range changed {
+			got = append(got, c.Index)
+		}
+		if len(got) != 3 || got[0] != 0 || got[1] != 2 || got[2] != 3 || string(changed[0].Data) != "ALPHA\n" || changed[2].Err == nil {
+			t.Errorf("local %v: changed: %+v", local, changed)
+		}
+		if len(gone) != 1 || gone[0] != "big.txt" {
+			t.Errorf("local %v: files no candidate names: %q", local, gone)
+		}
 	}
 }
 
@@ -491,7 +496,7 @@ func editKeepingAllButCtime(t *testing.T, r *Repo, name, file, data string) {
 			e = &idx.Entries[i]
 		}
 	}
-	if e == nil || int(e.Size) != len(data) {
+	if e == nil || int(e.Size()) != len(data) {
 		t.Fatalf("%s: no index entry of %d bytes: %+v", name, len(data), e)
 	}
 	if err := os.WriteFile(file, []byte(data), 0o644); err != nil {
@@ -499,7 +504,7 @@ func editKeepingAllButCtime(t *testing.T, r *Repo, name, file, data string) {
 	}
 	var st filestat.Stat
 	for deadline := time.Now().Add(5 * time.Second); ; {
-		if err := os.Chtimes(file, e.MTime, e.MTime); err != nil {
+		if err := os.Chtimes(file, time.Unix(0, e.MTime()), time.Unix(0, e.MTime())); err != nil {
 			t.Fatal(err)
 		}
 		fi, err := os.Lstat(file)
@@ -510,17 +515,17 @@ func editKeepingAllButCtime(t *testing.T, r *Repo, name, file, data string) {
 		if st, complete = filestat.Of(fi); !complete {
 			t.Fatalf("%s: no change time or inode on this system", file)
 		}
-		if st.Ctime != e.CTime.UnixNano() {
+		if st.Ctime != e.CTime() {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: the change time is still the index's (%v) 5 s after the edit: this file system does not advance it", file, e.CTime)
+			t.Fatalf("%s: the change time is still the index's (%v) 5 s after the edit: this file system does not advance it", file, e.CTime())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if st.Size != int64(e.Size) || st.Mtime != e.MTime.UnixNano() || uint32(st.Ino) != e.Ino {
+	if st.Size != int64(e.Size()) || st.Mtime != e.MTime() || uint32(st.Ino) != e.Ino() {
 		t.Fatalf("%s: the edit changed more than the change time: size %d mtime %d inode %d, index %d %d %d",
-			file, st.Size, st.Mtime, st.Ino, e.Size, e.MTime.UnixNano(), e.Ino)
+			file, st.Size, st.Mtime, st.Ino, e.Size(), e.MTime(), e.Ino())
 	}
 }
 

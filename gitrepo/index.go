@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/storage/filesystem"
@@ -27,17 +28,40 @@ import (
 // check's time on a large repository.
 
 // indexEntry is one entry of git's index, as rye uses it.
+//
+// It is kept small (32 bytes), and its name shares the memory of the index
+// file as read (parseIndex): an index of a hundred thousand entries is
+// held, not copied into a hundred thousand strings.
 type indexEntry struct {
-	Name         string
-	Hash         plumbing.Hash
+	Name string
+	// raw is the entry's fixed part in the index file as read (times,
+	// device, inode, mode, ids, size, blob id, flags), read by the methods
+	// below when asked.
+	raw          *[62]byte
 	Mode         uint32
-	Size         uint32 // the file's size, truncated to 32 bits
-	CTime, MTime time.Time
-	Ino          uint32
-	Stage        int
+	Stage        uint8
 	SkipWorktree bool
 	IntentToAdd  bool
 }
+
+func (e *indexEntry) u32(off int) uint32 { return binary.BigEndian.Uint32(e.raw[off:]) }
+
+// Hash is the entry's blob id (or a submodule's commit id).
+func (e *indexEntry) Hash() (h plumbing.Hash) {
+	copy(h[:], e.raw[40:60])
+	return h
+}
+
+// Size is the file's size, truncated to 32 bits.
+func (e *indexEntry) Size() uint32 { return e.u32(36) }
+
+// CTime and MTime are the file's change and modification times, in
+// nanoseconds since the epoch.
+func (e *indexEntry) CTime() int64 { return int64(e.u32(0))*1e9 + int64(e.u32(4)) }
+func (e *indexEntry) MTime() int64 { return int64(e.u32(8))*1e9 + int64(e.u32(12)) }
+
+// Ino is the file's inode, truncated to 32 bits.
+func (e *indexEntry) Ino() uint32 { return e.u32(20) }
 
 // gitIndex is an index file as read: its entries, sorted by name and
 // stage as git keeps them, when the file was last written (for the
@@ -132,14 +156,20 @@ func (r *Repo) readIndex() (*gitIndex, error) {
 // of them for ""): the entries are sorted by name, so they are one run,
 // found by binary search.
 func (x *gitIndex) below(prefix string) []indexEntry {
+	lo, hi := x.span(prefix)
+	return x.Entries[lo:hi]
+}
+
+// span is where below's entries are in x.Entries.
+func (x *gitIndex) span(prefix string) (lo, hi int) {
 	entries := x.Entries
 	if prefix == "" {
-		return entries
+		return 0, len(entries)
 	}
 	dir := prefix + "/"
-	lo := sort.Search(len(entries), func(i int) bool { return entries[i].Name >= dir })
-	hi := lo + sort.Search(len(entries)-lo, func(i int) bool { return !strings.HasPrefix(entries[lo+i].Name, dir) })
-	return entries[lo:hi]
+	lo = sort.Search(len(entries), func(i int) bool { return entries[i].Name >= dir })
+	hi = lo + sort.Search(len(entries)-lo, func(i int) bool { return !strings.HasPrefix(entries[lo+i].Name, dir) })
+	return lo, hi
 }
 
 // parseIndex decodes an index file of version 2, 3 or 4 (git's
@@ -149,6 +179,11 @@ func (x *gitIndex) below(prefix string) []indexEntry {
 // are skipped, but for the cache tree (TREE), which is returned (nil when
 // there is none, or it does not read); a required extension rye does not
 // know (a split or sparse index) is an error, as it is for git.
+//
+// The entries' names of a version 2 or 3 index are strings over data
+// itself, not copies (unsafe.String): data must not change afterwards.
+// readIndex reads the file into a buffer of its own and never writes it
+// again.
 func parseIndex(data []byte) ([]indexEntry, map[string]plumbing.Hash, error) {
 	const hashLen = sha1.Size
 	if len(data) < 12+hashLen {
@@ -282,16 +317,9 @@ func parseEntry(b []byte, pos int, version uint32, prev string) (indexEntry, int
 		return indexEntry{}, 0, errors.New("truncated")
 	}
 	u32 := func(off int) uint32 { return binary.BigEndian.Uint32(b[pos+off:]) }
-	e := indexEntry{
-		CTime: time.Unix(int64(u32(0)), int64(u32(4))),
-		MTime: time.Unix(int64(u32(8)), int64(u32(12))),
-		Ino:   u32(20),
-		Mode:  u32(24),
-		Size:  u32(36),
-	}
-	copy(e.Hash[:], b[pos+40:pos+60])
+	e := indexEntry{raw: (*[62]byte)(b[pos : pos+fixed]), Mode: u32(24)}
 	flags := binary.BigEndian.Uint16(b[pos+60:])
-	e.Stage = int(flags>>12) & 3
+	e.Stage = uint8(flags>>12) & 3
 	nameLen := int(flags & 0xfff)
 	p := pos + fixed
 	if flags&0x4000 != 0 { // extended
@@ -322,7 +350,9 @@ func parseEntry(b []byte, pos int, version uint32, prev string) (indexEntry, int
 		if end < 0 {
 			return indexEntry{}, 0, errors.New("a name without its end")
 		}
-		e.Name = string(b[p : p+end])
+		if end > 0 {
+			e.Name = unsafe.String(&b[p], end) // data is not written again (parseIndex)
+		}
 		// One to eight NULs pad the entry to a multiple of eight bytes.
 		next := pos + (p-pos+end+8)&^7
 		if next > len(b) {

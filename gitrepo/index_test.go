@@ -5,12 +5,15 @@ import (
 	"crypto/sha1"
 	"encoding/binary"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -92,15 +95,15 @@ func TestParseIndexAgreesWithGoGit(t *testing.T) {
 		if len(got) != len(want.Entries) {
 			t.Fatalf("version %s: %d entries, go-git %d", version, len(got), len(want.Entries))
 		}
-		sameTime := func(r, g time.Time) bool { return r.Equal(g) || g.IsZero() && r.UnixNano() == 0 } // go-git: 0 is time.Time{}
+		sameTime := func(r int64, g time.Time) bool { return r == g.UnixNano() || g.IsZero() && r == 0 } // go-git: 0 is time.Time{}
 		stages, skip, ita, long := 0, false, false, false
 		for i, w := range want.Entries {
 			g := got[i]
-			if g.Name != w.Name || g.Hash != w.Hash || g.Mode != uint32(w.Mode) || g.Size != w.Size || !sameTime(g.MTime, w.ModifiedAt) ||
-				!sameTime(g.CTime, w.CreatedAt) || g.Ino != w.Inode || g.Stage != int(w.Stage) || g.SkipWorktree != w.SkipWorktree || g.IntentToAdd != w.IntentToAdd {
+			if g.Name != w.Name || g.Hash() != w.Hash || g.Mode != uint32(w.Mode) || g.Size() != w.Size || !sameTime(g.MTime(), w.ModifiedAt) ||
+				!sameTime(g.CTime(), w.CreatedAt) || g.Ino() != w.Inode || int(g.Stage) != int(w.Stage) || g.SkipWorktree != w.SkipWorktree || g.IntentToAdd != w.IntentToAdd {
 				t.Errorf("version %s, entry %d:\n rye %+v\n go-git %+v", version, i, g, w)
 			}
-			stages += g.Stage
+			stages += int(g.Stage)
 			skip, ita, long = skip || g.SkipWorktree, ita || g.IntentToAdd, long || len(g.Name) > 600
 		}
 		if stages != 1+2+3 || !skip || !ita || !long {
@@ -373,6 +376,25 @@ func TestTreeSeeingIndex(t *testing.T) {
 	compare("staged changes")
 }
 
+// vouched is the blob id the index vouches for (statVouches) at rel below
+// prefix, as changedSeeingIndex finds its entry.
+func vouched(t *testing.T, r *Repo, prefix, rel, file string) (Hash, bool) {
+	idx, err := r.index()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := idx.span(prefix)
+	skip := 0
+	if prefix != "" {
+		skip = len(prefix) + 1
+	}
+	j := lo + sort.Search(hi-lo, func(k int) bool { return idx.Entries[lo+k].Name[skip:] >= rel })
+	if j == hi || idx.Entries[j].Name[skip:] != rel || !statVouches(&idx.Entries[j], file, idx.Written.UnixNano()) {
+		return Hash{}, false
+	}
+	return idx.Entries[j].Hash(), true
+}
+
 // TestStatBlobsEntries: the index's stat data answer for a merged entry
 // whose file is unchanged, found under a folder prefix or at the root, and
 // never for a side of a conflict, a skip-worktree or an intent-to-add
@@ -398,7 +420,7 @@ func TestStatBlobsEntries(t *testing.T) {
 		{"b", "c.tx", false}, {"b", "a.txt", false}, {"", "b", false},
 	} {
 		file := filepath.Join(root, filepath.FromSlash(path.Join(c.prefix, c.rel)))
-		h, ok := r.statBlobs(c.prefix, Candidates{})(c.rel, file)
+		h, ok := vouched(t, r, c.prefix, c.rel, file)
 		if ok != c.want {
 			t.Errorf("%s in %q: known %v, want %v", c.rel, c.prefix, ok, c.want)
 		}
@@ -407,6 +429,157 @@ func TestStatBlobsEntries(t *testing.T) {
 			if want := plumbing.ComputeHash(plumbing.BlobObject, data); h != want {
 				t.Errorf("%s: blob %s, want %s", c.rel, h, want)
 			}
+		}
+	}
+}
+
+// TestChangedSinceSeeingIndexIsAFullRead: with the index's word (its stat
+// data and cache tree, no map of the commit's files) ChangedSince finds
+// the same changes and the same files no candidate names as reading every
+// candidate and every tree, against HEAD and an older commit, in a
+// candidate order that is not the index's (names that sort around "/"),
+// through unstaged and staged edits, an edit that keeps size and time, a
+// new folder, untracked files, a file removed from the index but not from
+// disk, a deletion, an intent to add and a link; and with no cache tree.
+func TestChangedSinceSeeingIndexIsAFullRead(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed: no cache tree to read")
+	}
+	clearGitConfigEnv(t)
+	root := t.TempDir()
+	gitCmd(t, root, "init", "-q", "-b", "main")
+	for i := range 60 {
+		p := filepath.Join(root, fmt.Sprintf("p/.ai/tools/ns%d/g%d/t%d.py", i%3, i%5, i))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(fmt.Sprint(i)), 0o644)
+	}
+	for _, rel := range []string{"p/.ai/tools/a-b/x.py", "p/.ai/tools/a/x.py", "p/.ai/tools/a.b/y.py", "p/.ai/tools/a0.py"} {
+		p := filepath.Join(root, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(rel), 0o644)
+	}
+	os.Symlink("t0.py", filepath.Join(root, "p/.ai/tools/ns0/g0/link.py"))
+	gitCmd(t, root, "add", "-A")
+	gitCmd(t, root, "commit", "-q", "-m", "one")
+	os.WriteFile(filepath.Join(root, "p/.ai/tools/ns1/g1/t1.py"), []byte("changed"), 0o644)
+	gitCmd(t, root, "commit", "-q", "-am", "two")
+	// Stat data older than the index, so that the index vouches for them.
+	old := time.Now().Add(-time.Hour)
+	filepath.WalkDir(filepath.Join(root, "p"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			os.Chtimes(p, old, old)
+		}
+		return nil
+	})
+	gitCmd(t, root, "update-index", "--refresh")
+
+	var reads atomic.Int64
+	compare := func(what string) {
+		t.Helper()
+		// The candidates: every file below p/.ai, in a walk's order (a
+		// folder's entries sorted by name, which is not the index's order
+		// around "/").
+		var cands []testCand
+		ai := filepath.Join(root, "p", ".ai")
+		filepath.WalkDir(ai, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				rel, _ := filepath.Rel(ai, p)
+				cands = append(cands, testCand{Rel: filepath.ToSlash(rel), File: p, Read: func() ([]byte, error) {
+					reads.Add(1)
+					if d.Type()&fs.ModeSymlink != 0 {
+						return nil, fs.ErrInvalid
+					}
+					return os.ReadFile(p)
+				}})
+			}
+			return nil
+		})
+		for _, ref := range []string{"HEAD", "HEAD~1"} {
+			r, err := Open(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, wantGone, err1 := r.ChangedSince(ref, "p/.ai", candidatesOf(cands), false)
+			reads.Store(0)
+			got, gotGone, err2 := r.ChangedSince(ref, "p/.ai", candidatesOf(cands), true)
+			if what == "clean" && ref == "HEAD" && reads.Load() != 1 { // the link: never vouched for
+				t.Errorf("a clean tree: %d of %d files read", reads.Load(), len(cands))
+			}
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			index := func(cs []Change) (out []string) {
+				for _, c := range cs {
+					out = append(out, cands[c.Index].Rel)
+				}
+				return out
+			}
+			if !reflect.DeepEqual(index(got), index(want)) || !reflect.DeepEqual(gotGone, wantGone) {
+				t.Errorf("%s, since %s:\n with the index %q, gone %q\n full read      %q, gone %q", what, ref, index(got), gotGone, index(want), wantGone)
+			}
+		}
+	}
+	compare("clean")
+	// The same size and modification time, other bytes: the change time
+	// tells.
+	f := filepath.Join(root, "p/.ai/tools/ns0/g1/t6.py")
+	os.WriteFile(f, []byte("x"), 0o644)
+	os.Chtimes(f, old, old)
+	os.WriteFile(filepath.Join(root, "p/.ai/tools/a-b/x.py"), []byte("unstaged"), 0o644)
+	compare("unstaged edits")
+	os.WriteFile(filepath.Join(root, "p/.ai/tools/ns2/g2/t2.py"), []byte("staged"), 0o644)
+	gitCmd(t, root, "add", "p/.ai/tools/ns2/g2/t2.py")
+	os.MkdirAll(filepath.Join(root, "p/.ai/tools/new"), 0o755)
+	os.WriteFile(filepath.Join(root, "p/.ai/tools/new/n.py"), []byte("n"), 0o644)
+	gitCmd(t, root, "add", "p/.ai/tools/new/n.py")
+	os.WriteFile(filepath.Join(root, "p/.ai/tools/new/untracked.py"), []byte("u"), 0o644)
+	gitCmd(t, root, "rm", "-q", "p/.ai/tools/ns0/g3/t3.py")
+	gitCmd(t, root, "rm", "-q", "--cached", "p/.ai/tools/ns1/g4/t4.py")
+	os.Remove(filepath.Join(root, "p/.ai/tools/ns2/g0/t5.py"))
+	os.WriteFile(filepath.Join(root, "p/.ai/tools/ns0/g0/ita.py"), []byte("i"), 0o644)
+	gitCmd(t, root, "add", "-N", "p/.ai/tools/ns0/g0/ita.py")
+	compare("staged changes")
+	// No cache tree at all (an index made by git add alone): every tree
+	// is read.
+	os.Remove(filepath.Join(root, ".git", "index"))
+	gitCmd(t, root, "add", "-A")
+	if r, err := Open(root); err != nil {
+		t.Fatal(err)
+	} else if idx, err := r.index(); err != nil || idx.Trees != nil {
+		t.Fatalf("the index made by git add has a cache tree (%v)", err)
+	}
+	compare("an index without a cache tree")
+}
+
+// TestNested: the projects below a folder are the folders holding a
+// folder named .ai (or a link named .ai), but for the folder's own .ai;
+// a file named .ai, a name that only ends in .ai, and .ai above the
+// folder are none.
+func TestNested(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	root := t.TempDir()
+	gitCmd(t, root, "init", "-q", "-b", "main")
+	for _, rel := range []string{"p/.ai/tools/t.py", "p/a/.ai/tools/t.py", "p/a/b/c/.ai/x", "p/file/.ai", "p/x.ai/y", "q/.ai/z", "p/deep/.ai/n/.ai/k"} {
+		f := filepath.Join(root, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(f), 0o755)
+		os.WriteFile(f, nil, 0o644)
+	}
+	os.MkdirAll(filepath.Join(root, "p/l"), 0o755)
+	os.Symlink("../a/.ai", filepath.Join(root, "p/l/.ai"))
+	gitCmd(t, root, "add", "-A")
+	r, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for prefix, want := range map[string][]string{
+		"p": {"p/a", "p/a/b/c", "p/deep", "p/deep/.ai/n", "p/l"},
+		"":  {"p", "p/a", "p/a/b/c", "p/deep", "p/deep/.ai/n", "p/l", "q"},
+	} {
+		got, err := r.Nested(prefix)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("below %q: %q (%v), want %q", prefix, got, err, want)
 		}
 	}
 }

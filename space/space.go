@@ -3,12 +3,14 @@ package space
 import (
 	"errors"
 	"fmt"
+	"github.com/ryekit/rye/internal/filestat"
 	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/ryekit/rye/item"
@@ -61,6 +63,29 @@ type Space struct {
 	dir   aiDir // the .ai folder opened for openat2 (Linux)
 	// layout is how the tree is read, found when first asked (Layout).
 	layout layoutOnce
+	// paths remembers the .ai folder's path on disk and as shown, for the
+	// Root and Shown they were made from: a walk asks for them once per
+	// file, and each was a filepath.Join.
+	paths atomic.Pointer[aiPaths]
+}
+
+// aiPaths are a space's .ai folder on disk (ai) and as shown (shownAI),
+// made from root and shown.
+type aiPaths struct{ root, shown, ai, shownAI string }
+
+// aiPaths returns the space's paths for its current Root and Shown (both
+// exported fields, which a caller may set after making the space).
+func (s *Space) aiPaths() *aiPaths {
+	if p := s.paths.Load(); p != nil && p.root == s.Root && p.shown == s.Shown {
+		return p
+	}
+	shown := s.Shown
+	if shown == "" {
+		shown = s.Root
+	}
+	p := &aiPaths{root: s.Root, shown: s.Shown, ai: filepath.Join(s.Root, AIDir), shownAI: filepath.Join(shown, AIDir)}
+	s.paths.Store(p)
+	return p
 }
 
 // Embedded reports whether the space is the bundle compiled into rye.
@@ -71,7 +96,7 @@ func (s *Space) AI() string {
 	if s.Embedded() {
 		return ""
 	}
-	return filepath.Join(s.Root, AIDir)
+	return s.aiPaths().ai
 }
 
 // DisplayPath is how a file of this space (rel is relative to .ai/, with
@@ -81,14 +106,14 @@ func (s *Space) DisplayPath(rel string) string {
 	if s.Embedded() {
 		return "<system>/" + AIDir + "/" + rel
 	}
+	if fs.ValidPath(rel) && rel != "." {
+		// Clean already (what walks give, ten thousand at a time): joined
+		// to the .ai folder's path as shown, made once.
+		return s.aiPaths().shownAI + string(filepath.Separator) + filepath.FromSlash(rel)
+	}
 	root := s.Shown
 	if root == "" {
 		root = s.Root
-	}
-	if fs.ValidPath(rel) && rel != "." {
-		// Clean already (what walks give, ten thousand at a time): only
-		// the short part is cleaned.
-		return filepath.Join(root, AIDir) + string(filepath.Separator) + filepath.FromSlash(rel)
 	}
 	return filepath.Join(root, AIDir, filepath.FromSlash(rel))
 }
@@ -220,6 +245,22 @@ func (s *Space) lstatChain(rel string) (fs.FileInfo, error) {
 		}
 	}
 	return info, nil
+}
+
+// StatData returns the stat data of the file rel (clean, '/'-separated,
+// relative to .ai/) of a space on disk, not following a link at its end,
+// and whether it is a regular file; complete is as for filestat.Of. It
+// builds no fs.FileInfo, and on Linux resolves only the path below .ai/
+// (fstatat on the folder the space reads its files through): a warm
+// verify does this for every file.
+func (s *Space) StatData(rel string) (st filestat.Stat, regular, complete bool, err error) {
+	if s.Embedded() {
+		return filestat.Stat{}, false, false, &PathError{Path: rel, Err: errors.New("the system space has no files on disk")}
+	}
+	if st, regular, ok, err := s.statData(rel); ok {
+		return st, regular, err == nil, err
+	}
+	return filestat.Lstat(s.AI() + string(filepath.Separator) + filepath.FromSlash(rel))
 }
 
 // Stat returns the file info of rel if it is a regular file and no component

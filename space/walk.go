@@ -98,11 +98,74 @@ func (s *Space) Walk(kinds []item.Kind) ([]Found, []Oddity, error) {
 	return w.found, w.odd, nil
 }
 
+// WalkEach is Walk for a caller that looks at each item once (rye verify
+// over a whole tree): it hands the items to fn as they are found, at most
+// size at a time, in Walk's order, and returns the symbolic links named
+// like items (Selection.Links) when the walk is done. It holds neither
+// the whole list of items nor the files that are not items, so a walk of
+// a hundred thousand items needs the memory of size of them. A slice
+// given to fn is fn's to keep; an error from fn ends the walk. It walks
+// one folder at a time: a caller that overlaps the walk with its own work
+// gets the parallelism Walk's folders had.
+func (s *Space) WalkEach(kinds []item.Kind, size int, fn func(found []Found) error) (links []Oddity, err error) {
+	w := walker{ryeos: s.Layout().RyeOS, emit: fn, size: max(size, 1)}
+	for _, k := range s.kindsFor(kinds) {
+		if k == item.BundleManifest {
+			w.walkManifest(s)
+		} else if err := w.walkFrom(s, k, folderOf(k), true); err != nil {
+			return nil, err
+		}
+		if err := w.flush(0); err != nil {
+			return nil, err
+		}
+	}
+	if err := w.flush(1); err != nil {
+		return nil, err
+	}
+	if len(w.odd) == 0 {
+		return nil, nil
+	}
+	return w.odd, nil
+}
+
 // walker gathers what walks find.
 type walker struct {
 	found []Found
 	odd   []Oddity
 	ryeos bool // the space is a RyeOS 0.2+ tree (visitRyeOS)
+	// emit, when set, takes the items found whenever size of them are
+	// gathered (WalkEach), and only links named like items are kept of
+	// the oddities.
+	emit func([]Found) error
+	size int
+}
+
+// flush hands the items found to emit once at least atLeast of them are
+// gathered (0: the size), and keeps of the oddities only the links named
+// like items; it does nothing for a walk without emit.
+func (w *walker) flush(atLeast int) error {
+	if w.emit == nil {
+		return nil
+	}
+	if atLeast == 0 {
+		atLeast = w.size
+	}
+	if len(w.odd) >= w.size || atLeast == 1 {
+		links := w.odd[:0]
+		for _, o := range w.odd {
+			if o.Symlink && o.ID != "" {
+				links = append(links, o)
+			}
+		}
+		clear(w.odd[len(links):])
+		w.odd = links
+	}
+	if len(w.found) < atLeast {
+		return nil
+	}
+	found := w.found
+	w.found = make([]Found, 0, w.size)
+	return w.emit(found)
 }
 
 // walk lists kind k's folder from its subfolder dir ("" for the folder
@@ -164,7 +227,10 @@ func (w *walker) walkFrom(s *Space, k item.Kind, from string, deep bool) error {
 			}
 			return err
 		}
-		return w.visit(s, k, p, d, from, deep)
+		if err := w.visit(s, k, p, d, from, deep); err != nil {
+			return err
+		}
+		return w.flush(0)
 	})
 }
 

@@ -11,7 +11,6 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
-	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -52,18 +51,47 @@ type Cache struct {
 	// (a run that looks up ten items does not decode a hundred thousand).
 	file     tables
 	usedFile []atomic.Bool // entries of file that this run looked up
-	// strings interns the words of decoded entries (formats, fingerprints,
-	// owners repeat across a whole tree's entries).
-	wordsMu sync.Mutex
-	words   map[string]string
+	// decoded holds each verdict's details decoded once, by offset in the
+	// file (entries share their details: a tree signed by one key has a
+	// handful of distinct ones).
+	decoded sync.Map // uint32 → *cached
 	// prefix remembers the digest of what every key of a run shares.
 	prefixMu  sync.Mutex
 	prefixFor prefixKey
 	prefix    [32]byte
-	// What this run adds: verdicts by key, stat records by path hash.
-	entries map[[32]byte]cached
-	stats   map[[32]byte]statEntry
-	added   int
+	// What this run adds: verdicts by key, stat records by path key. The
+	// lookups of a run that added nothing (a warm run) take no lock:
+	// putEntries and putStats count the additions.
+	entries              map[[32]byte]cached
+	stats                map[pathKey]statEntry
+	putEntries, putStats atomic.Int64
+	added                int
+}
+
+// pathKey is a stat record's key: the first 16 bytes of the SHA-256 of the
+// file's path. It only says where to look: a record is used only when all
+// its stat data (size, times, inode, device) are the file's, so two paths
+// whose keys collide can only make one of them be read again (or, for two
+// links to one inode, share the hash of the same bytes).
+type pathKey [16]byte
+
+func pathKeyOf(file string) pathKey { return pathKeyIn(file, "") }
+
+// pathKeyIn is pathKeyOf(ai + separator + rel) for a file rel ('/'-
+// separated) of the .ai folder ai (rel "": ai itself), hashed from a
+// buffer on the stack, without making the path: a warm run does this for
+// every file.
+func pathKeyIn(ai, rel string) pathKey {
+	if rel != "" && filepath.Separator != '/' {
+		return pathKeyOf(ai + string(filepath.Separator) + filepath.FromSlash(rel))
+	}
+	var buf [512]byte
+	b := append(buf[:0], ai...)
+	if rel != "" {
+		b = append(append(b, filepath.Separator), rel...)
+	}
+	h := sha256.Sum256(b) // b escapes to the heap only when over 512 bytes
+	return pathKey(h[:16])
 }
 
 // cached is what a hit needs to rebuild the result.
@@ -95,7 +123,7 @@ func statOf(fi fs.FileInfo) (filestat.Stat, bool) {
 // CacheLimits.StatMargin.
 const StatMargin = 2 * time.Second
 
-const cacheMagic = "rye-verify-cache-v6\n"
+const cacheMagic = "rye-verify-cache-v7\n"
 
 // MaxCacheEntries bounds the file: entries not used by the last run are
 // kept only up to this many (the default of CacheLimits.MaxEntries).
@@ -127,7 +155,7 @@ func OpenCache(path string, secret []byte) *Cache {
 
 // OpenCacheWith is OpenCache with the cache's bounds.
 func OpenCacheWith(path string, secret []byte, limits CacheLimits) *Cache {
-	c := &Cache{path: path, self: selfIdentity(), secret: secret, limits: limits.withDefaults(), entries: map[[32]byte]cached{}, stats: map[[32]byte]statEntry{}}
+	c := &Cache{path: path, self: selfIdentity(), secret: secret, limits: limits.withDefaults(), entries: map[[32]byte]cached{}, stats: map[pathKey]statEntry{}}
 	data, err := os.ReadFile(path)
 	if err != nil || len(data) < len(cacheMagic)+sha256.Size || string(data[:len(cacheMagic)]) != cacheMagic {
 		return c
@@ -172,12 +200,22 @@ func (c *Cache) Key(in Input, ts *TrustStore, p Policy) [32]byte {
 // SHA-256 of the digest of what every key of the run shares (the cache
 // format, the rye binary, the trust store, the policy, the day; keyPrefix)
 // and of the item's kind, id, space, file form and bytes' hash, each
-// length-prefixed, hashed from a buffer on the stack: this runs for every
-// item of a warm run.
+// length-prefixed.
 func (c *Cache) KeyForSum(sum [32]byte, in Input, ts *TrustStore, p Policy) [32]byte {
-	prefix := c.keyPrefix(ts, p)
+	return c.keyer(ts, p).key(sum, in)
+}
+
+// keyer computes the keys of one trust store and policy: a verifier makes
+// one per run, so that the shared prefix is not looked up per item.
+type keyer [32]byte
+
+func (c *Cache) keyer(ts *TrustStore, p Policy) keyer { return keyer(c.keyPrefix(ts, p)) }
+
+// key is KeyForSum, hashed from a buffer on the stack: this runs for every
+// item of a warm run.
+func (k keyer) key(sum [32]byte, in Input) [32]byte {
 	var buf [256]byte
-	b := append(buf[:0], prefix[:]...)
+	b := append(buf[:0], k[:]...)
 	part := func(s string) { b = binary.BigEndian.AppendUint64(b, uint64(len(s))); b = append(b, s...) }
 	part(string(in.Kind))
 	part(string(in.ID))
@@ -218,18 +256,17 @@ func (c *Cache) keyPrefix(ts *TrustStore, p Policy) [32]byte {
 
 // Get returns the cached result for key, rebuilt for in.
 func (c *Cache) Get(key [32]byte, in Input) (Result, bool) {
-	c.mu.Lock()
-	e, ok := c.entries[key]
-	c.mu.Unlock()
-	if !ok {
-		// The file's tables do not change: they are searched and decoded
-		// without the lock, by every worker at once.
-		var i int
-		if i, ok = c.file.findEntry(key); ok {
-			if e, ok = c.decode(c.file.entryRecord(i)); ok {
-				c.usedFile[i].Store(true)
-			}
+	// The file's tables do not change: they are searched without the
+	// lock, by every worker at once, and each distinct record is decoded
+	// once.
+	e, ok := c.fileEntry(key)
+	if !ok && c.putEntries.Load() > 0 {
+		c.mu.Lock()
+		var v cached
+		if v, ok = c.entries[key]; ok {
+			e = &v
 		}
+		c.mu.Unlock()
 	}
 	if !ok {
 		return Result{}, false
@@ -238,14 +275,41 @@ func (c *Cache) Get(key [32]byte, in Input) (Result, bool) {
 		Fingerprint: e.Fingerprint, Owner: e.Owner, Line: e.Line, Reason: e.Reason, Warnings: e.Warnings, CopyKey: e.CopyKey}, true
 }
 
+// fileEntry looks key up in the file's verdict table and returns its
+// details, decoded once per distinct record and shared (read-only: the
+// warnings' slice is clipped, so that an append copies it).
+func (c *Cache) fileEntry(key [32]byte) (*cached, bool) {
+	i, ok := c.file.findEntry(key)
+	if !ok {
+		return nil, false
+	}
+	off, rec := c.file.entryRecord(i)
+	if rec == nil {
+		return nil, false
+	}
+	if v, ok := c.decoded.Load(off); ok {
+		c.usedFile[i].Store(true)
+		return v.(*cached), true
+	}
+	e, err := decodeCached(rec)
+	if err != nil {
+		return nil, false
+	}
+	e.Warnings = slices.Clip(e.Warnings)
+	v, _ := c.decoded.LoadOrStore(off, &e)
+	c.usedFile[i].Store(true)
+	return v.(*cached), true
+}
+
 // Put remembers a verified result.
 func (c *Cache) Put(key [32]byte, r Result) {
 	if r.Verdict != Verified {
 		return
 	}
 	c.mu.Lock()
-	c.entries[key] = cached{Format: r.Format, Fingerprint: r.Fingerprint, Owner: r.Owner, Line: r.Line, Reason: r.Reason, Warnings: r.Warnings, CopyKey: r.CopyKey}
+	c.entries[key] = cached{Format: r.Format, Fingerprint: r.Fingerprint, Owner: r.Owner, Line: r.Line, Reason: r.Reason, Warnings: slices.Clip(r.Warnings), CopyKey: r.CopyKey}
 	c.added++
+	c.putEntries.Add(1)
 	c.mu.Unlock()
 }
 
@@ -259,13 +323,21 @@ func (c *Cache) StatSum(file string, fi fs.FileInfo) ([32]byte, bool) {
 	if !ok {
 		return [32]byte{}, false
 	}
-	h := sha256.Sum256([]byte(file))
+	return c.statSum(pathKeyOf(file), st)
+}
+
+// statSum is StatSum for stat data already read, of the file whose path
+// has key h.
+func (c *Cache) statSum(h pathKey, st filestat.Stat) ([32]byte, bool) {
+	if e, found := c.file.findStat(h, st); found {
+		return e.sum, true
+	}
+	if c.putStats.Load() == 0 {
+		return [32]byte{}, false
+	}
 	c.mu.Lock()
 	e, found := c.stats[h]
 	c.mu.Unlock()
-	if !found {
-		e, found = c.file.findStat(h)
-	}
 	return e.sum, found && e.stat == st
 }
 
@@ -273,18 +345,25 @@ func (c *Cache) StatSum(file string, fi fs.FileInfo) ([32]byte, bool) {
 // readAt, hashed to sum; unless it changed within the stat margin of the read,
 // when its stat data could not tell a later change in the same tick apart.
 func (c *Cache) PutStat(file string, fi fs.FileInfo, sum [32]byte, readAt time.Time) {
-	st, ok := statOf(fi)
-	if !ok || st.Racy(readAt, c.limits.StatMargin) {
+	if st, ok := statOf(fi); ok {
+		c.putStat(pathKeyOf(file), st, sum, readAt)
+	}
+}
+
+// putStat is PutStat for stat data already read, of the file whose path
+// has key h.
+func (c *Cache) putStat(h pathKey, st filestat.Stat, sum [32]byte, readAt time.Time) {
+	if st.Racy(readAt, c.limits.StatMargin) {
 		return
 	}
-	h := sha256.Sum256([]byte(file))
-	if old, ok := c.file.findStat(h); ok && old.stat == st && old.sum == sum {
+	if old, ok := c.file.findStat(h, st); ok && old.sum == sum {
 		return
 	}
 	c.mu.Lock()
 	if old, ok := c.stats[h]; !ok || old.stat != st || old.sum != sum {
 		c.stats[h] = statEntry{stat: st, sum: sum}
 		c.added++
+		c.putStats.Add(1)
 	}
 	c.mu.Unlock()
 }
@@ -311,7 +390,8 @@ func (c *Cache) encode() []byte { return c.encodeTo(nil) }
 
 // encodeTo appends what encode returns to dst, growing it once to the
 // whole size (and the MAC that Save adds): the tables of a large tree are
-// megabytes, which growing by doubling copied several times over.
+// megabytes, which growing by doubling copied several times over. Equal
+// details are written once and shared by their entries.
 func (c *Cache) encodeTo(dst []byte) []byte {
 	type verdict struct {
 		key [32]byte
@@ -329,12 +409,14 @@ func (c *Cache) encodeTo(dst []byte) []byte {
 			}
 			k := c.file.entryKey(i)
 			if _, dup := c.entries[k]; !dup {
-				vs = append(vs, verdict{k, c.file.entryRecord(i)})
+				if _, rec := c.file.entryRecord(i); rec != nil {
+					vs = append(vs, verdict{k, rec})
+				}
 			}
 		}
 	}
 	type stat struct {
-		h [32]byte
+		h pathKey
 		e statEntry
 	}
 	ss := make([]stat, 0, min(len(c.stats)+c.file.statCount(), c.limits.MaxEntries+len(c.stats)))
@@ -350,19 +432,22 @@ func (c *Cache) encodeTo(dst []byte) []byte {
 	vs = vs[:min(len(vs), c.limits.MaxEntries)]
 	slices.SortFunc(vs, func(a, b verdict) int { return bytes.Compare(a.key[:], b.key[:]) })
 	slices.SortFunc(ss, func(a, b stat) int { return bytes.Compare(a.h[:], b.h[:]) })
-	blobSize := 0
+	// The details, each distinct one once.
+	offsets := map[string]uint32{}
+	var blob []byte
 	for _, v := range vs {
-		blobSize += len(v.rec)
+		if _, ok := offsets[string(v.rec)]; !ok {
+			offsets[string(v.rec)] = uint32(len(blob))
+			blob = append(blob, v.rec...)
+		}
 	}
-	b := slices.Grow(dst, 8+len(vs)*verdictSize+len(ss)*statSize+blobSize+sha256.Size)
-	blob := make([]byte, 0, blobSize)
+	b := slices.Grow(dst, 8+len(vs)*verdictSize+len(ss)*statSize+len(blob)+sha256.Size)
 	b = binary.BigEndian.AppendUint32(b, uint32(len(vs)))
 	b = binary.BigEndian.AppendUint32(b, uint32(len(ss)))
 	for _, v := range vs {
 		b = append(b, v.key[:]...)
-		b = binary.BigEndian.AppendUint32(b, uint32(len(blob)))
+		b = binary.BigEndian.AppendUint32(b, offsets[string(v.rec)])
 		b = binary.BigEndian.AppendUint32(b, uint32(len(v.rec)))
-		blob = append(blob, v.rec...)
 	}
 	for _, s := range ss {
 		b = append(b, s.h[:]...)
@@ -394,11 +479,8 @@ func encodeCached(e cached) []byte {
 var errDamaged = errors.New("damaged verdict cache")
 
 // decodeCached reads what encodeCached wrote; any inconsistency is an
-// error (the entry is then a miss). Strings go through str (nil: copied).
-func decodeCached(b []byte, str func([]byte) string) (cached, error) {
-	if str == nil {
-		str = func(b []byte) string { return string(b) }
-	}
+// error (the entry is then a miss).
+func decodeCached(b []byte) (cached, error) {
 	pos := 0
 	num := func() (uint64, bool) {
 		v, n := binary.Uvarint(b[pos:])
@@ -413,7 +495,7 @@ func decodeCached(b []byte, str func([]byte) string) (cached, error) {
 		if !ok || n > uint64(len(b)-pos) {
 			return "", false
 		}
-		s := str(b[pos : pos+int(n)])
+		s := string(b[pos : pos+int(n)])
 		pos += int(n)
 		return s, true
 	}
@@ -440,7 +522,6 @@ func decodeCached(b []byte, str func([]byte) string) (cached, error) {
 		}
 		e.Warnings = append(e.Warnings, w)
 	}
-	// The copy key is one item's own: copied, not interned.
 	nk, ok := num()
 	if !ok || nk > 16 || nk > uint64(len(b)-pos) {
 		return cached{}, errDamaged
@@ -455,30 +536,100 @@ func decodeCached(b []byte, str func([]byte) string) (cached, error) {
 
 // tables is the body of a cache file, searched in place: two counts, the
 // verdict table (key, offset and length of its details, sorted by key),
-// the stat table (SHA-256 of the file's path, five 64-bit stat fields, the
-// hash of its bytes; sorted by path hash), then the details.
+// the stat table (pathKey of the file's path, five 64-bit stat fields, the
+// hash of its bytes; sorted by path key), then the details.
+//
+// Both tables are sorted by keys that are hashes, so their first 8 bytes
+// are spread evenly: a directory of buckets by those bytes' leading bits
+// (built when the file is read, about one entry per bucket) takes a
+// lookup to its entry with one or two 64-bit comparisons, where a binary
+// search compared 32-byte strings seventeen times at a hundred thousand
+// entries. The whole key (and for a stat record, the stat data) is
+// compared only where the leading 8 bytes are equal.
 type tables struct {
 	verdicts, stats, blob []byte
+	vdir, sdir            bucketDir
 }
 
 const (
 	verdictSize = 32 + 4 + 4
-	statSize    = 32 + 5*8 + 32
+	statSize    = 16 + 5*8 + 32 // pathKey, stat data, hash
 )
 
-// parseTables checks that the sizes add up; the file's HMAC has already
-// shown that rye wrote it.
+// parseTables checks that the sizes add up and builds the bucket
+// directories; the file's HMAC has already shown that rye wrote it.
 func parseTables(b []byte, maxEntries int) (tables, error) {
 	if len(b) < 8 {
 		return tables{}, errDamaged
 	}
 	nv, ns := uint64(binary.BigEndian.Uint32(b)), uint64(binary.BigEndian.Uint32(b[4:]))
-	if nv > uint64(maxEntries) || ns > uint64(maxEntries) || uint64(len(b)-8) < nv*verdictSize+ns*statSize {
+	if nv > uint64(maxEntries) || ns > uint64(maxEntries) || uint64(len(b)-8) < nv*verdictSize+ns*uint64(statSize) {
 		return tables{}, errDamaged
 	}
 	b = b[8:]
-	t := tables{verdicts: b[:nv*verdictSize], stats: b[nv*verdictSize : nv*verdictSize+ns*statSize], blob: b[nv*verdictSize+ns*statSize:]}
+	t := tables{verdicts: b[:nv*verdictSize], stats: b[nv*verdictSize : nv*verdictSize+ns*uint64(statSize)], blob: b[nv*verdictSize+ns*uint64(statSize):]}
+	t.vdir = newBucketDir(t.verdicts, verdictSize)
+	t.sdir = newBucketDir(t.stats, statSize)
 	return t, nil
+}
+
+// bucketDir maps the leading bits of a key to the rows whose keys start
+// with them: rows first[b] to first[b+1] (exclusive) of a table sorted by
+// key. In a table that is not sorted (never written by rye) a lookup may
+// miss; it never reads out of bounds.
+type bucketDir struct {
+	first []uint32
+	shift uint
+}
+
+func newBucketDir(table []byte, size int) bucketDir {
+	n := len(table) / size
+	bits := 0
+	for 1<<bits < n {
+		bits++
+	}
+	d := bucketDir{first: make([]uint32, 1<<bits+1), shift: uint(64 - bits)}
+	j := 0
+	for b := range 1 << bits {
+		for j < n && d.bucket(lead(table[j*size:])) < b {
+			j++
+		}
+		d.first[b] = uint32(j)
+	}
+	d.first[1<<bits] = uint32(n)
+	return d
+}
+
+// lead is the first 8 bytes of a row's key.
+func lead(row []byte) uint64 { return binary.BigEndian.Uint64(row) }
+
+func (d bucketDir) bucket(k uint64) int {
+	if d.shift == 64 {
+		return 0
+	}
+	return int(k >> d.shift)
+}
+
+// find returns the first row from the key's bucket on for which match is
+// true, looking only at rows whose leading 8 bytes are key's.
+func (d bucketDir) find(table []byte, size int, key []byte, match func(row []byte) bool) (int, bool) {
+	if len(d.first) == 0 {
+		return 0, false
+	}
+	k := lead(key)
+	b := d.bucket(k)
+	for i := int(d.first[b]); i < int(d.first[b+1]); i++ {
+		row := table[i*size : (i+1)*size]
+		switch l := lead(row); {
+		case l == k:
+			if match(row) {
+				return i, true
+			}
+		case l > k:
+			return 0, false
+		}
+	}
+	return 0, false
 }
 
 func (t tables) entryCount() int { return len(t.verdicts) / verdictSize }
@@ -489,64 +640,44 @@ func (t tables) entryKey(i int) (k [32]byte) {
 	return k
 }
 
-// entryRecord is the encoded details of verdict i (nil when its offsets
-// are out of bounds: a miss).
-func (t tables) entryRecord(i int) []byte {
+// entryRecord is the offset and encoded details of verdict i (nil when
+// they are out of bounds: a miss).
+func (t tables) entryRecord(i int) (uint32, []byte) {
 	r := t.verdicts[i*verdictSize+32:]
 	off, n := uint64(binary.BigEndian.Uint32(r)), uint64(binary.BigEndian.Uint32(r[4:]))
 	if off+n > uint64(len(t.blob)) {
-		return nil
+		return 0, nil
 	}
-	return t.blob[off : off+n]
+	return uint32(off), t.blob[off : off+n]
 }
 
 func (t tables) entry(i int) (cached, bool) {
-	e, err := decodeCached(t.entryRecord(i), nil)
+	_, rec := t.entryRecord(i)
+	e, err := decodeCached(rec)
 	return e, err == nil
-}
-
-// decode decodes an entry's details, its words interned.
-func (c *Cache) decode(b []byte) (cached, bool) {
-	e, err := decodeCached(b, c.intern)
-	return e, err == nil
-}
-
-// intern returns the string of b, one copy per distinct word.
-func (c *Cache) intern(b []byte) string {
-	c.wordsMu.Lock()
-	defer c.wordsMu.Unlock()
-	if s, ok := c.words[string(b)]; ok {
-		return s
-	}
-	if c.words == nil {
-		c.words = map[string]string{}
-	}
-	s := string(b)
-	if len(c.words) < 4096 {
-		c.words[s] = s
-	}
-	return s
 }
 
 func (t tables) findEntry(key [32]byte) (int, bool) {
-	n := t.entryCount()
-	i := sort.Search(n, func(i int) bool { return bytes.Compare(t.verdicts[i*verdictSize:i*verdictSize+32], key[:]) >= 0 })
-	return i, i < n && bytes.Equal(t.verdicts[i*verdictSize:i*verdictSize+32], key[:])
+	return t.vdir.find(t.verdicts, verdictSize, key[:], func(row []byte) bool { return [32]byte(row[:32]) == key })
 }
 
-func (t tables) stat(i int) (h [32]byte, e statEntry) {
+func (t tables) stat(i int) (h pathKey, e statEntry) {
 	r := t.stats[i*statSize:]
 	copy(h[:], r)
-	u := func(j int) uint64 { return binary.BigEndian.Uint64(r[32+8*j:]) }
-	e.stat = filestat.Stat{Size: int64(u(0)), Mtime: int64(u(1)), Ctime: int64(u(2)), Ino: u(3), Dev: u(4)}
-	copy(e.sum[:], r[32+5*8:])
+	e.stat = statAt(r)
+	copy(e.sum[:], r[len(h)+5*8:])
 	return h, e
 }
 
-func (t tables) findStat(h [32]byte) (statEntry, bool) {
-	n := t.statCount()
-	i := sort.Search(n, func(i int) bool { return bytes.Compare(t.stats[i*statSize:i*statSize+32], h[:]) >= 0 })
-	if i == n || !bytes.Equal(t.stats[i*statSize:i*statSize+32], h[:]) {
+func statAt(r []byte) filestat.Stat {
+	u := func(j int) uint64 { return binary.BigEndian.Uint64(r[len(pathKey{})+8*j:]) }
+	return filestat.Stat{Size: int64(u(0)), Mtime: int64(u(1)), Ctime: int64(u(2)), Ino: u(3), Dev: u(4)}
+}
+
+// findStat returns the record of path key h whose stat data are st.
+func (t tables) findStat(h pathKey, st filestat.Stat) (statEntry, bool) {
+	i, ok := t.sdir.find(t.stats, statSize, h[:], func(row []byte) bool { return pathKey(row[:len(h)]) == h && statAt(row) == st })
+	if !ok {
 		return statEntry{}, false
 	}
 	_, e := t.stat(i)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/ryekit/rye/internal/corpus"
+	"github.com/ryekit/rye/internal/filestat"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/sign"
 	"github.com/ryekit/rye/space"
@@ -348,7 +350,7 @@ func TestCacheEntriesAreAuthenticated(t *testing.T) {
 		t.Error("an edited file was accepted")
 	}
 	// A well-formed file whose MAC was made without the secret.
-	forger := &Cache{entries: map[[32]byte]cached{key: {Format: "v2"}}, stats: map[[32]byte]statEntry{}, secret: other}
+	forger := &Cache{entries: map[[32]byte]cached{key: {Format: "v2"}}, stats: map[pathKey]statEntry{}, secret: other}
 	body := append([]byte(cacheMagic), forger.encode()...)
 	os.WriteFile(file, append(body, forger.mac(body)...), 0o600)
 	if OpenCache(file, testSecret).size() != 0 {
@@ -473,7 +475,7 @@ func TestCacheFileRoundTrip(t *testing.T) {
 // FuzzCacheTables: whatever the body of an (authenticated) cache file,
 // opening and searching it never panics.
 func FuzzCacheTables(f *testing.F) {
-	c := &Cache{entries: map[[32]byte]cached{{1}: {Format: "v2", Warnings: []string{"w"}}}, stats: map[[32]byte]statEntry{{2}: {sum: [32]byte{3}}}}
+	c := &Cache{entries: map[[32]byte]cached{{1}: {Format: "v2", Warnings: []string{"w"}}, {2}: {Format: "v2", Warnings: []string{"w"}}}, stats: map[pathKey]statEntry{{2}: {sum: [32]byte{3}}}}
 	f.Add(c.encode())
 	f.Add([]byte{0, 0, 0, 1, 0, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, body []byte) {
@@ -488,8 +490,10 @@ func FuzzCacheTables(f *testing.F) {
 			}
 		}
 		for i := range tb.statCount() {
-			h, _ := tb.stat(i)
-			tb.findStat(h)
+			h, e := tb.stat(i)
+			if _, ok := tb.findStat(h, e.stat); !ok && sortedStats(tb) {
+				t.Fatalf("stat record %d not found in a sorted table", i)
+			}
 		}
 	})
 }
@@ -499,6 +503,19 @@ func FuzzCacheTables(f *testing.F) {
 func sortedKeys(tb tables) bool {
 	for i := 1; i < tb.entryCount(); i++ {
 		a, b := tb.entryKey(i-1), tb.entryKey(i)
+		if bytes.Compare(a[:], b[:]) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// sortedStats reports whether the stat table's path keys are strictly
+// increasing (what rye writes).
+func sortedStats(tb tables) bool {
+	for i := 1; i < tb.statCount(); i++ {
+		a, _ := tb.stat(i - 1)
+		b, _ := tb.stat(i)
 		if bytes.Compare(a[:], b[:]) >= 0 {
 			return false
 		}
@@ -597,5 +614,129 @@ func TestDiskFile(t *testing.T) {
 	}
 	if f := (Source{In: sp, Rel: "tools/x.py", Read: func() ([]byte, error) { return nil, nil }}).DiskFile(); f != "" {
 		t.Errorf("a source read from elsewhere names a file: %q", f)
+	}
+}
+
+// TestBucketLookupComparesWholeKeys: the tables' bucket directories find
+// every key of tables of any size, and a key that shares its leading 8
+// bytes (all a probe compares) with entries of the table, but not the
+// rest, is not found: the whole key decides.
+func TestBucketLookupComparesWholeKeys(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{0, 1, 2, 3, 17, 1000} {
+		c := &Cache{entries: map[[32]byte]cached{}, stats: map[pathKey]statEntry{}, limits: CacheLimits{}.withDefaults()}
+		var keys [][32]byte
+		for i := range n {
+			var k [32]byte
+			for j := range k {
+				k[j] = byte(r.Uint32())
+			}
+			if i%3 == 1 { // the same leading 8 bytes as the key before
+				copy(k[:8], keys[i-1][:8])
+			}
+			keys = append(keys, k)
+			c.entries[k] = cached{Format: "v2", Line: i}
+		}
+		tb, err := parseTables(c.encode(), MaxCacheEntries)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, k := range keys {
+			j, ok := tb.findEntry(k)
+			if e, _ := tb.entry(j); !ok || tb.entryKey(j) != k || e.Line != i {
+				t.Fatalf("n=%d: key %d not found (%v, row %d)", n, i, ok, j)
+			}
+			near := k
+			near[31] ^= 1 // same leading bytes, another key
+			if _, ok := tb.findEntry(near); ok {
+				t.Fatalf("n=%d: a key that differs after its leading bytes was found", n)
+			}
+		}
+	}
+}
+
+// TestStatKeyCollisionIsAMiss: a stat record is keyed by a hash of its
+// file's path, which only says where to look; a record found under a
+// file's key whose stat data are not the file's (what a collision of two
+// paths' keys would find) is never used, in this run's records and in the
+// file's.
+func TestStatKeyCollisionIsAMiss(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.py"), filepath.Join(dir, "b.py")
+	os.WriteFile(a, []byte("aaa"), 0o644)
+	os.WriteFile(b, []byte("bbb"), 0o644)
+	stA, _, completeA, _ := filestat.Lstat(a)
+	stB, _, completeB, _ := filestat.Lstat(b)
+	if !completeA || !completeB {
+		t.Skip("no complete stat data here: every file is read")
+	}
+	cacheFile := filepath.Join(dir, "c")
+	c := OpenCache(cacheFile, testSecret)
+	// b's record filed under a's key, as if the two paths' keys collided.
+	c.stats[pathKeyOf(a)] = statEntry{stat: stB, sum: sha256.Sum256([]byte("bbb"))}
+	c.putStats.Add(1)
+	c.added++
+	if _, ok := c.statSum(pathKeyOf(a), stA); ok {
+		t.Fatal("another file's stat record was used (this run's records)")
+	}
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	c = OpenCache(cacheFile, testSecret)
+	if c.file.statCount() != 1 {
+		t.Fatalf("%d stat records in the file", c.file.statCount())
+	}
+	if _, ok := c.statSum(pathKeyOf(a), stA); ok {
+		t.Fatal("another file's stat record was used (the file's records)")
+	}
+	if sum, ok := c.statSum(pathKeyOf(a), stB); !ok || sum != sha256.Sum256([]byte("bbb")) {
+		t.Fatal("the record is not found by its own stat data") // the lookup itself works
+	}
+}
+
+// TestSharedDetails: entries with equal details share them in the file
+// (written once) and in memory (decoded once); a caller appending to one
+// result's warnings does not change another's.
+func TestSharedDetails(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "c")
+	c := OpenCache(file, testSecret)
+	for i := range 100 {
+		c.Put(sha256.Sum256([]byte(fmt.Sprint(i))), Result{Verdict: Verified, Format: "v2", Fingerprint: "SHA256:abc", Owner: "me", Warnings: []string{"w"}})
+	}
+	c.Put(sha256.Sum256([]byte("other")), Result{Verdict: Verified, Format: "v1", Line: 2})
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	c = OpenCache(file, testSecret)
+	if n := len(encodeCached(cached{Format: "v2", Fingerprint: "SHA256:abc", Owner: "me", Warnings: []string{"w"}})) + len(encodeCached(cached{Format: "v1", Line: 2})); len(c.file.blob) != n {
+		t.Fatalf("details: %d bytes, want %d (each distinct record once)", len(c.file.blob), n)
+	}
+	r0, ok0 := c.Get(sha256.Sum256([]byte("0")), Input{Path: "a"})
+	r1, ok1 := c.Get(sha256.Sum256([]byte("1")), Input{Path: "b"})
+	ro, oko := c.Get(sha256.Sum256([]byte("other")), Input{Path: "c"})
+	if !ok0 || !ok1 || !oko || r0.Fingerprint != "SHA256:abc" || ro.Format != "v1" || ro.Line != 2 || len(ro.Warnings) != 0 {
+		t.Fatalf("details: %+v %+v %+v", r0, r1, ro)
+	}
+	r0.Warnings = append(r0.Warnings, "mine")
+	if len(r1.Warnings) != 1 || r1.Warnings[0] != "w" {
+		t.Fatalf("another result's warnings changed: %q", r1.Warnings)
+	}
+	if again, _ := c.Get(sha256.Sum256([]byte("2")), Input{}); len(again.Warnings) != 1 {
+		t.Fatalf("the shared details changed: %q", again.Warnings)
+	}
+}
+
+// TestPathKeyIn: a file's path key made from its .ai folder and its path
+// below is the key of its whole path (StatSum and PutStat take whole
+// paths; the verifier does not build them).
+func TestPathKeyIn(t *testing.T) {
+	ai := filepath.Join(t.TempDir(), ".ai")
+	for _, rel := range []string{"tools/a.py", "knowledge/x/y/z.md", strings.Repeat("d/", 300) + "long.md"} {
+		if pathKeyIn(ai, rel) != pathKeyOf(ai+string(filepath.Separator)+filepath.FromSlash(rel)) {
+			t.Errorf("%s: the keys differ", rel)
+		}
+	}
+	if pathKeyIn(ai, "tools/a.py") == pathKeyIn(ai, "tools/b.py") {
+		t.Error("two files, one key")
 	}
 }

@@ -317,6 +317,10 @@ func Run(req Request) (*Results, error) {
 	if res.seen == nil {
 		res.seen = &SeenCopies{}
 	}
+	// Every item of the spaces, for a report of the problems: verified as
+	// the walk finds them, never all listed at once (walkCounting). A
+	// progress line needs the total first.
+	whole := !req.Staged && len(req.Patterns) == 0 && req.ChangedSince == "" && req.CountPassed && !req.KeepBytes && ref == "" && req.Each == nil && req.Progress == nil
 	if req.Staged {
 		p := req.Spaces.Project
 		pats, err := space.ParsePatterns(p, req.Patterns, req.WorkDir)
@@ -353,7 +357,7 @@ func Run(req Request) (*Results, error) {
 		case len(res.Sources) == 0:
 			res.Notes = append(res.Notes, "no item is staged: nothing to verify")
 		}
-	} else {
+	} else if !whole {
 		// A pattern need only match in one of the spaces.
 		sels, err := space.SelectAll(spaces, kinds, req.Patterns, req.WorkDir)
 		if err != nil {
@@ -365,15 +369,7 @@ func Run(req Request) (*Results, error) {
 			}
 		}
 		if len(req.Patterns) == 0 && req.ChangedSince == "" && len(sels) == 1 && len(sels[0].Items)+len(sels[0].Links) == 0 {
-			what := "items"
-			if len(kinds) == 1 {
-				what = kinds[0].Folder() // tools, directives, knowledge
-			}
-			whose := "the project"
-			if sels[0].Space.Name == space.User {
-				whose = "your user space (" + sels[0].Space.DisplayPath("") + ")"
-			}
-			res.Notes = append(res.Notes, whose+" has no "+what+" yet: nothing to verify")
+			res.Notes = append(res.Notes, noItemsYet(sels[0].Space, kinds))
 		}
 		for _, sel := range sels {
 			srcs := SelectionSources(sel)
@@ -410,6 +406,10 @@ func Run(req Request) (*Results, error) {
 		sink = req.Sink
 	}
 	switch {
+	case whole:
+		if err := res.walkCounting(v, spaces, kinds, req.ChunkSize, sink); err != nil {
+			return nil, err
+		}
 	case req.Each != nil:
 		if err := res.inChunks(v, req, count, sink); err != nil {
 			return nil, err
@@ -469,6 +469,20 @@ func Run(req Request) (*Results, error) {
 		}
 	}
 	return res, nil
+}
+
+// noItemsYet is the note of a run over every item of one space that has
+// none.
+func noItemsYet(sp *space.Space, kinds []item.Kind) string {
+	what := "items"
+	if len(kinds) == 1 {
+		what = kinds[0].Folder() // tools, directives, knowledge
+	}
+	whose := "the project"
+	if sp.Name == space.User {
+		whose = "your user space (" + sp.DisplayPath("") + ")"
+	}
+	return whose + " has no " + what + " yet: nothing to verify"
 }
 
 // inChunks verifies the sources a chunk at a time and hands each chunk to

@@ -379,3 +379,68 @@ func TestSinkAfterRollbacks(t *testing.T) {
 		t.Errorf("%d calls; %d results, the older one %s", calls, len(got), got[2].Verdict)
 	}
 }
+
+// TestWalkCounting: a run over every item that reports only problems
+// (CountPassed, no progress line) verifies the items as the walk finds
+// them; its problems are a full run's, in the same order (a link named
+// like an item after the space's items), and Passed counts the rest, with
+// the verdict cache cold and warm, in one space or several (tier all,
+// the system space's embedded items included); a project without items
+// says so.
+func TestWalkCounting(t *testing.T) {
+	root := t.TempDir()
+	sp := signedProject(t, root, 40)
+	ss := spacesOf(t, root)
+	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+	full, err := Run(Request{Spaces: ss, Trust: treeTrust(t, ss), Policy: Policy{Now: now}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range []int{0, 13, 39} {
+		file := filepath.Join(sp.AI(), filepath.FromSlash(full.Sources[i].Rel))
+		data, _ := os.ReadFile(file)
+		os.WriteFile(file, append(data, "\n# changed\n"...), 0o644)
+	}
+	os.Symlink(filepath.Join(sp.AI(), filepath.FromSlash(full.Sources[5].Rel)), filepath.Join(sp.AI(), "tools", "aaa_link.py"))
+	cache := filepath.Join(t.TempDir(), "verify.cache")
+	for _, tier := range []string{"project", "all"} {
+		full, err := Run(Request{Spaces: ss, Tier: tier, Trust: treeTrust(t, ss), Policy: Policy{Now: now}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var problems []Result
+		for _, r := range full.Items {
+			if r.Verdict.Failed() || len(r.Warnings) > 0 {
+				problems = append(problems, r)
+			}
+		}
+		if len(problems) != 4 || problems[3].Verdict != Unreadable {
+			t.Fatalf("%s: problems %+v", tier, problems)
+		}
+		for _, chunk := range []int{1, 7, 0} {
+			for _, pass := range []string{"no cache", "cold", "warm"} {
+				req := Request{Spaces: ss, Tier: tier, Trust: treeTrust(t, ss), Policy: Policy{Now: now}, CountPassed: true, ChunkSize: chunk}
+				if pass != "no cache" {
+					req.Cache, req.CacheSecret = cache, testSecret
+				}
+				res, err := Run(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				what := fmt.Sprintf("%s, chunks of %d, %s", tier, chunk, pass)
+				sameResults(t, what, res.Items, problems)
+				if res.Passed != len(full.Items)-4 || res.Sources != nil || len(res.Notes) != 0 {
+					t.Errorf("%s: %d passed (want %d), %d sources kept, notes %q", what, res.Passed, len(full.Items)-4, len(res.Sources), res.Notes)
+				}
+			}
+			os.Remove(cache)
+		}
+	}
+	empty := t.TempDir()
+	os.MkdirAll(filepath.Join(empty, ".ai", "tools"), 0o755)
+	es := spacesOf(t, empty)
+	res, err := Run(Request{Spaces: es, Trust: treeTrust(t, es), Policy: Policy{Now: now}, CountPassed: true})
+	if err != nil || len(res.Notes) != 1 || !strings.Contains(res.Notes[0], "the project has no items yet") {
+		t.Errorf("an empty project: %q, %v", res.Notes, err)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ryekit/rye/gitrepo"
+	"github.com/ryekit/rye/internal/filestat"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/space"
 )
@@ -31,6 +32,78 @@ func SelectionSources(sel *space.Selection) []Source {
 	}
 	return out
 }
+
+// walkCounting verifies every item of the spaces as their walks find
+// them (space.WalkEach), a chunk at a time (chunkSize, 0: 4096), hands
+// each chunk's results to sink (when set), keeps those that failed or
+// carry warnings and counts the others (Request.CountPassed): nothing is
+// held per item that passed, so a run over a hundred thousand items needs
+// the memory of a few chunks. The walk runs ahead by one chunk while the
+// workers verify the one before. The order is a whole selection's: each
+// space's items in walk order, then its links named like items.
+func (res *Results) walkCounting(v *Verifier, spaces []*space.Space, kinds []item.Kind, chunkSize int, sink func([]Result) error) error {
+	size := chunkSize
+	if size <= 0 {
+		size = 4096
+	}
+	chunks := make(chan []Source, 1)
+	stop := make(chan struct{})
+	var walkErr error
+	total := 0 // items and links of the spaces
+	go func() {
+		defer close(chunks)
+		send := func(srcs []Source) error {
+			select {
+			case chunks <- srcs:
+				return nil
+			case <-stop:
+				return errStopped
+			}
+		}
+		for _, sp := range spaces {
+			links, err := sp.WalkEach(kinds, size, func(found []space.Found) error {
+				total += len(found)
+				return send(SelectionSources(&space.Selection{Space: sp, Items: found}))
+			})
+			if err == nil && len(links) > 0 {
+				total += len(links)
+				err = send(SelectionSources(&space.Selection{Space: sp, Links: links}))
+			}
+			if err != nil {
+				walkErr = err
+				return
+			}
+		}
+	}()
+	var sinkErr error
+	for srcs := range chunks {
+		items := v.Run(srcs)
+		res.noteCopies(items)
+		res.keep(items, true)
+		if sink != nil {
+			if sinkErr = sink(items); sinkErr != nil {
+				break
+			}
+		}
+	}
+	close(stop)
+	for range chunks { // the walk ends at its next chunk
+	}
+	if sinkErr != nil {
+		return sinkErr
+	}
+	// The channel is closed: the walk is over, and its error and count
+	// are this goroutine's to read.
+	if walkErr != nil {
+		return walkErr
+	}
+	if total == 0 && len(spaces) == 1 {
+		res.Notes = append(res.Notes, noItemsYet(spaces[0], kinds))
+	}
+	return nil
+}
+
+var errStopped = errors.New("stopped")
 
 // StagedSources returns the items recorded in the git index below the
 // project's .ai/ folder (aiPrefix, relative to the repository root) that
@@ -140,8 +213,8 @@ func (d Deleted) Note(ref string, sp *space.Space) string {
 
 // ChangedSince keeps the sources whose bytes differ from the files of
 // commit ref (gitrepo.ChangedSince: by blob id, with no status walk) and
-// lists the items of ref that are gone from the project space sp. Each
-// kept source's bytes are read here, once, and handed on.
+// lists the items of ref that are gone from the project space sp, in
+// order. Each kept source's bytes are read here, once, and handed on.
 func ChangedSince(repo *gitrepo.Repo, ref, aiPrefix string, sources []Source, kinds []item.Kind, sp *space.Space, stat bool) ([]Source, []Deleted, error) {
 	kinds = kindsOf(sp, kinds)
 	exists := func(rel string) bool {
@@ -154,8 +227,9 @@ func ChangedSince(repo *gitrepo.Repo, ref, aiPrefix string, sources []Source, ki
 	}
 	if stat {
 		cands.File = func(i int) string { return sources[i].DiskFile() }
+		cands.Stat = func(i int) (filestat.Stat, bool, bool, error) { return sources[i].In.StatData(sources[i].Rel) }
 	}
-	changes, old, err := repo.ChangedSince(ref, aiPrefix, cands, stat)
+	changes, gone, err := repo.ChangedSince(ref, aiPrefix, cands, stat)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -165,23 +239,16 @@ func ChangedSince(repo *gitrepo.Repo, ref, aiPrefix string, sources []Source, ki
 		s.Read = func() ([]byte, error) { return c.Data, c.Err }
 		changed = append(changed, s)
 	}
-	// A file of ref that is one of the sources is there; only the others
-	// are looked for on disk.
-	present := make(map[string]bool, len(sources))
-	for _, s := range sources {
-		present[s.Rel] = true
-	}
+	// The files of ref that no source names: deleted when they are items
+	// of the kinds asked for and are not on disk (an item the patterns did
+	// not select is still there).
 	var deleted []Deleted
-	for rel := range old {
-		if present[rel] {
-			continue
-		}
+	for _, rel := range gone {
 		k, id, ok := sp.ItemAt(rel)
 		if !ok || !wanted(k, kinds) || space.Hidden(rel) || exists(rel) {
 			continue
 		}
 		deleted = append(deleted, Deleted{Kind: k, ID: id, Rel: rel})
 	}
-	sort.Slice(deleted, func(i, j int) bool { return deleted[i].Rel < deleted[j].Rel })
 	return changed, deleted, nil
 }

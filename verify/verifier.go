@@ -2,11 +2,10 @@ package verify
 
 import (
 	"crypto/sha256"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/ryekit/rye/internal/filestat"
 	"github.com/ryekit/rye/internal/par"
 	"github.com/ryekit/rye/item"
 	"github.com/ryekit/rye/space"
@@ -81,7 +80,11 @@ type Verifier struct {
 // per source, in order.
 func (v *Verifier) Run(sources []Source) []Result {
 	results := make([]Result, len(sources))
-	par.For(len(sources), par.CPU(), par.Counted(len(sources), func(i int) { results[i] = v.one(sources[i]) }, v.Progress))
+	var keys keyer
+	if v.Cache != nil {
+		keys = v.Cache.keyer(v.Trust, v.Policy)
+	}
+	par.For(len(sources), par.CPU(), par.Counted(len(sources), func(i int) { results[i] = v.one(sources[i], keys) }, v.Progress))
 	return results
 }
 
@@ -109,31 +112,31 @@ func (v *Verifier) runChunks(sources []Source, size int, prepare func(chunk []So
 	return nil
 }
 
-// statSum is the hash the stat table knows for file, unless the run reads
-// every item (ReadEvery), whose verdicts are about the bytes read.
-func (v *Verifier) statSum(file string, fi fs.FileInfo) ([32]byte, bool) {
-	if v.ReadEvery {
-		return [32]byte{}, false
-	}
-	return v.Cache.StatSum(file, fi)
-}
-
-func (v *Verifier) one(s Source) Result {
+// one verifies one source; keys are the cache's keys of this run's trust
+// store and policy.
+func (v *Verifier) one(s Source, keys keyer) Result {
 	in := Input{Kind: s.Kind, ID: s.ID, Space: s.Space, Path: s.Path, Embedded: s.Embedded}
 	if in.Embedded || v.Cache == nil {
 		in.Data, in.ReadErr = s.Bytes()
 		return Check(in, v.Trust, v.Policy)
 	}
 	// The warm path: a file whose stat data are those recorded with its
-	// hash is not read; its verdict is looked up by that hash.
-	var fi fs.FileInfo
-	file := s.DiskFile()
-	if file != "" {
-		if info, err := os.Lstat(file); err == nil {
-			fi = info
-			if sum, ok := v.statSum(file, fi); ok {
-				if r, ok := v.Cache.Get(v.Cache.KeyForSum(sum, in, v.Trust, v.Policy), in); ok {
-					return r
+	// hash is not read; its verdict is looked up by that hash. It
+	// allocates nothing per item but the C string of the file's path
+	// below .ai/.
+	var st filestat.Stat
+	var at pathKey // the stat record's key: the file's path, hashed
+	known := false // st holds the file's complete stat data
+	if s.OnDisk && s.In != nil {
+		if stat, regular, complete, err := s.In.StatData(s.Rel); err == nil && regular && complete {
+			st, at, known = stat, pathKeyIn(s.In.AI(), s.Rel), true
+			// A run that reads every item (ReadEvery) judges the bytes read,
+			// never a hash the stat data vouch for.
+			if !v.ReadEvery {
+				if sum, ok := v.Cache.statSum(at, st); ok {
+					if r, ok := v.Cache.Get(keys.key(sum, in), in); ok {
+						return r
+					}
 				}
 			}
 		}
@@ -144,10 +147,10 @@ func (v *Verifier) one(s Source) Result {
 		return Check(in, v.Trust, v.Policy)
 	}
 	sum := sha256.Sum256(in.Data)
-	if fi != nil {
-		v.Cache.PutStat(file, fi, sum, readAt)
+	if known {
+		v.Cache.putStat(at, st, sum, readAt)
 	}
-	key := v.Cache.KeyForSum(sum, in, v.Trust, v.Policy)
+	key := keys.key(sum, in)
 	if r, ok := v.Cache.Get(key, in); ok {
 		return r
 	}

@@ -25,6 +25,12 @@ func Of(fi fs.FileInfo) (st Stat, complete bool) {
 	return sys(fi, st)
 }
 
+// Lstat returns the stat data of the file at path, not following a link,
+// without building an fs.FileInfo (a warm run does this for every file of
+// a tree; on unix it allocates nothing but the path's C string). regular
+// reports a regular file; complete is as for Of.
+func Lstat(path string) (st Stat, regular, complete bool, err error) { return lstat(path) }
+
 // Racy reports whether the file changed within margin of at (the time its
 // content was read): a later change in the same clock tick could leave
 // its stat data as they are, so what was read must not be reused on

@@ -52,3 +52,30 @@ func TestOfSeesAnEditThatKeepsSizeAndTime(t *testing.T) {
 		t.Error("a file read an hour after its change is racy")
 	}
 }
+
+// TestLstatIsOf: Lstat gives the stat data Of reads from os.Lstat, tells a
+// regular file from a folder and a link (not followed), and fails for a
+// missing file.
+func TestLstatIsOf(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	os.WriteFile(file, []byte("one"), 0o644)
+	fi, _ := os.Lstat(file)
+	want, wantComplete := Of(fi)
+	got, regular, complete, err := Lstat(file)
+	if err != nil || !regular || complete != wantComplete || got != want {
+		t.Fatalf("Lstat: %+v regular %v complete %v %v; Of: %+v", got, regular, complete, err, want)
+	}
+	if _, regular, _, err := Lstat(dir); err != nil || regular {
+		t.Errorf("a folder: regular %v, %v", regular, err)
+	}
+	link := filepath.Join(dir, "l")
+	if os.Symlink(file, link) == nil {
+		if _, regular, _, err := Lstat(link); err != nil || regular {
+			t.Errorf("a link to a regular file: regular %v, %v", regular, err)
+		}
+	}
+	if _, _, _, err := Lstat(filepath.Join(dir, "missing")); !os.IsNotExist(err) {
+		t.Errorf("a missing file: %v", err)
+	}
+}

@@ -52,8 +52,14 @@ func executeOverhead(root string, runs int, goEnv []string) {
 // path. The rye module is this one's replacement (go.mod): it builds from
 // here.
 func buildRye(root string, goEnv []string) string {
-	bin := filepath.Join(root, "rye")
-	build := exec.Command("go", "build", "-o", bin, "github.com/ryekit/rye/cmd/rye")
+	return buildProgram(root, "rye", "github.com/ryekit/rye/cmd/rye", goEnv)
+}
+
+// buildProgram builds the main package pkg into root/name and returns its
+// path.
+func buildProgram(root, name, pkg string, goEnv []string) string {
+	bin := filepath.Join(root, name)
+	build := exec.Command("go", "build", "-o", bin, pkg)
 	build.Stderr = os.Stderr
 	build.Env = goEnv
 	check(build.Run())

@@ -1,6 +1,7 @@
 // Command ryebench times whole-tree rye commands on a generated project:
 //
 //	go run -C internal/ryebench . [-n 10000] [-runs 5] [-keep DIR]
+//	go run -C internal/ryebench . -goals [-n 10000] [-pairs N] [-keep DIR]
 //	go run -C internal/ryebench . -exec 200
 //	go run -C internal/ryebench . -mcp 200
 //	go run -C internal/ryebench . -confine 300
@@ -11,11 +12,15 @@
 // install it.
 //
 // It generates a corpus of n items (internal/corpus) in a git repository,
-// signs and commits it, and runs each whole-tree verb as a separate
-// process, printing its median wall time next to the floor (read, SHA-256
-// and one Ed25519 verification per file, in parallel) and git status on
-// the same tree, with its largest max RSS (-in-process: the older,
-// in-process timing of each command). With -exec N it instead times N runs of rye execute on a
+// signs and commits it (a -keep folder that holds such a corpus of n
+// items already is used again), and runs each whole-tree verb as a
+// separate process, printing its median wall time next to the floor (read,
+// SHA-256 and one Ed25519 verification per file, in parallel: floor/, a
+// program that links nothing of rye) and git status on the same tree, with
+// its largest max RSS (-in-process: the older, in-process timing of each
+// command). With -goals it measures issue 26's goals instead: each
+// command against its reference, the two alternated pair by pair, each
+// ratio printed with its goal and whether it was met. With -exec N it instead times N runs of rye execute on a
 // trivial shell tool against running the script directly, and with -mcp N
 // it times N round trips to rye mcp on stdio against the same verbs run
 // in-process; with -confine N it times a trivial tool confined (through
@@ -47,17 +52,10 @@ func main() {
 	signRuns := flag.Int("sign", 0, "time `N` runs each of rye sign of one item (signed already, and edited) in a folder of 1 and of 1,000 items against a reference signer (signone.go)")
 	confineRuns := flag.Int("confine", 0, "time `N` runs each of a trivial tool: bash, rye execute unconfined, confined through rye-confine, confined through rye itself")
 	inProcess := flag.Bool("in-process", false, "time the commands in-process (the older, finer measure) instead of as processes in a git repository")
-	floorDir := flag.String("floor", "", "internal: run the verification floor over `DIR`")
-	measure := flag.Bool("measure", false, "internal: run the command given as arguments and report its wall time and max RSS on file descriptor 3")
+	goals := flag.Bool("goals", false, "time issue 26's goals instead: each rye command against its reference (the floor, git status, plain verify), alternated pair by pair")
+	pairs := flag.Int("pairs", 0, "with -goals: `N` pairs per comparison (0: 21 for commands under 150 ms, fewer for slower ones, 5 over a second)")
+	match := flag.String("match", "", "with -goals: only the comparisons whose command contains `TEXT`")
 	flag.Parse()
-	if *measure {
-		measureMain(flag.Args())
-		return
-	}
-	if *floorDir != "" {
-		floorMain(*floorDir)
-		return
-	}
 
 	root := *keep
 	if root == "" {
@@ -90,6 +88,10 @@ func main() {
 	if *execRuns > 0 {
 		check(quiet(cli.Main([]string{"keys", "generate", "--no-passphrase"}, strings.NewReader(""), io.Discard, io.Discard)))
 		executeOverhead(root, *execRuns, callerEnv)
+		return
+	}
+	if *goals {
+		goalBench(root, *n, *pairs, *match, callerEnv)
 		return
 	}
 	if !*inProcess {
