@@ -39,9 +39,9 @@ type EnvPath struct {
 	Prepend, Append []string
 }
 
-// Deps is a verify_deps block: the files of the tool's package that must
+// deps is a verify_deps block: the files of the tool's package that must
 // verify before it runs (and that are all the run gets of it).
-type Deps struct {
+type deps struct {
 	Owner     *Element
 	Enabled   bool     // enabled (default true: a block is declared to be used; false turns a runtime's block off for one tool)
 	Scope     string   // "anchor" (default), "tool_dir", "tool_siblings", "tool_file" or "tool_parent"
@@ -93,7 +93,7 @@ func AnchorOf(c *Chain) (*Anchor, error) {
 
 // DepsOf returns the verify_deps block of the first element that declares
 // one, or nil.
-func DepsOf(c *Chain) (*Deps, error) {
+func DepsOf(c *Chain) (*deps, error) {
 	for _, el := range c.Elements {
 		if !el.Meta.Get("verify_deps").IsNull() {
 			d, ps := parseDeps(el)
@@ -267,7 +267,7 @@ func parseAnchor(el *Element) (*Anchor, []Problem) {
 				for _, key := range []string{"prepend", "append"} {
 					for _, it := range f.Value.Get(key).ListItems() {
 						if it.Kind == syntax.StringNode && strings.ContainsAny(it.Str, ":;") {
-							sub.add(it, "%s: %q holds a path-list separator (: or ;): each entry is one folder, and may only be {%s} or a folder below it", key, it.Str, strings.Join(RunWords, "}, {"))
+							sub.add(it, "%s: %q holds a path-list separator (: or ;): each entry is one folder, and may only be {%s} or a folder below it", key, it.Str, strings.Join(runWords, "}, {"))
 						}
 					}
 				}
@@ -287,10 +287,10 @@ func isVarName(s string) bool {
 	return s != ""
 }
 
-func parseDeps(el *Element) (*Deps, []Problem) {
+func parseDeps(el *Element) (*deps, []Problem) {
 	b := &blockReader{el: el, block: "verify_deps"}
 	n := el.Meta.Get("verify_deps")
-	d := &Deps{Owner: el, Enabled: true, Scope: "anchor", Recursive: true, Exclude: DefaultExcludeDirs}
+	d := &deps{Owner: el, Enabled: true, Scope: "anchor", Recursive: true, Exclude: DefaultExcludeDirs}
 	if !b.mapping(n, depsKeys) {
 		return d, b.ps
 	}

@@ -11,8 +11,8 @@ import (
 	"github.com/ryekit/rye/space"
 )
 
-// MaxLength is the longest chain allowed (spec 3.2).
-const MaxLength = 10
+// maxLength is the longest chain allowed (spec 3.2).
+const maxLength = 10
 
 // primitives are the chain roots the executor implements.
 var primitives = map[item.ID]bool{
@@ -20,8 +20,8 @@ var primitives = map[item.ID]bool{
 	"rye/core/primitives/http_client": true,
 }
 
-// IsPrimitive reports whether id is a chain root the executor implements.
-func IsPrimitive(id item.ID) bool { return primitives[id] }
+// isPrimitive reports whether id is a chain root the executor implements.
+func isPrimitive(id item.ID) bool { return primitives[id] }
 
 // Element is one link of a chain: a tool, a runtime or the primitive.
 type Element struct {
@@ -177,8 +177,8 @@ func BuildFrom(ss *space.Spaces, loc *space.Located, load Loader, cache *Element
 		if seen[nextID] {
 			return c, &Error{Path: c.IDs(), At: el, Node: node, Msg: fmt.Sprintf("cycle: %s is already in the chain", nextID)}
 		}
-		if len(c.Elements) == MaxLength {
-			return c, &Error{Path: c.IDs(), At: el, Node: node, Msg: fmt.Sprintf("the chain is longer than %d elements", MaxLength)}
+		if len(c.Elements) == maxLength {
+			return c, &Error{Path: c.IDs(), At: el, Node: node, Msg: fmt.Sprintf("the chain is longer than %d elements", maxLength)}
 		}
 		loc, err = cache.resolve(ss, nextID, loc.Space)
 		var nf *space.NotFoundError

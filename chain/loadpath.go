@@ -22,9 +22,9 @@ var LoadPathVars = []string{
 	"LD_LIBRARY_PATH", "LD_PRELOAD", "DYLD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "DYLD_FRAMEWORK_PATH",
 }
 
-// RunWords are the context words that name the run directory or a folder
+// runWords are the context words that name the run directory or a folder
 // below it: the only starts a load-path entry may have.
-var RunWords = []string{"anchor_path", "tool_dir", "tool_parent", "runtime_lib", "tool_path"}
+var runWords = []string{"anchor_path", "tool_dir", "tool_parent", "runtime_lib", "tool_path"}
 
 // IsLoadPathVar reports whether name is one of LoadPathVars.
 func IsLoadPathVar(name string) bool { return slices.Contains(LoadPathVars, strings.ToUpper(name)) }
@@ -32,7 +32,7 @@ func IsLoadPathVar(name string) bool { return slices.Contains(LoadPathVars, stri
 // checkLoadPaths reports the load-path variables that an element's
 // env_config.env or config.env sets to anything but folders of the run:
 // each entry (the value split on ':' and ';', outside ${...}) must start
-// with a RunWords word and not climb out with "..", or be the variable's
+// with a runWords word and not climb out with "..", or be the variable's
 // own ${NAME} (the caller's value), or, for NODE_PATH, {node_modules}
 // (the project's packages, which only the user's own configuration
 // allows).
@@ -44,7 +44,7 @@ func checkLoadPaths(el *Element) []Problem {
 				continue
 			}
 			if bad := badLoadPathEntry(f.Key, f.Value.Str); bad != "" {
-				ps = append(ps, Problem{Element: el, Node: f.Value, Msg: fmt.Sprintf("%s: %s.env.%s: %q is not a folder that rye verified and writes for the run: a load path may hold only {%s} and folders below them, or your own ${%s}; the project's files are not verified", el.ID(), block, f.Key, bad, strings.Join(RunWords, "}, {"), f.Key)})
+				ps = append(ps, Problem{Element: el, Node: f.Value, Msg: fmt.Sprintf("%s: %s.env.%s: %q is not a folder that rye verified and writes for the run: a load path may hold only {%s} and folders below them, or your own ${%s}; the project's files are not verified", el.ID(), block, f.Key, bad, strings.Join(runWords, "}, {"), f.Key)})
 			}
 		}
 	}
@@ -64,9 +64,9 @@ func badLoadPathEntry(name, value string) string {
 	return ""
 }
 
-// runEntry reports whether e starts with a RunWords word and stays below it.
+// runEntry reports whether e starts with a runWords word and stays below it.
 func runEntry(e string) bool {
-	for _, w := range RunWords {
+	for _, w := range runWords {
 		if rest, ok := strings.CutPrefix(e, "{"+w+"}"); ok && (rest == "" || rest[0] == '/') {
 			return !slices.Contains(strings.Split(rest, "/"), "..")
 		}

@@ -6,8 +6,8 @@ import (
 	"github.com/ryekit/rye/item/syntax"
 )
 
-// Placeholder is a {name} in a config string.
-type Placeholder struct {
+// placeholder is a {name} in a config string.
+type placeholder struct {
 	Name string
 	Off  int // byte offset of '{' in the string
 }
@@ -16,8 +16,8 @@ type Placeholder struct {
 // identifier [A-Za-z_][A-Za-z0-9_]*, '}'. "{{" and "}}" are literal braces,
 // ${...} is an environment variable, and any other brace text ("{}",
 // `{"a": 1}`) is literal.
-func Placeholders(s string) []Placeholder {
-	var out []Placeholder
+func Placeholders(s string) []placeholder {
+	var out []placeholder
 	for i := 0; i < len(s); i++ {
 		switch {
 		case s[i] == '$' && i+1 < len(s) && s[i+1] == '{':
@@ -34,7 +34,7 @@ func Placeholders(s string) []Placeholder {
 				j++
 			}
 			if j > i+1 && j < len(s) && s[j] == '}' {
-				out = append(out, Placeholder{Name: s[i+1 : j], Off: i})
+				out = append(out, placeholder{Name: s[i+1 : j], Off: i})
 				i = j
 			}
 		}

@@ -11,9 +11,9 @@ import (
 	"github.com/ryekit/rye/item/syntax"
 )
 
-// ContextNames are the values the executor provides to templates (spec
+// contextNames are the values the executor provides to templates (spec
 // 3.3): a {name} in a config may always use them.
-var ContextNames = []string{"tool_path", "tool_dir", "tool_parent", "project_path", "user_space", "system_space", "params_json", "anchor_path", "runtime_lib", "node_modules", "run_dir"}
+var contextNames = []string{"tool_path", "tool_dir", "tool_parent", "project_path", "user_space", "system_space", "params_json", "anchor_path", "runtime_lib", "node_modules", "run_dir"}
 
 // Problem is a chain that was built but does not hold together.
 type Problem struct {
@@ -59,7 +59,7 @@ func Validate(c *Chain, o Options) []Problem {
 		add(root, root.Meta.Get("executor_id"), "%s has no executor_id: it is not executable (a library or configuration item); set executor_id to the runtime that runs it", root.ID())
 	case root.ToolType() != "primitive":
 		add(root, root.Meta.Get("tool_type"), "the chain ends at %s, whose tool_type is %q: a chain ends at a primitive", root.ID(), root.ToolType())
-	case !IsPrimitive(root.ID()):
+	case !isPrimitive(root.ID()):
 		add(root, root.Meta.Get("tool_type"), "unknown primitive %s: rye runs rye/core/primitives/subprocess and rye/core/primitives/http_client", root.ID())
 	}
 	for i := 1; i+1 < len(els); i++ {
@@ -68,7 +68,7 @@ func Validate(c *Chain, o Options) []Problem {
 		}
 	}
 	merged := MergedConfig(c)
-	if IsPrimitive(root.ID()) && len(els) > 1 {
+	if isPrimitive(root.ID()) && len(els) > 1 {
 		for _, req := range root.Meta.Schema().Get("required").ListItems() {
 			if merged.Get(req.String()) == nil {
 				add(els[len(els)-2], els[len(els)-2].Meta.Get("config"), "primitive %s needs config %q, and no element of the chain sets it", root.ID(), req.String())
@@ -164,7 +164,7 @@ func MergedConfig(c *Chain) *syntax.Node {
 // name may come from them: only {runtime_lib} is checked then.
 func checkPlaceholders(c *Chain, merged *syntax.Node) []Problem {
 	provided := map[string]bool{}
-	for _, n := range ContextNames {
+	for _, n := range contextNames {
 		provided[n] = true
 	}
 	// {runtime_lib} is the folder of an anchor's lib or of the library

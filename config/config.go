@@ -30,8 +30,8 @@ type Config struct {
 	// MinSignatureVersion is 1 or 2; 2 turns v1 signatures into failures.
 	MinSignatureVersion int     `yaml:"min_signature_version"`
 	Lint                Lint    `yaml:"lint"`
-	Sign                Sign    `yaml:"sign"`
-	Verify              Verify  `yaml:"verify"`
+	Sign                sign    `yaml:"sign"`
+	Verify              verify  `yaml:"verify"`
 	Execute             Execute `yaml:"execute"`
 }
 
@@ -42,13 +42,13 @@ type Lint struct {
 	Severity map[string]string `yaml:"severity"` // analyzer → error|warning|info|off
 }
 
-// Sign configures rye sign.
-type Sign struct {
+// sign configures rye sign.
+type sign struct {
 	Format string `yaml:"format"` // v1, v2, ryeos or r1
 }
 
-// Verify configures rye verify and rye check.
-type Verify struct {
+// verify configures rye verify and rye check.
+type verify struct {
 	// TrustRef is honoured from the user's own file only (see Settings).
 	TrustRef string `yaml:"trust_ref"`
 }
@@ -111,14 +111,14 @@ func (c *Config) check() error {
 	default:
 		return fmt.Errorf("sign.format: %q is not v1, v2, ryeos or r1", c.Sign.Format)
 	}
-	// lint.severity names analyzers, which only package lint knows: lint.Lint
+	// lint.severity names analyzers, which only package lint knows: lint
 	// checks the names and the values, once, where they are used.
 	return nil
 }
 
-// Read reads the configuration file of a space root ("" or a missing file:
+// read reads the configuration file of a space root ("" or a missing file:
 // nil). A file over MaxSize is an error.
-func Read(root string) (*Config, error) {
+func read(root string) (*Config, error) {
 	if root == "" {
 		return nil, nil
 	}
@@ -171,11 +171,11 @@ type Settings struct {
 
 // Load reads the user's and the project's files (either root may be "").
 func Load(userRoot, projectRoot string) (*Settings, error) {
-	user, err := Read(userRoot)
+	user, err := read(userRoot)
 	if err != nil {
 		return nil, err
 	}
-	project, err := Read(projectRoot)
+	project, err := read(projectRoot)
 	if err != nil {
 		return nil, err
 	}
@@ -254,7 +254,7 @@ func (s *Settings) RequireSandbox() bool {
 // project's file is the project's own choice and is merged over the
 // user's (tighten is nil). With one, the base is the user's file and the
 // ref's, and the tree's file comes back as tighten: it may add analyzers
-// and raise severities, nothing else (lint.Settings applies that rule).
+// and raise severities, nothing else (package lint applies that rule).
 func (s *Settings) Lint() (base Lint, tighten *Lint) {
 	if s.TrustRef == "" {
 		for _, c := range []*Config{s.User, s.Project} {
@@ -276,15 +276,15 @@ func (s *Settings) Lint() (base Lint, tighten *Lint) {
 	return base, tighten
 }
 
-// Ignored is a setting of the project's file that rye does not take, and
+// ignored is a setting of the project's file that rye does not take, and
 // why: the caller says what to do instead (a flag, the user's file).
-type Ignored struct {
+type ignored struct {
 	File, Key string
 	Value     string // "" when the value says nothing
 	Why       string
 }
 
-func (i Ignored) String() string {
+func (i ignored) String() string {
 	v := ""
 	if i.Value != "" {
 		v = fmt.Sprintf(" (%q)", i.Value)
@@ -295,21 +295,21 @@ func (i Ignored) String() string {
 // Keys of the project settings that Ignored reports.
 const (
 	KeyTrustRef            = "verify.trust_ref"
-	KeyProjectInterpreters = "execute.project_interpreters"
+	keyProjectInterpreters = "execute.project_interpreters"
 )
 
 // Ignored are the project's settings rye did not take, so that nobody
 // believes they protect them.
-func (s *Settings) Ignored() []Ignored {
-	var out []Ignored
+func (s *Settings) Ignored() []ignored {
+	var out []ignored
 	if ref := s.IgnoredTrustRef(); ref != "" {
-		out = append(out, Ignored{File: s.ProjectPath, Key: KeyTrustRef, Value: ref, Why: "the tree under check could rewrite it"})
+		out = append(out, ignored{File: s.ProjectPath, Key: KeyTrustRef, Value: ref, Why: "the tree under check could rewrite it"})
 	}
 	if s.Project != nil && s.Project.Execute.ProjectInterpreters {
-		out = append(out, Ignored{File: s.ProjectPath, Key: KeyProjectInterpreters, Why: "only your own configuration can let a project choose what rye runs"})
+		out = append(out, ignored{File: s.ProjectPath, Key: keyProjectInterpreters, Why: "only your own configuration can let a project choose what rye runs"})
 	}
 	if s.Project != nil && s.Project.Execute.RequireSandbox {
-		out = append(out, Ignored{File: s.ProjectPath, Key: "execute.require_sandbox", Why: "it is read from your own configuration only (a project confines its tools by declaring sandbox blocks)"})
+		out = append(out, ignored{File: s.ProjectPath, Key: "execute.require_sandbox", Why: "it is read from your own configuration only (a project confines its tools by declaring sandbox blocks)"})
 	}
 	return append(out, s.ignoredLint()...)
 }
@@ -317,16 +317,16 @@ func (s *Settings) Ignored() []Ignored {
 // ignoredLint names what the tree's lint settings ask that a run anchored
 // to a trust ref does not take (Lint): analyzers turned off, severities
 // lowered. A change under review cannot silence a check.
-func (s *Settings) ignoredLint() []Ignored {
+func (s *Settings) ignoredLint() []ignored {
 	base, tighten := s.Lint()
 	if tighten == nil {
 		return nil
 	}
-	var out []Ignored
+	var out []ignored
 	for _, name := range tighten.Disable {
 		for _, n := range strings.Split(name, ",") {
 			if n = strings.TrimSpace(n); n != "" {
-				out = append(out, Ignored{File: s.ProjectPath, Key: "lint.disable", Value: n, Why: "under the trust ref " + s.TrustRef + " the file of the tree under check can only make lint stricter"})
+				out = append(out, ignored{File: s.ProjectPath, Key: "lint.disable", Value: n, Why: "under the trust ref " + s.TrustRef + " the file of the tree under check can only make lint stricter"})
 			}
 		}
 	}
@@ -342,7 +342,7 @@ func (s *Settings) ignoredLint() []Ignored {
 		if ok && rank[sev] >= rank[trusted] || !ok && sev == "error" {
 			continue
 		}
-		out = append(out, Ignored{File: s.ProjectPath, Key: "lint.severity." + name, Value: sev, Why: "under the trust ref " + s.TrustRef + " the file of the tree under check can only raise a severity"})
+		out = append(out, ignored{File: s.ProjectPath, Key: "lint.severity." + name, Value: sev, Why: "under the trust ref " + s.TrustRef + " the file of the tree under check can only raise a severity"})
 	}
 	return out
 }

@@ -86,7 +86,7 @@ func TestProjectFileOnlyTightens(t *testing.T) {
 		t.Errorf("min %d, ref %q, ignored %q, interpreters %v", s.MinSignatureVersion(), s.UserTrustRef(), s.IgnoredTrustRef(), s.ProjectInterpreters())
 	}
 	ig := s.Ignored()
-	if len(ig) != 3 || ig[0].String() != `p/.ai/config/rye.yaml: verify.trust_ref ("HEAD") is ignored: the tree under check could rewrite it` || ig[1].Key != KeyProjectInterpreters || strings.Contains(ig[1].String(), "(") || !strings.Contains(ig[2].String(), "execute.require_sandbox is ignored") {
+	if len(ig) != 3 || ig[0].String() != `p/.ai/config/rye.yaml: verify.trust_ref ("HEAD") is ignored: the tree under check could rewrite it` || ig[1].Key != keyProjectInterpreters || strings.Contains(ig[1].String(), "(") || !strings.Contains(ig[2].String(), "execute.require_sandbox is ignored") {
 		t.Errorf("ignored: %q", ig)
 	}
 	s.TrustRef = "main"
@@ -110,7 +110,7 @@ func TestReadRefusesHugeFiles(t *testing.T) {
 	p := filepath.Join(root, Path)
 	os.MkdirAll(filepath.Dir(p), 0o755)
 	os.WriteFile(p, []byte("# "+strings.Repeat("x", MaxSize)+"\n"), 0o644)
-	if _, err := Read(root); err == nil || !strings.Contains(err.Error(), "larger than") {
+	if _, err := read(root); err == nil || !strings.Contains(err.Error(), "larger than") {
 		t.Errorf("huge file: %v", err)
 	}
 }

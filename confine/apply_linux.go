@@ -37,7 +37,7 @@ type netPort struct {
 // dropped, the Landlock domain, the seccomp filter. Each is inherited
 // across execve and by every child. Any error leaves the thread unusable
 // for the tool: the caller reports it and exits.
-func apply(p *Policy) error {
+func apply(p *policy) error {
 	abi, why := landlockABI()
 	need := max(p.ABI, ABIFilesystem)
 	if abi < need {
@@ -68,7 +68,7 @@ func apply(p *Policy) error {
 
 // restrict adds the rule for /proc/self to the ruleset rye built (in rye,
 // /proc/self would be rye's own) and restricts this thread with it.
-func restrict(p *Policy) error {
+func restrict(p *policy) error {
 	defer unix.Close(rulesetFD)
 	if p.ProcSelf {
 		fd, err := unix.Open("/proc/self", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)

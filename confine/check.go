@@ -12,8 +12,8 @@ const (
 	// ABI 3 on, truncate(2) and open(O_TRUNC) are controlled too (before,
 	// a tool could empty any file it could read). Linux 6.2.
 	ABIFilesystem = 3
-	// ABIPorts adds TCP bind and connect rules by port. Linux 6.7.
-	ABIPorts = 4
+	// abiPorts adds TCP bind and connect rules by port. Linux 6.7.
+	abiPorts = 4
 	// ABIScopes adds the scoping of signals and abstract Unix sockets to
 	// the tool's own domain; rye applies it when the kernel has it (it
 	// is more than any declaration asks). Linux 6.12.
@@ -70,7 +70,7 @@ type Needs struct {
 // ABI is the lowest Landlock ABI that enforces the declaration.
 func (n Needs) ABI() int {
 	if n.Ports {
-		return ABIPorts
+		return abiPorts
 	}
 	return ABIFilesystem
 }
@@ -134,7 +134,7 @@ type Report struct {
 	Needed      []string  `json:"needed,omitempty"`
 	Found       string    `json:"found,omitempty"`
 	Missing     []string  `json:"missing,omitempty"` // declared paths that did not exist (nothing granted)
-	Interpreter *Prefixes `json:"interpreter,omitempty"`
+	Interpreter *prefixes `json:"interpreter,omitempty"`
 }
 
 // FSReport lists the filesystem grants: the declared ones with their
@@ -146,12 +146,12 @@ type FSReport struct {
 	Defaults []string `json:"defaults"`
 }
 
-// Prefixes are the interpreter's installation folders granted (read and
+// prefixes are the interpreter's installation folders granted (read and
 // execute) and those refused, with why.
-type Prefixes struct {
+type prefixes struct {
 	Program string `json:"program"`
 	// Shim is the version manager's shim found on PATH that Program
-	// replaces (FindShim), "" when there was none.
+	// replaces (findShim), "" when there was none.
 	Shim    string   `json:"shim,omitempty"`
 	Granted []string `json:"granted,omitempty"`
 	Refused []string `json:"refused,omitempty"`

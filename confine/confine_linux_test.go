@@ -571,7 +571,7 @@ func TestHelperRefusesTooNewABI(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Replace the policy with one that needs ABI 99.
-	p := &Policy{ABI: 99, Path: exe, Argv: []string{"confine-act", "read", "/etc/passwd"}}
+	p := &policy{ABI: 99, Path: exe, Argv: []string{"confine-act", "read", "/etc/passwd"}}
 	f, err := memfd(p.Encode())
 	if err != nil {
 		t.Fatal(err)
@@ -646,14 +646,14 @@ func TestInterpreterPrefixRefused(t *testing.T) {
 	home := t.TempDir()
 	os.MkdirAll(filepath.Join(home, "bin"), 0o755)
 	os.WriteFile(filepath.Join(home, "bin", "python3"), []byte("#!/bin/sh\n"), 0o755)
-	gs, rep := InterpreterGrants(filepath.Join(home, "bin", "python3"), []string{home})
+	gs, rep := interpreterGrants(filepath.Join(home, "bin", "python3"), []string{home})
 	if len(rep.Granted) != 0 || len(rep.Refused) != 1 || len(gs) != 1 || gs[0].Base != filepath.Join(home, "bin", "python3") {
 		t.Errorf("~/bin/python3: %+v %+v", gs, rep)
 	}
 	// A virtual environment that is a link to /.
 	project := t.TempDir()
 	os.Symlink("/", filepath.Join(project, ".venv"))
-	gs, rep = InterpreterGrants(filepath.Join(project, ".venv", "bin", "bash"), []string{home, project})
+	gs, rep = interpreterGrants(filepath.Join(project, ".venv", "bin", "bash"), []string{home, project})
 	for _, g := range gs {
 		if g.Base == "/" {
 			t.Errorf("the root folder granted: %+v", rep)
@@ -663,7 +663,7 @@ func TestInterpreterPrefixRefused(t *testing.T) {
 		t.Errorf("a .venv -> / was not refused: %+v", rep)
 	}
 	// The system's interpreter: /usr.
-	if _, rep := InterpreterGrants("/usr/bin/bash", []string{home}); len(rep.Granted) == 0 || rep.Granted[0] != "/usr" {
+	if _, rep := interpreterGrants("/usr/bin/bash", []string{home}); len(rep.Granted) == 0 || rep.Granted[0] != "/usr" {
 		t.Errorf("/usr/bin/bash: %+v", rep)
 	}
 }
@@ -720,7 +720,7 @@ echo `+act+"\n"), 0o755)
 	shim := filepath.Join(dir, "root", "shims", "confine-act")
 	os.MkdirAll(filepath.Dir(shim), 0o755)
 	os.WriteFile(shim, []byte("#!/bin/bash\nexec \""+mgr+"\" exec \"${0##*/}\" \"$@\"\n"), 0o755)
-	if _, ok := FindShim(shim); !ok {
+	if _, ok := findShim(shim); !ok {
 		t.Fatal("not taken for a shim")
 	}
 

@@ -25,7 +25,7 @@
 // Declared paths are opened by rye (Launcher), below their placeholder's
 // folder without following symbolic links, so that a link a change under
 // review adds to the project cannot widen what the tool may read. The
-// system defaults (SystemDefaults) are opened following links: they are
+// system defaults (DefaultNames) are opened following links: they are
 // the system's.
 //
 // Nothing runs with less than declared: Check refuses, with an

@@ -107,7 +107,7 @@ type Spec struct {
 	Kernel Kernel
 	Needs  Needs
 	Helper Helper
-	// System grants the system defaults (SystemDefaults): folders of the
+	// System grants the system defaults (DefaultNames): folders of the
 	// system, not of the project, opened following symbolic links.
 	System bool
 	// Ruleset, when set, is the ruleset BuildRuleset started for this run
@@ -119,7 +119,7 @@ type Spec struct {
 	Ports      []uint16
 	Subprocess bool
 	// NotIn are folders an interpreter's installation may not hold
-	// (InterpreterGrants).
+	// (interpreterGrants).
 	NotIn []string
 	// UserEnv is the user's own environment (rye's, without its secrets):
 	// a version manager that answers for a shim, which runs before the
@@ -139,24 +139,21 @@ type Launcher struct {
 	files   []*os.File // handed to the helper; closed once it started
 	statusR *os.File
 	missing []string
-	interp  *Prefixes
+	interp  *prefixes
 }
 
 // NewLauncher returns a launcher for s.
 func NewLauncher(s *Spec) *Launcher { return &Launcher{spec: s} }
 
-// SystemDefaults are the defaults every confined tool may read, which
-// the helper grants (Policy.System): /usr, /bin and /lib* (read and
-// execute: the system's programs and libraries), /etc less its secret
-// files (etcSecrets), the random devices and /dev/zero, /dev/null (read
-// and write), the CPU topology in /sys/devices/system/cpu and the
+// DefaultNames names, in reports, the defaults every confined tool may
+// read, which the helper grants (Policy.System): /usr, /bin and /lib*
+// (read and execute: the system's programs and libraries), /etc less its
+// secret files (etcSecrets), the random devices and /dev/zero, /dev/null
+// (read and write), the CPU topology in /sys/devices/system/cpu and the
 // system-wide /proc/cpuinfo, /proc/meminfo and /proc/stat (libc, Python
 // and Node size their pools and report processors and memory from them),
 // and /proc/self (which only the helper can open: in rye it would name
 // rye).
-const SystemDefaults = "/usr, /bin, /lib*, /etc less its secrets, /dev/null, /dev/random, /dev/urandom, /dev/zero, /sys/devices/system/cpu, /proc/cpuinfo, /proc/meminfo, /proc/stat, /proc/self"
-
-// DefaultNames names the defaults in reports.
 func DefaultNames() []string {
 	return []string{"/usr", "/bin", "/lib*", "/etc (less " + strings.Join(etcSecrets, ", ") + ")",
 		"/dev/null (read and write)", "/dev/random", "/dev/urandom", "/dev/zero", "/sys/devices/system/cpu",

@@ -66,7 +66,7 @@ func startedByRye() bool {
 }
 
 // readPolicy reads and decodes the policy descriptor, then closes it.
-func readPolicy() (*Policy, error) {
+func readPolicy() (*policy, error) {
 	defer unix.Close(policyFD)
 	var st unix.Stat_t
 	if err := unix.Fstat(policyFD, &st); err != nil {
@@ -86,12 +86,12 @@ func readPolicy() (*Policy, error) {
 		}
 		off += n
 	}
-	return DecodePolicy(buf)
+	return decodePolicy(buf)
 }
 
 // execProblem words a failed execve as rye words a program that cannot
 // start.
-func execProblem(p *Policy, err error) error {
+func execProblem(p *policy, err error) error {
 	switch {
 	case errors.Is(err, unix.ENOENT):
 		return fmt.Errorf("cannot execute %s: it, its interpreter (#! line) or its loader was not found", p.Path)

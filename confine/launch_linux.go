@@ -12,7 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// InterpreterGrants are the grants for the program rye executes (program:
+// interpreterGrants are the grants for the program rye executes (program:
 // the path found on PATH): its installation folder, read and execute, for
 // the program as found and for its real path (a virtual environment's
 // python is a link to the system's). The installation of a program in
@@ -21,8 +21,8 @@ import (
 // (the home folder, the project, the user space) is refused, and only the
 // program's file is granted: a ~/bin/python3 must not open the whole home
 // folder.
-func InterpreterGrants(program string, notIn []string) ([]Grant, *Prefixes) {
-	rep := &Prefixes{Program: program}
+func interpreterGrants(program string, notIn []string) ([]Grant, *prefixes) {
+	rep := &prefixes{Program: program}
 	var gs []Grant
 	cands := []string{program}
 	if real, err := filepath.EvalSymlinks(program); err == nil && real != program {
@@ -148,7 +148,7 @@ func (l *Launcher) Prepare(cmd *exec.Cmd) error {
 		return fmt.Errorf("confine: the Landlock ruleset: %v", err)
 	}
 	shim := ""
-	if sh, ok := FindShim(cmd.Path); ok {
+	if sh, ok := findShim(cmd.Path); ok {
 		real, err := sh.Resolve(cmd.Dir, s.UserEnv, cmd.Env)
 		if err != nil {
 			return fmt.Errorf("confine: %v; a confined tool runs the program a shim would pick, never the shim", err)
@@ -158,7 +158,7 @@ func (l *Launcher) Prepare(cmd *exec.Cmd) error {
 			cmd.Args[0] = real // so that the interpreter finds its installation from its own path
 		}
 	}
-	interp, prefixes := InterpreterGrants(cmd.Path, s.NotIn)
+	interp, prefixes := interpreterGrants(cmd.Path, s.NotIn)
 	prefixes.Shim = shim
 	l.interp = prefixes
 	for _, g := range append(append([]Grant(nil), s.Grants...), interp...) {
@@ -183,7 +183,7 @@ func (l *Launcher) Prepare(cmd *exec.Cmd) error {
 			return fmt.Errorf("confine: %v", err)
 		}
 	}
-	p := &Policy{ABI: s.Needs.ABI(), ProcSelf: s.System, Ports: s.Ports, Subprocess: s.Subprocess, Path: cmd.Path, Argv: cmd.Args, Env: cmd.Env}
+	p := &policy{ABI: s.Needs.ABI(), ProcSelf: s.System, Ports: s.Ports, Subprocess: s.Subprocess, Path: cmd.Path, Argv: cmd.Args, Env: cmd.Env}
 	if p.Env == nil {
 		p.Env = []string{}
 	}

@@ -13,57 +13,57 @@ type Access uint64
 
 // The Landlock filesystem rights rye uses (include/uapi/linux/landlock.h).
 const (
-	AccessExecute    Access = 1 << 0
-	AccessWriteFile  Access = 1 << 1
-	AccessReadFile   Access = 1 << 2
-	AccessReadDir    Access = 1 << 3
-	AccessRemoveDir  Access = 1 << 4
-	AccessRemoveFile Access = 1 << 5
-	AccessMakeChar   Access = 1 << 6
-	AccessMakeDir    Access = 1 << 7
-	AccessMakeReg    Access = 1 << 8
-	AccessMakeSock   Access = 1 << 9
-	AccessMakeFifo   Access = 1 << 10
-	AccessMakeBlock  Access = 1 << 11
-	AccessMakeSym    Access = 1 << 12
-	AccessRefer      Access = 1 << 13 // ABI 2
-	AccessTruncate   Access = 1 << 14 // ABI 3
-	AccessIoctlDev   Access = 1 << 15 // ABI 5
+	accessExecute    Access = 1 << 0
+	accessWriteFile  Access = 1 << 1
+	accessReadFile   Access = 1 << 2
+	accessReadDir    Access = 1 << 3
+	accessRemoveDir  Access = 1 << 4
+	accessRemoveFile Access = 1 << 5
+	accessMakeChar   Access = 1 << 6
+	accessMakeDir    Access = 1 << 7
+	accessMakeReg    Access = 1 << 8
+	accessMakeSock   Access = 1 << 9
+	accessMakeFifo   Access = 1 << 10
+	accessMakeBlock  Access = 1 << 11
+	accessMakeSym    Access = 1 << 12
+	accessRefer      Access = 1 << 13 // ABI 2
+	accessTruncate   Access = 1 << 14 // ABI 3
+	accessIoctlDev   Access = 1 << 15 // ABI 5
 )
 
 // What rye grants.
 const (
 	// Read lets a folder be listed and its files read.
-	Read = AccessReadFile | AccessReadDir
+	Read = accessReadFile | accessReadDir
 	// Exec is Read and running programs: the system folders, the
 	// interpreter's installation and the run's verified files.
-	Exec = Read | AccessExecute
+	Exec = Read | accessExecute
 	// Write is Read and changing files and folders. Never devices
-	// (AccessMakeChar, AccessMakeBlock: a device node of the disk would
+	// (accessMakeChar, accessMakeBlock: a device node of the disk would
 	// read everything), never executing what was written, never device
 	// ioctls.
-	Write = Read | AccessWriteFile | AccessRemoveDir | AccessRemoveFile | AccessMakeDir |
-		AccessMakeReg | AccessMakeSock | AccessMakeFifo | AccessMakeSym | AccessRefer | AccessTruncate
+	Write = Read | accessWriteFile | accessRemoveDir | accessRemoveFile | accessMakeDir |
+		accessMakeReg | accessMakeSock | accessMakeFifo | accessMakeSym | accessRefer | accessTruncate
 	// fileAccess are the rights that apply to a file (the others are
 	// about folders, and the kernel refuses them on a file).
-	fileAccess = AccessExecute | AccessWriteFile | AccessReadFile | AccessTruncate | AccessIoctlDev
+	fileAccess = accessExecute | accessWriteFile | accessReadFile | accessTruncate | accessIoctlDev
 )
 
-// FileRights are the rights of a that apply to a file that is not a folder.
-func FileRights(a Access) Access { return a & fileAccess }
+// fileRights are the rights of a that apply to a file that is not a folder.
+func fileRights(a Access) Access { return a & fileAccess }
 
 // handledAccess are the rights a ruleset handles (denies unless a rule
 // grants them) at a Landlock ABI: all that the ABI knows, up to ABI 7.
 func handledAccess(abi int) Access {
 	a := Access(1<<13 - 1) // ABI 1
 	if abi >= 2 {
-		a |= AccessRefer
+		a |= accessRefer
 	}
 	if abi >= 3 {
-		a |= AccessTruncate
+		a |= accessTruncate
 	}
 	if abi >= 5 {
-		a |= AccessIoctlDev
+		a |= accessIoctlDev
 	}
 	return a
 }
@@ -80,9 +80,9 @@ func (a Access) String() string {
 	return fmt.Sprintf("%#x", uint64(a))
 }
 
-// Policy is what the helper applies before it executes the tool: it is
+// policy is what the helper applies before it executes the tool: it is
 // everything the helper reads, handed to it on a file descriptor by rye.
-type Policy struct {
+type policy struct {
 	// ABI is the lowest Landlock ABI that enforces the declaration; the
 	// helper refuses to run on a kernel below it. The filesystem and port
 	// rules are in the Landlock ruleset rye built, on descriptor 5.
@@ -121,7 +121,7 @@ const (
 )
 
 // Encode writes the policy in the helper's format.
-func (p *Policy) Encode() []byte {
+func (p *policy) Encode() []byte {
 	b := []byte(policyMagic)
 	b = binary.AppendUvarint(b, uint64(p.ABI))
 	var flags uint64
@@ -201,10 +201,10 @@ func (d *decoder) string(what string) string {
 	return s
 }
 
-// DecodePolicy reads a policy that Encode wrote, checking everything the
+// decodePolicy reads a policy that Encode wrote, checking everything the
 // helper relies on: ports from 1 to 65535, an absolute program path, an
 // argument list that is not empty, no NUL byte anywhere.
-func DecodePolicy(b []byte) (*Policy, error) {
+func decodePolicy(b []byte) (*policy, error) {
 	if len(b) > maxPolicySize {
 		return nil, fmt.Errorf("policy: %d bytes is more than %d", len(b), maxPolicySize)
 	}
@@ -212,7 +212,7 @@ func DecodePolicy(b []byte) (*Policy, error) {
 		return nil, errors.New("policy: not a policy of this version of rye-confine (is the helper beside rye from another version? install both: go install ./cmd/...)")
 	}
 	d := &decoder{b: b[len(policyMagic):]}
-	p := &Policy{}
+	p := &policy{}
 	p.ABI = int(d.uvarint("abi", 1<<16))
 	flags := d.uvarint("flags", flagSubprocess|flagProcSelf)
 	p.Subprocess, p.ProcSelf = flags&flagSubprocess != 0, flags&flagProcSelf != 0

@@ -8,14 +8,14 @@ import (
 	"testing"
 )
 
-func samplePolicy() *Policy {
-	return &Policy{ABI: 4, ProcSelf: true,
+func samplePolicy() *policy {
+	return &policy{ABI: 4, ProcSelf: true,
 		Ports: []uint16{443, 8080}, Path: "/usr/bin/bash", Argv: []string{"bash", "/run/t.sh"}, Env: []string{"PATH=/usr/bin", "A="}}
 }
 
 func TestPolicyRoundTrip(t *testing.T) {
-	for _, p := range []*Policy{samplePolicy(), {Path: "/x", Argv: []string{"x"}, Env: []string{}}, {ABI: 3, Subprocess: true, Path: "/bin/sh", Argv: []string{""}}} {
-		got, err := DecodePolicy(p.Encode())
+	for _, p := range []*policy{samplePolicy(), {Path: "/x", Argv: []string{"x"}, Env: []string{}}, {ABI: 3, Subprocess: true, Path: "/bin/sh", Argv: []string{""}}} {
+		got, err := decodePolicy(p.Encode())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -30,7 +30,7 @@ func TestPolicyRoundTrip(t *testing.T) {
 
 func TestDecodePolicyRefuses(t *testing.T) {
 	good := samplePolicy().Encode()
-	edit := func(f func(p *Policy)) []byte { p := samplePolicy(); f(p); return p.Encode() }
+	edit := func(f func(p *policy)) []byte { p := samplePolicy(); f(p); return p.Encode() }
 	for _, c := range []struct {
 		name string
 		data []byte
@@ -41,12 +41,12 @@ func TestDecodePolicyRefuses(t *testing.T) {
 		{"trailing", append(bytes.Clone(good), 0), "after the end"},
 		{"truncated", good[:len(good)-3], "truncated"},
 		{"unknown flags", append(append([]byte(policyMagic), 4, 8), good[len(policyMagic)+2:]...), "more than"},
-		{"port 0", edit(func(p *Policy) { p.Ports = []uint16{0} }), "port 0"},
-		{"relative program", edit(func(p *Policy) { p.Path = "bash" }), "not absolute"},
-		{"NUL", edit(func(p *Policy) { p.Env = []string{"A=\x00"} }), "NUL"},
-		{"no argv", edit(func(p *Policy) { p.Argv = nil }), "no arguments"},
+		{"port 0", edit(func(p *policy) { p.Ports = []uint16{0} }), "port 0"},
+		{"relative program", edit(func(p *policy) { p.Path = "bash" }), "not absolute"},
+		{"NUL", edit(func(p *policy) { p.Env = []string{"A=\x00"} }), "NUL"},
+		{"no argv", edit(func(p *policy) { p.Argv = nil }), "no arguments"},
 	} {
-		_, err := DecodePolicy(c.data)
+		_, err := decodePolicy(c.data)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 		}
@@ -57,10 +57,10 @@ func TestDecodePolicyRefuses(t *testing.T) {
 // has one encoding (so that what rye wrote is what the helper applies).
 func FuzzDecodePolicy(f *testing.F) {
 	f.Add(samplePolicy().Encode())
-	f.Add((&Policy{Path: "/x", Argv: []string{"x"}}).Encode())
+	f.Add((&policy{Path: "/x", Argv: []string{"x"}}).Encode())
 	f.Add([]byte(policyMagic))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p, err := DecodePolicy(data)
+		p, err := decodePolicy(data)
 		if err != nil {
 			return
 		}

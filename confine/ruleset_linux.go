@@ -30,7 +30,7 @@ type Ruleset struct {
 // BuildRuleset starts building the ruleset of a run on kernel k: the
 // handled rights of its ABI (up to 7), TCP bind and connect from ABI 4,
 // signal and abstract socket scoping from ABI 6, and with system the
-// system defaults (SystemDefaults). It returns at once; Launcher.Prepare
+// system defaults (DefaultNames). It returns at once; Launcher.Prepare
 // waits for it.
 func BuildRuleset(k Kernel, system bool) *Ruleset {
 	r := &Ruleset{fd: -1, done: make(chan struct{})}
@@ -47,7 +47,7 @@ func (r *Ruleset) build(abi int, system bool) error {
 	}
 	r.handled = handledAccess(abi)
 	attr := rulesetAttr{fs: uint64(r.handled)}
-	if abi >= ABIPorts {
+	if abi >= abiPorts {
 		// Handled even without ports: no TCP bind or connect at all then,
 		// besides the seccomp filter's refusal of every socket.
 		attr.net = unix.LANDLOCK_ACCESS_NET_BIND_TCP | unix.LANDLOCK_ACCESS_NET_CONNECT_TCP
@@ -81,7 +81,7 @@ func (r *Ruleset) addFile(f *os.File, a Access) error {
 		return err
 	}
 	if !st.IsDir() {
-		a = FileRights(a)
+		a = fileRights(a)
 	}
 	return addPathRule(r.fd, int(f.Fd()), a&r.handled)
 }
@@ -124,7 +124,7 @@ func addPathRule(ruleset, fd int, a Access) error {
 	return nil
 }
 
-// grantSystem grants the system defaults (SystemDefaults): /usr, /bin, /lib*, /etc less its secrets, the devices, the CPU
+// grantSystem grants the system defaults (DefaultNames): /usr, /bin, /lib*, /etc less its secrets, the devices, the CPU
 // topology. A default the system lacks is skipped.
 func grantSystem(add func(fd int, a Access) error) error {
 	g := &systemGranter{add: add}
@@ -141,12 +141,12 @@ func grantSystem(add func(fd int, a Access) error) error {
 	}
 	g.etc("/etc", "")
 	for _, d := range []string{"/dev/random", "/dev/urandom", "/dev/zero"} {
-		g.path(unix.AT_FDCWD, d, AccessReadFile)
+		g.path(unix.AT_FDCWD, d, accessReadFile)
 	}
-	g.path(unix.AT_FDCWD, "/dev/null", AccessReadFile|AccessWriteFile|AccessTruncate)
+	g.path(unix.AT_FDCWD, "/dev/null", accessReadFile|accessWriteFile|accessTruncate)
 	g.path(unix.AT_FDCWD, "/sys/devices/system/cpu", Read)
 	for _, f := range []string{"/proc/cpuinfo", "/proc/meminfo", "/proc/stat"} {
-		g.path(unix.AT_FDCWD, f, AccessReadFile)
+		g.path(unix.AT_FDCWD, f, accessReadFile)
 	}
 	return g.err
 }
@@ -176,7 +176,7 @@ func (g *systemGranter) path(dir int, name string, a Access) {
 
 func (g *systemGranter) grant(fd int, dir bool, a Access, name string) {
 	if !dir {
-		a = FileRights(a)
+		a = fileRights(a)
 	}
 	if err := g.add(fd, a); err != nil && g.err == nil {
 		g.err = fmt.Errorf("landlock rule for %s: %v", name, err)
@@ -194,7 +194,7 @@ func (g *systemGranter) etc(dir, rel string) {
 		return
 	}
 	defer unix.Close(dfd)
-	g.grant(dfd, true, AccessReadDir, dir)
+	g.grant(dfd, true, accessReadDir, dir)
 	eachEntry(dfd, func(name string, typ uint8) {
 		r := name
 		if rel != "" {

@@ -28,8 +28,8 @@ import (
 // shimTimeout bounds the manager's answer.
 const shimTimeout = 10 * time.Second
 
-// Shim is a version manager's shim and the manager that answers for it.
-type Shim struct {
+// shim is a version manager's shim and the manager that answers for it.
+type shim struct {
 	Path    string   // the shim, as found on PATH
 	Manager string   // the manager's program
 	Which   []string // its arguments that print the program the shim runs
@@ -39,35 +39,35 @@ type Shim struct {
 	Env []string
 }
 
-// FindShim reports whether program (a path found on PATH) is a version
+// findShim reports whether program (a path found on PATH) is a version
 // manager's shim: a file in a folder named shims that is either a script
 // ending in `exec MANAGER exec PROGRAM` (pyenv, rbenv, nodenv, asdf) or a
 // link to a program named mise. ok is false for anything else, which is
 // run as it is.
-func FindShim(program string) (s Shim, ok bool) {
+func findShim(program string) (s shim, ok bool) {
 	if filepath.Base(filepath.Dir(program)) != "shims" {
-		return Shim{}, false
+		return shim{}, false
 	}
 	name := filepath.Base(program)
 	if real, err := filepath.EvalSymlinks(program); err == nil && real != program && filepath.Base(real) == "mise" {
-		return Shim{Path: program, Manager: real, Which: []string{"which", name}}, true
+		return shim{Path: program, Manager: real, Which: []string{"which", name}}, true
 	}
 	f, err := os.Open(program)
 	if err != nil {
-		return Shim{}, false
+		return shim{}, false
 	}
 	defer f.Close()
 	head := make([]byte, 4096)
 	n, _ := f.Read(head)
 	head = head[:n]
 	if !bytes.HasPrefix(head, []byte("#!")) {
-		return Shim{}, false
+		return shim{}, false
 	}
 	manager, env := shimManager(string(head))
 	if manager == "" {
-		return Shim{}, false
+		return shim{}, false
 	}
-	return Shim{Path: program, Manager: manager, Which: []string{"which", name}, Env: env}, true
+	return shim{Path: program, Manager: manager, Which: []string{"which", name}, Env: env}, true
 }
 
 // shimManager is the program a shim script hands over to: the first word
@@ -110,7 +110,7 @@ func shimManager(script string) (manager string, env []string) {
 // that signer's code outside the sandbox. Of the tool's environment only
 // the variables that pick a version (versionVar) are passed, with a value
 // that names a version and nothing else.
-func (s Shim) Resolve(dir string, userEnv, toolEnv []string) (string, error) {
+func (s shim) Resolve(dir string, userEnv, toolEnv []string) (string, error) {
 	env := append([]string(nil), userEnv...)
 	for _, kv := range toolEnv {
 		if name, value, _ := strings.Cut(kv, "="); versionVar(name) && versionValue(value) {

@@ -44,12 +44,12 @@ exec "`+mgr+`" exec "$program" "$@"
 	plain := write("bin/python3", "#!/bin/sh\nexec /usr/bin/python3 \"$@\"\n", 0o755)
 	notExec := write("other/shims/tool", "#!/bin/sh\necho hi\n", 0o755)
 
-	s, ok := FindShim(shim)
+	s, ok := findShim(shim)
 	if !ok || s.Manager != mgr || strings.Join(s.Which, " ") != "which python3" || strings.Join(s.Env, " ") != "MGR_ROOT="+dir+"/root" {
 		t.Fatalf("FindShim(%s) = %+v, %v", shim, s, ok)
 	}
 	for _, p := range []string{plain, notExec, filepath.Join(dir, "missing/shims/x")} {
-		if s, ok := FindShim(p); ok {
+		if s, ok := findShim(p); ok {
 			t.Errorf("%s taken for a shim: %+v", p, s)
 		}
 	}
@@ -79,7 +79,7 @@ exec "`+mgr+`" exec "$program" "$@"
 	write("path/asdf", "#!/bin/sh\necho "+real+"\n", 0o755)
 	write("toolpath/asdf", "#!/bin/sh\necho /bin/sh\n", 0o755)
 	asdfShim := write("asdf/shims/python3", "#!/usr/bin/env bash\n# asdf-plugin: python 3.12\nexec asdf exec \"python3\" \"$@\"\n", 0o755)
-	s, ok = FindShim(asdfShim)
+	s, ok = findShim(asdfShim)
 	if !ok || s.Manager != "asdf" {
 		t.Fatalf("asdf shim: %+v, %v", s, ok)
 	}

@@ -15,27 +15,27 @@ import (
 // The analyzers the rules belong to: a rule id is "<analyzer>/<name>".
 const (
 	Unicode   = "unicode"
-	Injection = "injection"
-	FetchExec = "fetchexec"
-	Secrets   = "secrets"
+	injection = "injection"
+	fetchExec = "fetchexec"
+	secrets   = "secrets"
 )
 
 // Analyzers are the analyzers of the per-file rules, in report order.
-var Analyzers = []string{Unicode, Injection, FetchExec, Secrets}
+var Analyzers = []string{Unicode, injection, fetchExec, secrets}
 
-// Severity is how serious a finding is. An error refuses signing and
+// severity is how serious a finding is. An error refuses signing and
 // fails rye lint and rye check; a warning is shown and passes.
-type Severity string
+type severity string
 
 const (
-	Error   Severity = "error"
-	Warning Severity = "warning"
+	Error   severity = "error"
+	warning severity = "warning"
 )
 
 // Finding is one rule's finding at one place of a file.
 type Finding struct {
 	Rule     string // "unicode/tag"
-	Severity Severity
+	Severity severity
 	// Offset and End are the bytes [Offset, End) of the file it is about.
 	Offset, End int
 	// Line and Col are 1-based; Col counts characters (Unicode code
@@ -86,11 +86,11 @@ func Check(f *File, analyzers ...string) []Finding {
 		switch a {
 		case Unicode:
 			out = append(out, p.unicode()...)
-		case Injection:
+		case injection:
 			out = append(out, p.injection()...)
-		case FetchExec:
+		case fetchExec:
 			out = append(out, p.fetchexec()...)
-		case Secrets:
+		case secrets:
 			out = append(out, p.secrets()...)
 		}
 	}
@@ -213,7 +213,7 @@ func (p *parsed) finish(fs []Finding) {
 		f.Line, f.Col = p.position(f.Offset)
 		f.EndLine, f.EndCol = p.position(f.End)
 		if f.Shown == "" {
-			f.Shown = Reveal(p.lineAt(f.Offset))
+			f.Shown = reveal(p.lineAt(f.Offset))
 		}
 	}
 }
@@ -258,6 +258,6 @@ func (s set) has(x string) bool {
 }
 
 // add appends a finding of [off, end) to out.
-func add(out []Finding, rule string, sev Severity, off, end int, msg string) []Finding {
+func add(out []Finding, rule string, sev severity, off, end int, msg string) []Finding {
 	return append(out, Finding{Rule: rule, Severity: sev, Offset: off, End: end, Message: msg})
 }

@@ -108,7 +108,7 @@ func TestPositionsAndShown(t *testing.T) {
 	if f := fs[1]; f.Line != 2 || f.Col != 6 || strings.Contains(f.Shown, "vW1") || strings.Contains(f.Message, "vW1") {
 		t.Errorf("secret finding %+v", f)
 	}
-	if got := Reveal("a\x1b[31mb\u200bc"); got != `a⟨ESC "[31m"⟩b⟨U+200B ZERO WIDTH SPACE⟩c` {
+	if got := reveal("a\x1b[31mb\u200bc"); got != `a⟨ESC "[31m"⟩b⟨U+200B ZERO WIDTH SPACE⟩c` {
 		t.Errorf("Reveal: %q", got)
 	}
 }

@@ -62,7 +62,7 @@ func (p *parsed) fetchexec() []Finding {
 	for _, h := range hits {
 		sev := Error
 		if h.warn {
-			sev = Warning
+			sev = warning
 		}
 		out = add(out, h.rule, sev, h.start, h.end, h.msg)
 	}
@@ -228,16 +228,16 @@ func (p *parsed) markdownCode() []Finding {
 	md := p.markdown()
 	var out []Finding
 	directive := p.kind == item.Directive
-	sev := func(h shellHit) (Severity, bool) {
+	sev := func(h shellHit) (severity, bool) {
 		switch {
 		case h.warn && directive:
-			return Warning, true
+			return warning, true
 		case h.warn:
 			return "", false
 		case directive:
 			return Error, true
 		}
-		return Warning, true
+		return warning, true
 	}
 	report := func(hits []shellHit, where string) {
 		for _, h := range hits {

@@ -47,7 +47,7 @@ func FuzzCheck(f *testing.F) {
 			if fd.Offset < 0 || fd.End < fd.Offset || fd.End > len(src) || fd.Line < 1 || fd.Col < 1 || fd.EndLine < fd.Line {
 				t.Fatalf("finding out of the file (%d bytes): %+v", len(src), fd)
 			}
-			if fd.Rule == "" || fd.Message == "" || (fd.Severity != Error && fd.Severity != Warning) {
+			if fd.Rule == "" || fd.Message == "" || (fd.Severity != Error && fd.Severity != warning) {
 				t.Fatalf("incomplete finding %+v", fd)
 			}
 			if !utf8.ValidString(fd.Shown) && utf8.Valid(src) {
@@ -67,7 +67,7 @@ func FuzzReveal(f *testing.F) {
 	f.Add("Hello \U000E0069 \u202e \x1b[31m red \x1b[0m \u200b 👨\u200d👩")
 	f.Add("🏴\U000E0067\U000E0062\U000E0065\U000E006E\U000E0067\U000E007F")
 	f.Fuzz(func(t *testing.T, s string) {
-		out := Reveal(s)
+		out := reveal(s)
 		for _, r := range out {
 			switch classify(r) {
 			case cTag, cOverride, cIsolate, cPDI, cControl:

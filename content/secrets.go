@@ -125,7 +125,7 @@ func (p *parsed) secretFinding(rule secretRule, start, end int, tok string, m []
 	}
 	line := p.lineAt(start)
 	return Finding{Rule: "secrets/" + rule.id, Severity: Error, Offset: start, End: end, Message: msg,
-		Shown: Reveal(strings.Replace(line, tok, redact(tok), 1))}
+		Shown: reveal(strings.Replace(line, tok, redact(tok), 1))}
 }
 
 // redact shows the start of a credential: enough to find it, not to use it.

@@ -394,7 +394,7 @@ func (p *parsed) scanRunes(out []Finding, ids []ident) []Finding {
 			if id := identAt(ids, i); id != nil {
 				out = add(out, "unicode/bidi", Error, i, i+n, fmt.Sprintf("%s in the %s %q: names must be plain text; remove it", charName(r), id.what, id.text))
 			} else if p.inCode(i, nil) {
-				out = add(out, "unicode/bidi", Warning, i, i+n, fmt.Sprintf("%s in code: it can change the order in which the code around it is shown; remove it unless the text needs it", charName(r)))
+				out = add(out, "unicode/bidi", warning, i, i+n, fmt.Sprintf("%s in code: it can change the order in which the code around it is shown; remove it unless the text needs it", charName(r)))
 			}
 		default: // invisible, joiner, selector, private use
 			if legitimate(src, i, n, r, prev) {
@@ -469,7 +469,7 @@ func (p *parsed) reportRun(out []Finding, run hidden) []Finding {
 		}
 		return add(out, "unicode/invisible", Error, run.start, run.end, fmt.Sprintf("invisible %s in code: the code does not read as it runs; remove it", what))
 	}
-	return add(out, "unicode/invisible", Warning, run.start, run.end, fmt.Sprintf("invisible %s in %s: remove it unless the text needs it", what, p.placeOf(run.start)))
+	return add(out, "unicode/invisible", warning, run.start, run.end, fmt.Sprintf("invisible %s in %s: remove it unless the text needs it", what, p.placeOf(run.start)))
 }
 
 // validTagSequence reports whether the tag characters src[i:j], after
@@ -751,11 +751,11 @@ func Skeleton(s string) string {
 // something else: an ASCII string without them is its own skeleton.
 const asciiConfusables = "\"%01I`m|"
 
-// Reveal returns text with what it hides made visible: tag characters
+// reveal returns text with what it hides made visible: tag characters
 // decoded, invisible, bidirectional and control characters named, each in
 // ⟨⟩. Legitimate uses (emoji sequences, joiners in Arabic or Indic text)
 // are left as they are.
-func Reveal(text string) string {
+func reveal(text string) string {
 	src := []byte(text)
 	var b strings.Builder
 	var prev rune

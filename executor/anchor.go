@@ -53,7 +53,7 @@ func anchorTemplate(s string, ctx map[string]string) string {
 // verified and wrote for this run. An entry elsewhere (the project, a
 // {word} the context does not know) is an error, and nothing runs; the
 // caller's own entries are kept as they are.
-func applyAnchorEnv(a *chain.Anchor, env *Env, ctx map[string]string, rd *runDir) error {
+func applyAnchorEnv(a *chain.Anchor, env *env, ctx map[string]string, rd *runDir) error {
 	sep := string(os.PathListSeparator)
 	for _, ep := range a.EnvPaths {
 		var parts []string
@@ -118,7 +118,7 @@ func anchorCwd(a *chain.Anchor, ctx map[string]string, rd *runDir, project strin
 // is the working directory to Python, Node and the loaders, so
 // "{tool_dir}:${PYTHONPATH}" with PYTHONPATH unset would load modules from
 // the project's unverified files.
-func dropEmptyLoadPathEntries(env []string, caller *Env) []string {
+func dropEmptyLoadPathEntries(env []string, caller *env) []string {
 	sep := string(os.PathListSeparator)
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
@@ -144,7 +144,7 @@ func dropEmptyLoadPathEntries(env []string, caller *Env) []string {
 // NODE_PATH, the project's node_modules that the user's configuration
 // allowed (nodeModules, "" when it did not). However a chain sets these
 // variables, only verified code is loaded from them.
-func checkLoadPaths(env []string, caller *Env, rd *runDir, nodeModules string) error {
+func checkLoadPaths(env []string, caller *env, rd *runDir, nodeModules string) error {
 	sep := string(os.PathListSeparator)
 	for _, kv := range env {
 		name, value, _ := strings.Cut(kv, "=")

@@ -100,16 +100,16 @@ func anchoredProject(t *testing.T) (*fixture, *Executor) {
 // kept; the working directory is the copy of the package.
 func TestAnchorApplies(t *testing.T) {
 	f, x := anchoredProject(t)
-	p, err := x.Prepare("t/pkg/tool", PrepareOptions{})
+	p, err := x.Prepare("t/pkg/tool", prepareOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var runRoot string
-	x.beforeStart = func(*Plan) {
+	x.beforeStart = func(*plan) {
 		entries, _ := os.ReadDir(x.TempDir)
 		runRoot = filepath.Join(x.TempDir, entries[0].Name())
 	}
-	r := x.Run(t.Context(), p, RunOptions{})
+	r := x.Run(t.Context(), p, runOptions{})
 	if !r.Succeeded() || !f.marker() {
 		t.Fatalf("run: %+v", r)
 	}
@@ -211,7 +211,7 @@ func TestAnchorRefusals(t *testing.T) {
 			os.WriteFile(filepath.Join(f.project, "module_loader.py"), []byte("unsigned\n"), 0o644)
 			r, err := f.execute(x, "t/pkg/tool", nil)
 			msg := r.Error
-			var ci *ChainInvalidError
+			var ci *chainInvalidError
 			if errors.As(err, &ci) {
 				msg = ci.Error()
 			}
@@ -239,7 +239,7 @@ func TestAnchorRefusals(t *testing.T) {
 	t.Run("a dependency swapped after verification", func(t *testing.T) {
 		f, x := anchoredProject(t)
 		p := filepath.Join(f.project, ".ai/tools/t/pkg/helper.sh")
-		x.beforeStart = func(*Plan) { os.WriteFile(p, []byte("export FROM_HELPER=swapped\n"), 0o644) }
+		x.beforeStart = func(*plan) { os.WriteFile(p, []byte("export FROM_HELPER=swapped\n"), 0o644) }
 		r, err := f.execute(x, "t/pkg/tool", nil)
 		if err != nil || !r.Succeeded() || r.Data.(map[string]any)["helper"] != "yes" {
 			t.Errorf("got %v %+v", err, r)
@@ -281,7 +281,7 @@ func TestAnchorModes(t *testing.T) {
 // value (applyAnchorEnv) is refused too.
 func TestLoadPathsOfTheFinalEnvironment(t *testing.T) {
 	rd := &runDir{root: "/cache/rye/run/rye-run-1"}
-	caller := NewEnv([]string{"PYTHONPATH=/mine:/also/mine", "LD_LIBRARY_PATH=/opt/lib"})
+	caller := newEnv([]string{"PYTHONPATH=/mine:/also/mine", "LD_LIBRARY_PATH=/opt/lib"})
 	for env, want := range map[string]string{
 		"PYTHONPATH=/cache/rye/run/rye-run-1/ai/t:/mine":      "",
 		"PYTHONPATH=/cache/rye/run/rye-run-1/ai/../../../x":   `PYTHONPATH holds "/cache/rye/run/rye-run-1/ai/../../../x"`,
@@ -307,7 +307,7 @@ func TestLoadPathsOfTheFinalEnvironment(t *testing.T) {
 	if err := checkLoadPaths([]string{tail}, caller, rd, ""); err == nil {
 		t.Error("an empty load-path entry passed the check")
 	}
-	if err := checkLoadPaths([]string{tail}, NewEnv(nil), rd, ""); err == nil {
+	if err := checkLoadPaths([]string{tail}, newEnv(nil), rd, ""); err == nil {
 		t.Error("an empty load-path entry passed the check when the caller has none")
 	}
 	for _, c := range []struct {
@@ -320,18 +320,18 @@ func TestLoadPathsOfTheFinalEnvironment(t *testing.T) {
 		{nil, "OTHER=a" + sep, []string{"OTHER=a" + sep}},
 		{[]string{"PYTHONPATH=/mine" + sep}, tail + "/mine" + sep, []string{tail + "/mine" + sep}},
 	} {
-		got := dropEmptyLoadPathEntries([]string{c.env}, NewEnv(c.caller))
+		got := dropEmptyLoadPathEntries([]string{c.env}, newEnv(c.caller))
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%v %q: %q, want %q", c.caller, c.env, got, c.want)
 		}
-		if err := checkLoadPaths(got, NewEnv(c.caller), rd, ""); err != nil && c.env != "OTHER=a"+sep {
+		if err := checkLoadPaths(got, newEnv(c.caller), rd, ""); err != nil && c.env != "OTHER=a"+sep {
 			t.Errorf("%q after dropping: %v", got, err)
 		}
 	}
 	owner := chainOf(t, "description: x\n").Elements[0]
 	a := &chain.Anchor{Owner: owner, EnvPaths: []chain.EnvPath{{Var: "PYTHONPATH", Prepend: []string{"{anchor_path}"}}}}
 	ctx := map[string]string{"anchor_path": "/cache/rye/run/rye-run-1/ai/t" + string(os.PathListSeparator) + "/project"}
-	if err := applyAnchorEnv(a, NewEnv(nil), ctx, rd); err == nil || !strings.Contains(err.Error(), "holds the path-list separator") {
+	if err := applyAnchorEnv(a, newEnv(nil), ctx, rd); err == nil || !strings.Contains(err.Error(), "holds the path-list separator") {
 		t.Errorf("a separator in a context value: %v", err)
 	}
 }

@@ -19,15 +19,15 @@ import (
 // Run, the grants with the run's own folders, handed to the subprocess
 // primitive as its launcher.
 
-// SandboxError is a tool whose sandbox block is not valid (or, with
+// sandboxError is a tool whose sandbox block is not valid (or, with
 // execute.require_sandbox, missing): nothing runs.
-type SandboxError struct {
+type sandboxError struct {
 	Tool     string
 	Path     string
 	Problems []string
 }
 
-func (e *SandboxError) Error() string {
+func (e *sandboxError) Error() string {
 	return fmt.Sprintf("tool %s (%s): %s; nothing was run", e.Tool, e.Path, strings.Join(e.Problems, "; "))
 }
 
@@ -45,32 +45,32 @@ type confinement struct {
 // chain can widen or replace it), checks it against the system and sets
 // p.Confinement: "none" without a block, else the declaration with the
 // verdict. A block the system cannot enforce is a *confine.UnenforceableError.
-func (x *Executor) planConfinement(p *Plan) error {
+func (x *Executor) planConfinement(p *plan) error {
 	tool := p.Chain.Tool()
 	md := tool.Meta
 	// A Python __sandbox__ that is not a literal is not "no block": the
 	// tool meant to be confined, and rye cannot read how.
 	for _, pr := range md.Problems {
 		if pr.Field == "__sandbox__" {
-			return &SandboxError{Tool: string(tool.ID()), Path: tool.Loc.Path(), Problems: []string{fmt.Sprintf("%s: __sandbox__: %s: write it as a dict literal", pr.Pos, pr.Msg)}}
+			return &sandboxError{Tool: string(tool.ID()), Path: tool.Loc.Path(), Problems: []string{fmt.Sprintf("%s: __sandbox__: %s: write it as a dict literal", pr.Pos, pr.Msg)}}
 		}
 	}
 	n := md.Get(sandbox.Key)
 	if n == nil && tool.Item.Ext() == ".py" {
 		if _, msg := sandbox.PythonElsewhere(tool.Item.Bytes); msg != "" {
-			return &SandboxError{Tool: string(tool.ID()), Path: tool.Loc.Path(), Problems: []string{"sandbox: " + msg}}
+			return &sandboxError{Tool: string(tool.ID()), Path: tool.Loc.Path(), Problems: []string{"sandbox: " + msg}}
 		}
 	}
 	if n == nil {
 		if x.RequireSandbox {
-			return &SandboxError{Tool: string(tool.ID()), Path: tool.Loc.Path(), Problems: []string{"it declares no sandbox block, and your configuration requires one (execute.require_sandbox in your own rye.yaml): add a sandbox block to the tool, sign it, or turn the setting off"}}
+			return &sandboxError{Tool: string(tool.ID()), Path: tool.Loc.Path(), Problems: []string{"it declares no sandbox block, and your configuration requires one (execute.require_sandbox in your own rye.yaml): add a sandbox block to the tool, sign it, or turn the setting off"}}
 		}
 		p.Confinement = confine.Unconfined()
 		return nil
 	}
 	b, ps := sandbox.Parse(n)
 	if len(ps) > 0 {
-		e := &SandboxError{Tool: string(tool.ID()), Path: tool.Loc.Path()}
+		e := &sandboxError{Tool: string(tool.ID()), Path: tool.Loc.Path()}
 		for _, pr := range ps {
 			e.Problems = append(e.Problems, pr.Error())
 		}
@@ -134,7 +134,7 @@ func (x *Executor) startRuleset(it *item.Item) *earlyRuleset {
 }
 
 // release lets go of what Prepare started for the run (the ruleset).
-func (p *Plan) release() {
+func (p *plan) release() {
 	if p == nil {
 		return
 	}
@@ -166,7 +166,7 @@ func (x *Executor) probe() confine.Kernel {
 // run's verified files, the declared paths with the run's values, and
 // the report the result carries (a copy of the plan's, with the paths
 // expanded). It returns nil for a tool without a block.
-func (x *Executor) launcher(p *Plan, rd *runDir, m *materialised, runDir, userSpace string) (*confine.Launcher, *confine.Report, error) {
+func (x *Executor) launcher(p *plan, rd *runDir, m *materialised, runDir, userSpace string) (*confine.Launcher, *confine.Report, error) {
 	c := p.confine
 	if c == nil {
 		return nil, p.Confinement, nil
@@ -223,7 +223,7 @@ func (x *Executor) launcher(p *Plan, rd *runDir, m *materialised, runDir, userSp
 		}
 	}
 	spec := &confine.Spec{Kernel: c.kernel, Needs: c.needs, Helper: h, System: true, Ruleset: c.ruleset, Grants: grants, Ports: c.block.Ports(), Subprocess: c.block.Subprocess,
-		NotIn: append([]string{home, x.ProjectPath, userSpace}, homeDataFolders(home)...), UserEnv: WithoutSecrets(x.Environ), Report: &rep}
+		NotIn: append([]string{home, x.ProjectPath, userSpace}, homeDataFolders(home)...), UserEnv: withoutSecrets(x.Environ), Report: &rep}
 	return confine.NewLauncher(spec), &rep, nil
 }
 

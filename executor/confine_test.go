@@ -172,7 +172,7 @@ func TestUnenforceableInjectedABI(t *testing.T) {
 		return confine.Kernel{OS: "linux", Arch: "amd64", LandlockABI: 3, Seccomp: true}
 	}
 	ran := false
-	x.beforeStart = func(*Plan) { ran = true }
+	x.beforeStart = func(*plan) { ran = true }
 	for _, dry := range []bool{false, true} {
 		r, err := x.Execute(context.Background(), &Request{Kind: "tool", ID: "box/t", DryRun: dry})
 		var ue *confine.UnenforceableError
@@ -204,7 +204,7 @@ func TestRequireSandbox(t *testing.T) {
 	x := f.executor()
 	x.RequireSandbox = true
 	_, err := x.Execute(context.Background(), &Request{Kind: "tool", ID: "p/t"})
-	var se *SandboxError
+	var se *sandboxError
 	if !errors.As(err, &se) || !strings.Contains(err.Error(), "execute.require_sandbox") {
 		t.Fatalf("%v", err)
 	}
@@ -221,7 +221,7 @@ __tool_description__ = "d"
 __sandbox__ = dict(network="none")
 `, f.key)
 	_, err := f.executor().Execute(context.Background(), &Request{Kind: "tool", ID: "p/t"})
-	var se *SandboxError
+	var se *sandboxError
 	if !errors.As(err, &se) || !strings.Contains(err.Error(), "__sandbox__") {
 		t.Fatalf("%v", err)
 	}
@@ -247,7 +247,7 @@ __tool_description__ = "d"
 		x := f.executor()
 		x.Environ = append(x.Environ, "RYE_PYTHON=/usr/bin/python3")
 		r, err := x.Execute(context.Background(), &Request{Kind: "tool", ID: "p/t"})
-		var se *SandboxError
+		var se *sandboxError
 		if !errors.As(err, &se) || !strings.Contains(err.Error(), "__sandbox__") {
 			ran := r != nil && r.Ran
 			t.Errorf("%d: %v (ran: %v)", i, err, ran)
@@ -258,7 +258,7 @@ __tool_description__ = "d"
 func TestSandboxProblemsRefused(t *testing.T) {
 	_, x, _ := confinedFixture(t, "#   filesystem:\n#     read: [\"{project}/../etc\"]\n")
 	_, err := runBox(t, x, nil)
-	var se *SandboxError
+	var se *sandboxError
 	if !errors.As(err, &se) || !strings.Contains(err.Error(), `climbs with ".."`) {
 		t.Fatalf("%v", err)
 	}

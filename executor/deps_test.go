@@ -152,7 +152,7 @@ func TestRuntimeLibNameClash(t *testing.T) {
 	f.write("project", "tools/t/b/loader.py", "__version__ = \"1.0.0\"\n__tool_type__ = \"library\"\n__executor_id__ = None\n__category__ = \"t/b\"\n__tool_description__ = \"l\"\n", f.key)
 	f.write("project", "tools/t/runtime.yaml", "version: \"1.0.0\"\ntool_type: runtime\nexecutor_id: rye/core/primitives/subprocess\ncategory: t\ndescription: r\nruntime_lib: [t/a/loader, t/b/loader]\nconfig:\n  command: python3\n  args: [\"{runtime_lib}/loader.py\", \"{tool_path}\"]\n", f.key)
 	f.write("project", "tools/t/hello.sh", shellTool("t", "t/runtime", ""), f.key)
-	_, err := f.executor().Prepare("t/hello", PrepareOptions{})
+	_, err := f.executor().Prepare("t/hello", prepareOptions{})
 	if err == nil || !strings.Contains(err.Error(), "share the file name loader.py") {
 		t.Errorf("got %v", err)
 	}
@@ -163,7 +163,7 @@ func TestFailingDependencyIsReported(t *testing.T) {
 	f := newFixture(t)
 	depsChain(t, f, "# verify_deps: {}\n")
 	f.write("project", "tools/t/sub/a.sh", helperFile("t/sub"), nil)
-	p, err := f.executor().Prepare("t/sub/hello", PrepareOptions{})
+	p, err := f.executor().Prepare("t/sub/hello", prepareOptions{})
 	var ve *VerifyError
 	if !errors.As(err, &ve) || ve.Role != "dependency" {
 		t.Fatalf("got %v", err)

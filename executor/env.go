@@ -18,16 +18,16 @@ import (
 	"github.com/ryekit/rye/space"
 )
 
-// Env is an environment being built: names to values, and the order in
+// env is an environment being built: names to values, and the order in
 // which names were first set (so that Environ is stable).
-type Env struct {
+type env struct {
 	vals  map[string]string
 	order []string
 }
 
-// NewEnv starts from KEY=VALUE pairs (the process environment).
-func NewEnv(kv []string) *Env {
-	e := &Env{vals: map[string]string{}}
+// newEnv starts from KEY=VALUE pairs (the process environment).
+func newEnv(kv []string) *env {
+	e := &env{vals: map[string]string{}}
 	for _, s := range kv {
 		if k, v, ok := strings.Cut(s, "="); ok && k != "" {
 			e.Set(k, v)
@@ -41,13 +41,13 @@ func NewEnv(kv []string) *Env {
 // CI example there gives an SSH private key. No tool ever sees them: a
 // tool is code from a project, and the key that signs what the user
 // trusts must not be one environment read away from it. The executor
-// drops them from the environment every run starts from (WithoutSecrets),
+// drops them from the environment every run starts from (withoutSecrets),
 // so that neither a runtime's ${NAME} nor a tool's own lookup finds them.
 var SecretVars = []string{"RYE_KEY_PASSWORD", "RYE_SIGNING_KEY", "RYE_SSH_KEY"}
 
-// WithoutSecrets returns kv (KEY=VALUE pairs) without SecretVars. Names
+// withoutSecrets returns kv (KEY=VALUE pairs) without SecretVars. Names
 // are compared without regard to case, as Windows does.
-func WithoutSecrets(kv []string) []string {
+func withoutSecrets(kv []string) []string {
 	out := make([]string, 0, len(kv))
 	for _, s := range kv {
 		k, _, _ := strings.Cut(s, "=")
@@ -59,7 +59,7 @@ func WithoutSecrets(kv []string) []string {
 }
 
 // Set sets a variable.
-func (e *Env) Set(k, v string) {
+func (e *env) Set(k, v string) {
 	if _, ok := e.vals[k]; !ok {
 		e.order = append(e.order, k)
 	}
@@ -67,13 +67,13 @@ func (e *Env) Set(k, v string) {
 }
 
 // Get returns a variable and whether it is set.
-func (e *Env) Get(k string) (string, bool) {
+func (e *env) Get(k string) (string, bool) {
 	v, ok := e.vals[k]
 	return v, ok
 }
 
 // Environ returns KEY=VALUE pairs in first-set order.
-func (e *Env) Environ() []string {
+func (e *env) Environ() []string {
 	out := make([]string, 0, len(e.order))
 	for _, k := range e.order {
 		out = append(out, k+"="+e.vals[k])
@@ -87,7 +87,7 @@ var envVarRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 // Expand replaces ${NAME} and ${NAME:-default} with values from the
 // environment; a missing variable without a default becomes "", as in a
 // shell. Nothing else is interpreted.
-func (e *Env) Expand(s string) string {
+func (e *env) Expand(s string) string {
 	if !strings.Contains(s, "${") {
 		return s
 	}
@@ -100,8 +100,8 @@ func (e *Env) Expand(s string) string {
 	})
 }
 
-// EnvOptions say where the project is and how to find programs.
-type EnvOptions struct {
+// envOptions say where the project is and how to find programs.
+type envOptions struct {
 	ProjectPath string
 	// LookPath finds a program on PATH (exec.LookPath in the binary).
 	LookPath func(string) (string, error)
@@ -124,7 +124,7 @@ type EnvOptions struct {
 	WorkTree func() error
 }
 
-// ResolveEnv builds the environment of a run (spec 3.5): the process
+// resolveEnv builds the environment of a run (spec 3.5): the process
 // environment, then the env_config of the primitive, then of each runtime,
 // then of the tool, each later one overriding the earlier ones (the tool is
 // the most specific and wins; the reference had this backwards). Within one
@@ -135,7 +135,7 @@ type EnvOptions struct {
 // set what chooses the program that runs or what that program loads before
 // the tool's own code: PATH, the chain's interpreter variables, loader and
 // shell start-up variables (protectedVar).
-func ResolveEnv(c *chain.Chain, base *Env, o EnvOptions) (*Env, error) {
+func resolveEnv(c *chain.Chain, base *env, o envOptions) (*env, error) {
 	env := base
 	interpreters := map[string]bool{}
 	for _, el := range c.Elements {
@@ -202,7 +202,7 @@ func protectedVar(name string, interpreters map[string]bool) bool {
 // resolveInterpreter sets the interpreter's variable to the program found,
 // or to its fallback. A variable the caller already set (RYE_PYTHON=...
 // rye execute ...) is kept: it is the user's explicit choice.
-func resolveInterpreter(env *Env, in *syntax.Node, o EnvOptions) error {
+func resolveInterpreter(env *env, in *syntax.Node, o envOptions) error {
 	name := in.Get("var").String()
 	if name == "" {
 		return fmt.Errorf("no var: say which variable receives the interpreter's path")
@@ -265,7 +265,7 @@ func resolveInterpreter(env *Env, in *syntax.Node, o EnvOptions) error {
 // node runtime puts on NODE_PATH: the folder when the user allows project
 // environments, it exists and git does not track it (its packages run as
 // code of the tool), else "" (node then finds no project packages).
-func projectNodeModules(o EnvOptions) (string, error) {
+func projectNodeModules(o envOptions) (string, error) {
 	dir := filepath.Join(o.ProjectPath, "node_modules")
 	if !o.ProjectInterpreters || o.Exists == nil || !o.Exists(dir) {
 		return "", nil
@@ -284,7 +284,7 @@ func projectNodeModules(o EnvOptions) (string, error) {
 // Outside a git work tree nothing says who put the folder there, so it is
 // refused too (with how to proceed), and so is a folder another user owns:
 // both only when the folder exists, since otherwise the fallback runs.
-func projectInterpreter(dir string, o EnvOptions) error {
+func projectInterpreter(dir string, o envOptions) error {
 	if !o.ProjectInterpreters {
 		return nil
 	}
@@ -320,7 +320,7 @@ func projectInterpreter(dir string, o EnvOptions) error {
 // It must be a regular file (not a link) of at most 1 MiB: a FIFO or a
 // device there must not hang rye or fill its memory. A .env that git
 // tracks is refused: its values would come from the change under review.
-func loadDotenv(env *Env, path string, interpreters map[string]bool, tracked func(string) (bool, error)) error {
+func loadDotenv(env *env, path string, interpreters map[string]bool, tracked func(string) (bool, error)) error {
 	info, err := os.Lstat(path) // before opening: opening a FIFO blocks
 	if os.IsNotExist(err) {
 		return nil

@@ -49,8 +49,8 @@ func TestResolveEnvPrecedenceAndExpansion(t *testing.T) {
 	runtimeYAML := "env_config:\n  dotenv: true\n  interpreter: {type: venv_python, var: RYE_PYTHON, fallback: python3}\n  env:\n    LEVEL: runtime\n    PY: \"${RYE_PYTHON}\"\n    EMPTY_DEFAULT: \"${EMPTY:-was empty}\"\n"
 	prim := "env_config:\n  env:\n    LEVEL: primitive\n    PRIM_ONLY: \"p\"\n"
 	c := chainOf(t, tool, runtimeYAML, prim)
-	base := NewEnv([]string{"HOME_SET=h", "LEVEL=process", "EMPTY="})
-	env, err := ResolveEnv(c, base, EnvOptions{ProjectPath: project, ProjectInterpreters: true, Exists: func(p string) bool { _, err := os.Stat(p); return err == nil }})
+	base := newEnv([]string{"HOME_SET=h", "LEVEL=process", "EMPTY="})
+	env, err := resolveEnv(c, base, envOptions{ProjectPath: project, ProjectInterpreters: true, Exists: func(p string) bool { _, err := os.Stat(p); return err == nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestInterpreters(t *testing.T) {
 	}
 	for _, c := range cases {
 		ch := chainOf(t, "env_config:\n  interpreter: "+c.cfg+"\n")
-		env, err := ResolveEnv(ch, NewEnv(c.base), EnvOptions{ProjectPath: project, LookPath: look, ProjectInterpreters: true, Exists: func(p string) bool {
+		env, err := resolveEnv(ch, newEnv(c.base), envOptions{ProjectPath: project, LookPath: look, ProjectInterpreters: true, Exists: func(p string) bool {
 			return exists(p) || p == "/usr/bin/bash"
 		}})
 		if err != nil {
@@ -109,23 +109,23 @@ func TestInterpreters(t *testing.T) {
 	}
 	os.MkdirAll(filepath.Join(project, "node_modules", ".bin"), 0o755)
 	os.WriteFile(filepath.Join(project, "node_modules", ".bin", "node"), nil, 0o755)
-	env, _ := ResolveEnv(chainOf(t, "env_config:\n  interpreter: {type: node_modules, var: N, fallback: node}\n"), NewEnv(nil), EnvOptions{ProjectPath: project, Exists: exists, ProjectInterpreters: true})
+	env, _ := resolveEnv(chainOf(t, "env_config:\n  interpreter: {type: node_modules, var: N, fallback: node}\n"), newEnv(nil), envOptions{ProjectPath: project, Exists: exists, ProjectInterpreters: true})
 	if got, _ := env.Get("N"); got != filepath.Join(project, "node_modules", ".bin", "node") {
 		t.Errorf("node_modules: %q", got)
 	}
 	for _, bad := range []string{"env_config:\n  interpreter: {type: conda, var: P}\n", "env_config:\n  interpreter: {type: venv_python}\n", "env_config: [a]\n"} {
-		if _, err := ResolveEnv(chainOf(t, bad), NewEnv(nil), EnvOptions{ProjectPath: project}); err == nil {
+		if _, err := resolveEnv(chainOf(t, bad), newEnv(nil), envOptions{ProjectPath: project}); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
 	}
 	os.WriteFile(filepath.Join(project, ".env"), []byte("NOT A PAIR\n"), 0o644)
-	if _, err := ResolveEnv(chainOf(t, "env_config: {dotenv: true}\n"), NewEnv(nil), EnvOptions{ProjectPath: project}); err == nil || !strings.Contains(err.Error(), ".env:1: expected KEY=VALUE") {
+	if _, err := resolveEnv(chainOf(t, "env_config: {dotenv: true}\n"), newEnv(nil), envOptions{ProjectPath: project}); err == nil || !strings.Contains(err.Error(), ".env:1: expected KEY=VALUE") {
 		t.Errorf("bad .env: %v", err)
 	}
 }
 
 func TestRender(t *testing.T) {
-	env := NewEnv([]string{"RYE_PYTHON=/usr/bin/python3", "EMPTY="})
+	env := newEnv([]string{"RYE_PYTHON=/usr/bin/python3", "EMPTY="})
 	ctx := map[string]any{"tool_path": "/t/tool.py", "project_path": "/p", "params_json": `{"n":1}`}
 	params := map[string]any{"count": int64(3), "names": []any{"a", "b"}, "flag": true}
 	cfg := yamlNode(t, `command: "${RYE_PYTHON}"
@@ -136,7 +136,7 @@ typed: "{count}"
 list: "{names}"
 nested: {inner: "{flag}", deeper: ["{tool_path}"]}
 `)
-	out, err := Render(cfg, env, ctx, params)
+	out, err := render(cfg, env, ctx, params)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,22 +153,22 @@ nested: {inner: "{flag}", deeper: ["{tool_path}"]}
 		t.Errorf("got  %#v\nwant %#v", out, want)
 	}
 	// Context first, then config, then parameters.
-	out, err = Render(yamlNode(t, "a: \"{tool_path}\"\nb: \"{count}\"\ncount: from-config\n"), env, ctx, map[string]any{"tool_path": "param", "count": "param"})
+	out, err = render(yamlNode(t, "a: \"{tool_path}\"\nb: \"{count}\"\ncount: from-config\n"), env, ctx, map[string]any{"tool_path": "param", "count": "param"})
 	if err != nil || out["a"] != "/t/tool.py" || out["b"] != "from-config" {
 		t.Errorf("precedence: %v %v", out, err)
 	}
-	_, err = Render(yamlNode(t, "args: [\"{nope}\"]\n"), env, ctx, params)
-	var te *TemplateError
+	_, err = render(yamlNode(t, "args: [\"{nope}\"]\n"), env, ctx, params)
+	var te *templateError
 	if !errors.As(err, &te) || te.Name != "nope" || te.Field != "args" || !strings.Contains(err.Error(), "known: args, count, flag, names, params_json, project_path, tool_path") {
 		t.Errorf("unresolved: %v", err)
 	}
 	// Structured values inside a string are JSON as everywhere else: no
 	// HTML escaping.
-	out, err = Render(yamlNode(t, "a: \"x{tags}\"\n"), env, nil, map[string]any{"tags": []any{"<a>&"}})
+	out, err = render(yamlNode(t, "a: \"x{tags}\"\n"), env, nil, map[string]any{"tags": []any{"<a>&"}})
 	if err != nil || out["a"] != `x["<a>&"]` {
 		t.Errorf("structured value in a string: %q %v", out["a"], err)
 	}
-	if _, err := Render(yamlNode(t, "a: \"{b}\"\nb: \"{a}\"\n"), env, nil, nil); err == nil || !strings.Contains(err.Error(), "refers to itself") {
+	if _, err := render(yamlNode(t, "a: \"{b}\"\nb: \"{a}\"\n"), env, nil, nil); err == nil || !strings.Contains(err.Error(), "refers to itself") {
 		t.Errorf("cycle: %v", err)
 	}
 }
@@ -188,11 +188,11 @@ func TestInterpolateInputs(t *testing.T) {
 		"no placeholders":                    "no placeholders",
 	}
 	for in, want := range cases {
-		if got := Interpolate(in, inputs); got != want {
+		if got := interpolate(in, inputs); got != want {
 			t.Errorf("%q: %q, want %q", in, got, want)
 		}
 	}
-	got := InterpolateAll([]any{map[string]any{"item_id": "a/{input:name}", "params": map[string]any{"n": "{input:count}"}}}, inputs)
+	got := interpolateAll([]any{map[string]any{"item_id": "a/{input:name}", "params": map[string]any{"n": "{input:count}"}}}, inputs)
 	if !reflect.DeepEqual(got, []any{map[string]any{"item_id": "a/Ada", "params": map[string]any{"n": "2"}}}) {
 		t.Errorf("actions: %#v", got)
 	}
@@ -203,16 +203,16 @@ func TestDirectiveInputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := DirectiveInputs(md, map[string]any{"who": "Ada"})
+	got, err := directiveInputs(md, map[string]any{"who": "Ada"})
 	if err != nil || !reflect.DeepEqual(got, map[string]any{"who": "Ada", "style": "plain"}) {
 		t.Errorf("defaults: %v %v", got, err)
 	}
-	_, err = DirectiveInputs(md, map[string]any{"style": "x"})
+	_, err = directiveInputs(md, map[string]any{"style": "x"})
 	var ie *InputError
 	if !errors.As(err, &ie) || ie.Msg != "missing required input who: the directive declares who, style, opt" {
 		t.Errorf("missing: %v", err)
 	}
-	if _, err := DirectiveInputs(md, map[string]any{"who": "a", "colour": "red"}); err == nil || err.Error() != "unknown input colour: the directive declares who, style, opt" {
+	if _, err := directiveInputs(md, map[string]any{"who": "a", "colour": "red"}); err == nil || err.Error() != "unknown input colour: the directive declares who, style, opt" {
 		t.Errorf("unknown: %v", err)
 	}
 }
@@ -225,7 +225,7 @@ func TestVenvPrefersPython(t *testing.T) {
 		os.WriteFile(filepath.Join(bin, n), nil, 0o755)
 	}
 	exists := func(p string) bool { _, err := os.Stat(p); return err == nil }
-	env, err := ResolveEnv(chainOf(t, "env_config:\n  interpreter: {type: venv_python, var: P, fallback: python3}\n"), NewEnv(nil), EnvOptions{ProjectPath: project, Exists: exists, ProjectInterpreters: true})
+	env, err := resolveEnv(chainOf(t, "env_config:\n  interpreter: {type: venv_python, var: P, fallback: python3}\n"), newEnv(nil), envOptions{ProjectPath: project, Exists: exists, ProjectInterpreters: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,11 +272,11 @@ func TestThreadArgs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	parsed, err := params.Parse(ThreadSchema(md), []string{"--who", "Ada", "--model", "m1", "--max-turns", "3", "--async"}, "", nil)
+	parsed, err := params.Parse(threadSchema(md), []string{"--who", "Ada", "--model", "m1", "--max-turns", "3", "--async"}, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	inputs, runner, err := SplitThreadArgs(md, "t/d", parsed)
+	inputs, runner, err := splitThreadArgs(md, "t/d", parsed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,13 +288,13 @@ func TestThreadArgs(t *testing.T) {
 	if !reflect.DeepEqual(runner, want) {
 		t.Errorf("runner %#v", runner)
 	}
-	if _, err := params.Parse(ThreadSchema(md), []string{"--colour", "red"}, "", nil); err == nil || !strings.Contains(err.Error(), "--max_spend") {
+	if _, err := params.Parse(threadSchema(md), []string{"--colour", "red"}, "", nil); err == nil || !strings.Contains(err.Error(), "--max_spend") {
 		t.Errorf("unknown flag: %v", err)
 	}
 	// --params cannot smuggle in another directive for the runner.
-	parsed, err = params.Parse(ThreadSchema(md), []string{"--who", "Ada"}, `{"directive_id": "evil/other"}`, nil)
+	parsed, err = params.Parse(threadSchema(md), []string{"--who", "Ada"}, `{"directive_id": "evil/other"}`, nil)
 	if err == nil {
-		_, runner, err = SplitThreadArgs(md, "t/d", parsed)
+		_, runner, err = splitThreadArgs(md, "t/d", parsed)
 	}
 	var pe *params.Error
 	if !errors.As(err, &pe) || runner["directive_id"] == "evil/other" {
@@ -320,7 +320,7 @@ func TestDotenvMustBeARegularFile(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(project, ".env"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	_, err := ResolveEnv(chainOf(t, "env_config: {dotenv: true}\n"), NewEnv(nil), EnvOptions{ProjectPath: project})
+	_, err := resolveEnv(chainOf(t, "env_config: {dotenv: true}\n"), newEnv(nil), envOptions{ProjectPath: project})
 	if err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("a folder named .env: %v", err)
 	}
@@ -336,29 +336,29 @@ func TestProjectFilesCannotChooseWhatRuns(t *testing.T) {
 	os.WriteFile(filepath.Join(project, ".venv", "bin", "python"), nil, 0o755)
 	exists := func(p string) bool { _, err := os.Stat(p); return err == nil }
 	venv := chainOf(t, "env_config:\n  interpreter: {type: venv_python, var: RYE_PY, fallback: python3}\n")
-	get := func(o EnvOptions) (string, error) {
+	get := func(o envOptions) (string, error) {
 		o.ProjectPath, o.Exists = project, exists
-		env, err := ResolveEnv(venv, NewEnv(nil), o)
+		env, err := resolveEnv(venv, newEnv(nil), o)
 		if err != nil {
 			return "", err
 		}
 		v, _ := env.Get("RYE_PY")
 		return v, nil
 	}
-	if got, err := get(EnvOptions{}); err != nil || got != "python3" {
+	if got, err := get(envOptions{}); err != nil || got != "python3" {
 		t.Errorf("not allowed by the user: %q %v, want the fallback", got, err)
 	}
 	untracked := func(string) (bool, error) { return false, nil }
-	if got, err := get(EnvOptions{ProjectInterpreters: true, Tracked: untracked}); err != nil || got != filepath.Join(project, ".venv", "bin", "python") {
+	if got, err := get(envOptions{ProjectInterpreters: true, Tracked: untracked}); err != nil || got != filepath.Join(project, ".venv", "bin", "python") {
 		t.Errorf("allowed and untracked: %q %v", got, err)
 	}
 	var asked string
 	tracked := func(p string) (bool, error) { asked = p; return true, nil }
-	if got, err := get(EnvOptions{ProjectInterpreters: true, Tracked: tracked}); err == nil || !strings.Contains(err.Error(), "tracked by git") || asked != filepath.Join(project, ".venv") {
+	if got, err := get(envOptions{ProjectInterpreters: true, Tracked: tracked}); err == nil || !strings.Contains(err.Error(), "tracked by git") || asked != filepath.Join(project, ".venv") {
 		t.Errorf("allowed but tracked: %q %v (asked about %q)", got, err, asked)
 	}
 	outside := chainOf(t, "env_config:\n  interpreter: {type: venv_python, venv_path: ../elsewhere, var: RYE_PY, fallback: python3}\n")
-	if _, err := ResolveEnv(outside, NewEnv(nil), EnvOptions{ProjectPath: project, Exists: exists, ProjectInterpreters: true}); err == nil || !strings.Contains(err.Error(), "outside the project") {
+	if _, err := resolveEnv(outside, newEnv(nil), envOptions{ProjectPath: project, Exists: exists, ProjectInterpreters: true}); err == nil || !strings.Contains(err.Error(), "outside the project") {
 		t.Errorf("venv_path outside the project: %v", err)
 	}
 
@@ -366,13 +366,13 @@ func TestProjectFilesCannotChooseWhatRuns(t *testing.T) {
 	for _, line := range []string{"PATH=/tmp/evil", "MY_INTERP=/tmp/evil", "LD_PRELOAD=/tmp/evil.so", "NODE_OPTIONS=--require /tmp/x", "BASH_ENV=/tmp/x", "PYTHONPATH=/tmp/x", "RYE_PYTHON=/tmp/evil", "dyld_insert_libraries=/x", "NODE_EXTRA_CA_CERTS=/tmp/ca.pem", "PYTHONBREAKPOINT=evil.run", "PYTHONWARNINGS=ignore::evil.W"} {
 		os.WriteFile(filepath.Join(project, ".env"), []byte("OK=1\n"+line+"\n"), 0o644)
 		name, _, _ := strings.Cut(line, "=")
-		_, err := ResolveEnv(dotenv, NewEnv(nil), EnvOptions{ProjectPath: project})
+		_, err := resolveEnv(dotenv, newEnv(nil), envOptions{ProjectPath: project})
 		if err == nil || !strings.Contains(err.Error(), ".env:2: "+name+" may not be set by the project's .env") {
 			t.Errorf("%s: %v", line, err)
 		}
 	}
 	os.WriteFile(filepath.Join(project, ".env"), []byte("API_URL=https://example.com\n"), 0o644)
-	if env, err := ResolveEnv(dotenv, NewEnv(nil), EnvOptions{ProjectPath: project}); err != nil {
+	if env, err := resolveEnv(dotenv, newEnv(nil), envOptions{ProjectPath: project}); err != nil {
 		t.Errorf("an ordinary variable: %v", err)
 	} else if v, _ := env.Get("API_URL"); v != "https://example.com" {
 		t.Errorf("API_URL = %q", v)
@@ -388,30 +388,30 @@ func TestProjectInterpreterNeedsAWorkTreeAndTheUsersFolder(t *testing.T) {
 	exists := func(p string) bool { _, err := os.Stat(p); return err == nil }
 	venv := chainOf(t, "env_config:\n  interpreter: {type: venv_python, var: RYE_PY, fallback: python3}\n")
 	noRepo := func() error { return errors.New(project + " is not in a git repository") }
-	get := func(o EnvOptions) (string, error) {
+	get := func(o envOptions) (string, error) {
 		o.ProjectPath, o.Exists, o.ProjectInterpreters = project, exists, true
-		env, err := ResolveEnv(venv, NewEnv(nil), o)
+		env, err := resolveEnv(venv, newEnv(nil), o)
 		if err != nil {
 			return "", err
 		}
 		v, _ := env.Get("RYE_PY")
 		return v, nil
 	}
-	if got, err := get(EnvOptions{WorkTree: noRepo}); err != nil || got != "python3" {
+	if got, err := get(envOptions{WorkTree: noRepo}); err != nil || got != "python3" {
 		t.Errorf("no .venv, no repository: %q %v, want the fallback", got, err)
 	}
 	os.MkdirAll(filepath.Join(project, ".venv", "bin"), 0o755)
 	os.WriteFile(filepath.Join(project, ".venv", "bin", "python"), nil, 0o755)
-	if got, err := get(EnvOptions{WorkTree: noRepo}); err == nil || !strings.Contains(err.Error(), filepath.Join(project, ".venv")+": execute.project_interpreters uses a project's interpreter only inside a git work tree, where git can say that no change under review added it, and "+project+" is not in a git repository (put the project under git, or turn execute.project_interpreters off") {
+	if got, err := get(envOptions{WorkTree: noRepo}); err == nil || !strings.Contains(err.Error(), filepath.Join(project, ".venv")+": execute.project_interpreters uses a project's interpreter only inside a git work tree, where git can say that no change under review added it, and "+project+" is not in a git repository (put the project under git, or turn execute.project_interpreters off") {
 		t.Errorf("outside a work tree: %q %v", got, err)
 	}
 	inRepo := func() error { return nil }
-	if got, err := get(EnvOptions{WorkTree: inRepo}); err != nil || got != filepath.Join(project, ".venv", "bin", "python") {
+	if got, err := get(envOptions{WorkTree: inRepo}); err != nil || got != filepath.Join(project, ".venv", "bin", "python") {
 		t.Errorf("in a work tree: %q %v", got, err)
 	}
 	if os.Getuid() == 0 {
 		os.Lchown(filepath.Join(project, ".venv"), 65534, 65534)
-		if got, err := get(EnvOptions{WorkTree: inRepo}); err == nil || !strings.Contains(err.Error(), "belongs to another user (uid 65534): rye does not run an interpreter from a folder another user controls") {
+		if got, err := get(envOptions{WorkTree: inRepo}); err == nil || !strings.Contains(err.Error(), "belongs to another user (uid 65534): rye does not run an interpreter from a folder another user controls") {
 			t.Errorf("another user's .venv: %q %v", got, err)
 		}
 	}

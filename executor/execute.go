@@ -36,7 +36,7 @@ type Executor struct {
 	// Exists reports whether an interpreter file exists.
 	Exists func(string) bool
 	// ProjectInterpreters and Tracked decide whether an interpreter may
-	// come from the project (EnvOptions).
+	// come from the project (envOptions).
 	ProjectInterpreters bool
 	Tracked             func(path string) (bool, error)
 	WorkTree            func() error
@@ -62,7 +62,7 @@ type Executor struct {
 
 	// beforeStart, when set (tests), runs after verification and
 	// materialisation and just before the primitive starts.
-	beforeStart func(*Plan)
+	beforeStart func(*plan)
 }
 
 // Link is one chain element as the result reports it (spec 3.8).
@@ -80,9 +80,9 @@ type Link struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
-// Plan is a tool ready to run: its chain verified and validated, its
+// plan is a tool ready to run: its chain verified and validated, its
 // lockfile checked, its parameters prepared.
-type Plan struct {
+type plan struct {
 	Chain    *chain.Chain
 	Links    []Link
 	Params   map[string]any
@@ -96,8 +96,8 @@ type Plan struct {
 	early       *earlyRuleset
 }
 
-// PrepareOptions vary Prepare.
-type PrepareOptions struct {
+// prepareOptions vary Prepare.
+type prepareOptions struct {
 	// ForLock prepares for rye lock: the existing lockfile (which is being
 	// replaced) and the parameters are not checked.
 	ForLock bool
@@ -107,13 +107,13 @@ type PrepareOptions struct {
 	Params func(schema *syntax.Node) (map[string]any, error)
 }
 
-// ChainInvalidError is a chain that was built and verified but does not
+// chainInvalidError is a chain that was built and verified but does not
 // hold together (spec 3.3).
-type ChainInvalidError struct {
+type chainInvalidError struct {
 	Problems []chain.Problem
 }
 
-func (e *ChainInvalidError) Error() string {
+func (e *chainInvalidError) Error() string {
 	msgs := make([]string, len(e.Problems))
 	for i, p := range e.Problems {
 		msgs[i] = p.String()
@@ -124,10 +124,10 @@ func (e *ChainInvalidError) Error() string {
 // Prepare does steps 1–5 of spec 3.4 for tool id, with the parameters that
 // o.Params builds (before defaults). Errors: *chain.Error (the chain cannot be built),
 // *VerifyError (an element, dependency or library file is not verified),
-// *ChainInvalidError, *lockfile.MismatchError, *params.Error (bad parameters), or
+// *chainInvalidError, *lockfile.MismatchError, *params.Error (bad parameters), or
 // a plain error for unreadable files. The partial chain read so far is
 // returned with the error when there is one, for the report.
-func (x *Executor) Prepare(id item.ID, o PrepareOptions) (*Plan, error) {
+func (x *Executor) Prepare(id item.ID, o prepareOptions) (*plan, error) {
 	v := &verifier{trust: x.Trust, policy: x.Policy}
 	files := map[*space.Located]*verifiedFile{}
 	var early *earlyRuleset
@@ -146,7 +146,7 @@ func (x *Executor) Prepare(id item.ID, o PrepareOptions) (*Plan, error) {
 		files[loc] = f
 		return f.Item, nil
 	}, nil)
-	p := &Plan{Chain: c, early: early}
+	p := &plan{Chain: c, early: early}
 	if c != nil {
 		for _, el := range c.Elements {
 			f := files[el.Loc]
@@ -158,7 +158,7 @@ func (x *Executor) Prepare(id item.ID, o PrepareOptions) (*Plan, error) {
 		return p, p.refuse(err)
 	}
 	if probs := chain.Validate(c, chain.Options{}); len(probs) > 0 {
-		return p, &ChainInvalidError{Problems: probs}
+		return p, &chainInvalidError{Problems: probs}
 	}
 	if p.files, err = collectFiles(v, x.Spaces, c); err != nil {
 		return p, p.refuse(err)
@@ -191,7 +191,7 @@ func (x *Executor) Prepare(id item.ID, o PrepareOptions) (*Plan, error) {
 // refuse returns err; when it is a file that did not verify (an element,
 // a dependency or a library file), the report's chain ends with that file
 // and its verdict.
-func (p *Plan) refuse(err error) error {
+func (p *plan) refuse(err error) error {
 	var ve *VerifyError
 	if errors.As(err, &ve) {
 		r := ve.Result
@@ -211,7 +211,7 @@ func linkOf(el *chain.Element, f *verifiedFile) Link {
 
 // Lock writes the plan's chain as the tool's lockfile in the project
 // space, replacing any there, and returns its path.
-func (x *Executor) Lock(p *Plan) (string, error) {
+func (x *Executor) Lock(p *plan) (string, error) {
 	return lockfile.Write(x.Spaces.Project, lockfile.New(p.Chain, p.integrity, x.now()))
 }
 
@@ -219,8 +219,8 @@ func (x *Executor) Lock(p *Plan) (string, error) {
 // old lockfile not consulted) and writes it (rye lock tool ID). The plan
 // is returned also when preparing fails: its Links are the chain read so
 // far.
-func (x *Executor) LockTool(id item.ID) (string, *Plan, error) {
-	p, err := x.Prepare(id, PrepareOptions{ForLock: true})
+func (x *Executor) LockTool(id item.ID) (string, *plan, error) {
+	p, err := x.Prepare(id, prepareOptions{ForLock: true})
 	if err != nil {
 		return "", p, err
 	}
@@ -228,10 +228,10 @@ func (x *Executor) LockTool(id item.ID) (string, *Plan, error) {
 	return path, p, err
 }
 
-// Help is what rye execute tool ID --help shows: the tool's metadata,
+// help is what rye execute tool ID --help shows: the tool's metadata,
 // read without running anything, and its verdict (the help of a tool that
 // does not verify is labelled, not refused).
-type Help struct {
+type help struct {
 	Item         *item.Item
 	Metadata     *item.Metadata
 	Verification verify.Result
@@ -240,7 +240,7 @@ type Help struct {
 // Help reads the tool at loc for its help; its verdict is given under the
 // executor's trust (a zero Executor gives none: the schema alone, for
 // completion).
-func (x *Executor) Help(loc *space.Located) (*Help, error) {
+func (x *Executor) Help(loc *space.Located) (*help, error) {
 	it, err := loc.Load()
 	if err != nil {
 		return nil, err
@@ -249,7 +249,7 @@ func (x *Executor) Help(loc *space.Located) (*Help, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", it.Path, err)
 	}
-	h := &Help{Item: it, Metadata: md}
+	h := &help{Item: it, Metadata: md}
 	if x.Trust != nil {
 		h.Verification = verify.Check(verify.Input{Kind: it.Kind, ID: it.ID, Space: loc.Space.Label, Path: it.Path, Embedded: loc.Space.Embedded(), Data: it.Bytes}, x.Trust, x.Policy)
 	}

@@ -158,11 +158,11 @@ func inputs(in map[string]any) func(*item.Metadata) (map[string]any, error) {
 }
 
 func (f *fixture) execute(x *Executor, id item.ID, params map[string]any) (*Result, error) {
-	p, err := x.Prepare(id, PrepareOptions{Params: given(params)})
+	p, err := x.Prepare(id, prepareOptions{Params: given(params)})
 	if err != nil {
-		return Failure("tool", string(id), p, err, time.Now()), err
+		return failure("tool", string(id), p, err, time.Now()), err
 	}
-	return x.Run(context.Background(), p, RunOptions{}), nil
+	return x.Run(context.Background(), p, runOptions{}), nil
 }
 
 func TestExecuteShellTool(t *testing.T) {
@@ -266,7 +266,7 @@ func TestNothingRunsUnlessEveryElementVerifies(t *testing.T) {
 			c.setup(f)
 			x := f.executor()
 			started := false
-			x.beforeStart = func(*Plan) { started = true }
+			x.beforeStart = func(*plan) { started = true }
 			r, err := f.execute(x, "t/hello", nil)
 			var ve *VerifyError
 			if !errors.As(err, &ve) || ve.Result.Verdict != c.verdict || ve.Role != c.role {
@@ -292,7 +292,7 @@ func TestVerifiedBytesRun(t *testing.T) {
 	f := newFixture(t)
 	p := f.write("project", "tools/t/hello.sh", shellTool("t", shellRuntimeID, ""), f.key)
 	x := f.executor()
-	x.beforeStart = func(*Plan) {
+	x.beforeStart = func(*plan) {
 		evil := "#!/usr/bin/env bash\ntouch swapped.marker\necho '{\"success\": true, \"evil\": true}'\n"
 		if err := os.WriteFile(p, []byte(evil), 0o644); err != nil {
 			t.Fatal(err)
@@ -330,7 +330,7 @@ func TestLockfileMismatchStops(t *testing.T) {
 		t.Error("the tool ran")
 	}
 	// rye lock refreshes it.
-	p, err := x.Prepare("t/hello", PrepareOptions{ForLock: true})
+	p, err := x.Prepare("t/hello", prepareOptions{ForLock: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,7 +347,7 @@ func TestParameterErrors(t *testing.T) {
 	f.write("project", "tools/t/hello.sh", shellTool("t", shellRuntimeID, ""), f.key)
 	x := f.executor()
 	for _, ps := range []map[string]any{{"count": "x"}, {"colour": "red"}} {
-		_, err := x.Prepare("t/hello", PrepareOptions{Params: given(ps)})
+		_, err := x.Prepare("t/hello", prepareOptions{Params: given(ps)})
 		var pe *params.Error
 		if !errors.As(err, &pe) || !strings.Contains(err.Error(), "--who") {
 			t.Errorf("%v: %v", ps, err)
@@ -448,7 +448,7 @@ func TestVerifyDeps(t *testing.T) {
 	}
 	f.write("project", "tools/t/lib/helper.sh", helper, f.key)
 	// Swap the dependency after verification: the verified copy runs.
-	x.beforeStart = func(*Plan) { os.WriteFile(hp, []byte("exit 9\n"), 0o644) }
+	x.beforeStart = func(*plan) { os.WriteFile(hp, []byte("exit 9\n"), 0o644) }
 	r, err := f.execute(x, "t/hello", nil)
 	if err != nil || !r.Succeeded() || !f.marker() {
 		t.Fatalf("signed dependency: %v %+v", err, r)
@@ -571,11 +571,11 @@ func BenchmarkExecuteTrivialTool(b *testing.B) {
 			b.Fatal(err)
 		}
 		x.Trust = ts
-		p, err := x.Prepare("t/noop", PrepareOptions{})
+		p, err := x.Prepare("t/noop", prepareOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
-		if r := x.Run(ctx, p, RunOptions{}); !r.Succeeded() {
+		if r := x.Run(ctx, p, runOptions{}); !r.Succeeded() {
 			b.Fatal(r.Error)
 		}
 	}
@@ -648,7 +648,7 @@ console.log(JSON.stringify({success: true, from: m.from}));
 
 func TestRunRootIsPrivate(t *testing.T) {
 	base := t.TempDir()
-	dir, err := RunRoot(filepath.Join(base, "cache", "run"))
+	dir, err := runRoot(filepath.Join(base, "cache", "run"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -657,7 +657,7 @@ func TestRunRootIsPrivate(t *testing.T) {
 		t.Errorf("mode %v", info.Mode())
 	}
 	os.Chmod(dir, 0o777)
-	if _, err := RunRoot(dir); err != nil {
+	if _, err := runRoot(dir); err != nil {
 		t.Fatal(err)
 	}
 	if info, _ := os.Stat(dir); info.Mode().Perm() != 0o700 {
@@ -665,7 +665,7 @@ func TestRunRootIsPrivate(t *testing.T) {
 	}
 	link := filepath.Join(base, "link")
 	if err := os.Symlink(dir, link); err == nil {
-		if _, err := RunRoot(link); err == nil {
+		if _, err := runRoot(link); err == nil {
 			t.Error("a symbolic link was accepted as the run root")
 		}
 	}

@@ -19,10 +19,10 @@ type InputError struct {
 
 func (e *InputError) Error() string { return e.Msg }
 
-// DirectiveInputs validates a directive's inputs (spec 3.8): declared
+// directiveInputs validates a directive's inputs (spec 3.8): declared
 // defaults apply first; a missing required input is an error listing the
 // declared inputs; an input the directive does not declare is an error.
-func DirectiveInputs(md *item.Metadata, given map[string]any) (map[string]any, error) {
+func directiveInputs(md *item.Metadata, given map[string]any) (map[string]any, error) {
 	declared := md.Get("inputs").ListItems()
 	out := map[string]any{}
 	var names, missing []string
@@ -66,12 +66,12 @@ func declaredText(names []string) string {
 	return strings.Join(names, ", ")
 }
 
-// Interpolate replaces input placeholders in s (spec 3.8, read by
+// interpolate replaces input placeholders in s (spec 3.8, read by
 // item.InputPlaceholders): {input:key} becomes the value, or stays as it
 // is when there is none; {input:key?} becomes "" when missing;
 // {input:key:default} and {input:key|default} become the default when
 // missing.
-func Interpolate(s string, inputs map[string]any) string {
+func interpolate(s string, inputs map[string]any) string {
 	if !strings.Contains(s, "{input:") {
 		return s
 	}
@@ -94,10 +94,10 @@ func Interpolate(s string, inputs map[string]any) string {
 	return b.String()
 }
 
-// InterpolateAll applies Interpolate to every string of a plain value
+// interpolateAll applies Interpolate to every string of a plain value
 // (a directive's actions, with their attributes and params).
-func InterpolateAll(v any, inputs map[string]any) any {
-	return mapStrings(v, func(s string) string { return Interpolate(s, inputs) })
+func interpolateAll(v any, inputs map[string]any) any {
+	return mapStrings(v, func(s string) string { return interpolate(s, inputs) })
 }
 
 // inputTypes maps a directive input's type to JSON Schema.
@@ -109,7 +109,7 @@ var inputTypes = map[string]string{
 // InputSchema describes a directive's declared inputs as a parameter
 // schema, so that they are given on the command line like a tool's
 // parameters (--name value, typed by the input's type). Required inputs and
-// defaults are left to DirectiveInputs: the schema only types and names.
+// defaults are left to directiveInputs: the schema only types and names.
 func InputSchema(md *item.Metadata) *syntax.Node {
 	props := syntax.NewMap(syntax.Pos{})
 	for _, in := range md.Get("inputs").ListItems() {

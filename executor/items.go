@@ -47,19 +47,19 @@ func (x *Executor) ExecuteItem(k item.Kind, id item.ID, inputsOf func(*item.Meta
 	data := map[string]any{"path": loc.Path(), "space": string(loc.Space.Name)}
 	switch k {
 	case item.Directive:
-		in, err := DirectiveInputs(md, inputs)
+		in, err := directiveInputs(md, inputs)
 		if err != nil {
 			return nil, err
 		}
 		meta, _ := md.Fields.Plain().(map[string]any)
 		if actions, ok := meta["actions"]; ok {
-			meta["actions"] = InterpolateAll(actions, in)
+			meta["actions"] = interpolateAll(actions, in)
 		}
 		data["metadata"] = meta
 		data["inputs"] = in
-		data["content"] = Interpolate(md.Content, in)
+		data["content"] = interpolate(md.Content, in)
 		if !dryRun {
-			data["instructions"] = Interpolate(md.Body, in)
+			data["instructions"] = interpolate(md.Body, in)
 		}
 	case item.Knowledge:
 		if len(inputs) > 0 {
@@ -74,21 +74,21 @@ func (x *Executor) ExecuteItem(k item.Kind, id item.ID, inputsOf func(*item.Meta
 	}
 	r := f.Result
 	return &Result{Status: "success", Type: string(k), ItemID: string(id), DryRun: dryRun, Data: data, Verification: &r,
-		Metadata: ResultMeta{DurationMS: time.Since(started).Milliseconds()}}, nil
+		Metadata: resultMeta{DurationMS: time.Since(started).Milliseconds()}}, nil
 }
 
-// UncoveredError is a directive or knowledge entry that verified, but
+// uncoveredError is a directive or knowledge entry that verified, but
 // whose signature (a legacy format) does not cover text that execute
 // would serve: a directive's instructions, a knowledge entry's front
 // matter. Anyone could have written that text after the signing, so it
 // is not served.
-type UncoveredError struct {
+type uncoveredError struct {
 	Result verify.Result // verified, with the legacy format's warning
 	Line   int           // the first uncovered line that would be served
 	What   string        // what that line is part of
 }
 
-func (e *UncoveredError) Error() string {
+func (e *uncoveredError) Error() string {
 	r := e.Result
 	return fmt.Sprintf("%s %s (%s:%d): its %s signature does not cover %s, which would be served unsigned; nothing was served; %s", r.Kind, r.ID, r.Path, e.Line, r.Format, e.What, verify.ResignV2(r))
 }
@@ -125,7 +125,7 @@ func servedCovered(f *verifiedFile, md *item.Metadata) error {
 	}
 	for _, p := range parts {
 		if at := cov.FirstUncovered(data, p.from, p.to); at >= 0 {
-			return &UncoveredError{Result: f.Result, Line: syntax.NewLineIndex(data).Pos(at).Line, What: p.what}
+			return &uncoveredError{Result: f.Result, Line: syntax.NewLineIndex(data).Pos(at).Line, What: p.what}
 		}
 	}
 	return nil

@@ -25,12 +25,12 @@ type runDir struct {
 	root string
 }
 
-// RunRoot makes (when needed) and returns the folder under which run
+// runRoot makes (when needed) and returns the folder under which run
 // directories are made: dir, private to the user (0700, not a symbolic
 // link). Run directories must not sit in a world-writable folder such as
 // /tmp: node, for one, looks for packages in node_modules of every folder
 // above the tool, and anyone can create /tmp/node_modules.
-func RunRoot(dir string) (string, error) {
+func runRoot(dir string) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}

@@ -41,7 +41,7 @@ func New(ss *space.Spaces, ts *verify.TrustStore, p verify.Policy, s *config.Set
 		Trust:               ts,
 		Policy:              p,
 		ProjectPath:         project,
-		Environ:             WithoutSecrets(os.Environ()),
+		Environ:             withoutSecrets(os.Environ()),
 		LookPath:            exec.LookPath,
 		Exists:              func(p string) bool { _, err := os.Stat(p); return err == nil },
 		ProjectInterpreters: s != nil && s.ProjectInterpreters(),
@@ -56,7 +56,7 @@ func New(ss *space.Spaces, ts *verify.TrustStore, p verify.Policy, s *config.Set
 	if noCache != nil {
 		return x, noCache, nil
 	}
-	if x.TempDir, err = RunRoot(filepath.Join(cache, "run")); err != nil {
+	if x.TempDir, err = runRoot(filepath.Join(cache, "run")); err != nil {
 		return nil, nil, fmt.Errorf("run directory: %v", err)
 	}
 	return x, nil, nil
@@ -108,12 +108,12 @@ func (x *Executor) Execute(ctx context.Context, req *Request) (*Result, error) {
 		}
 		r, err := x.ExecuteItem(req.Kind, req.ID, inputs, req.DryRun)
 		if err != nil {
-			r = Failure(string(req.Kind), string(req.ID), nil, err, started)
+			r = failure(string(req.Kind), string(req.ID), nil, err, started)
 			var ie *InputError
 			if errors.As(err, &ie) {
 				r.DeclaredInputs = ie.Declared
 			}
-			var ue *UncoveredError
+			var ue *uncoveredError
 			if errors.As(err, &ue) {
 				r.Verification = &ue.Result
 			}
@@ -125,7 +125,7 @@ func (x *Executor) Execute(ctx context.Context, req *Request) (*Result, error) {
 	if given == nil {
 		given = func(*syntax.Node) (map[string]any, error) { return req.Params, nil }
 	}
-	p, err := x.Prepare(req.ID, PrepareOptions{Params: given})
+	p, err := x.Prepare(req.ID, prepareOptions{Params: given})
 	if err != nil {
 		defer p.release()
 	}
@@ -135,10 +135,10 @@ func (x *Executor) Execute(ctx context.Context, req *Request) (*Result, error) {
 		err = nf // the tool itself is nowhere: resolution's own error
 	}
 	if err != nil {
-		r := Failure("tool", string(req.ID), p, err, started)
+		r := failure("tool", string(req.ID), p, err, started)
 		var pe *params.Error
 		if errors.As(err, &pe) && p.Chain != nil {
-			r.DeclaredInputs = DeclaredParams(p.Chain.Tool().Meta.Schema())
+			r.DeclaredInputs = declaredParams(p.Chain.Tool().Meta.Schema())
 		}
 		return r, err
 	}
@@ -146,7 +146,7 @@ func (x *Executor) Execute(ctx context.Context, req *Request) (*Result, error) {
 	if req.DryRun {
 		return p.DryRun(started), nil
 	}
-	return x.Run(ctx, p, RunOptions{Timeout: req.Timeout}), nil
+	return x.Run(ctx, p, runOptions{Timeout: req.Timeout}), nil
 }
 
 // DeclaredInput is one input a directive declares, or one parameter a
@@ -173,9 +173,9 @@ func declaredInputs(md *item.Metadata) []DeclaredInput {
 	return out
 }
 
-// DeclaredParams lists the top-level properties of a tool's parameter
+// declaredParams lists the top-level properties of a tool's parameter
 // schema, in the schema's order.
-func DeclaredParams(schema *syntax.Node) []DeclaredInput {
+func declaredParams(schema *syntax.Node) []DeclaredInput {
 	out := []DeclaredInput{}
 	required := map[string]bool{}
 	for _, r := range schema.Get("required").ListItems() {

@@ -39,14 +39,14 @@ type Result struct {
 	// filesystem grants, the network, subprocesses and the verdict
 	// (enforced, enforceable in a dry run, unenforceable when refused).
 	Confinement *confine.Report `json:"confinement,omitempty"`
-	Metadata    ResultMeta      `json:"metadata"`
+	Metadata    resultMeta      `json:"metadata"`
 	// Ran is true when the primitive was started: Error is then about the
 	// run, not about the item.
 	Ran bool `json:"-"`
 }
 
-// ResultMeta is the result's metadata.
-type ResultMeta struct {
+// resultMeta is the result's metadata.
+type resultMeta struct {
 	DurationMS      int64  `json:"duration_ms"`
 	LockfileUsed    bool   `json:"lockfile_used"`
 	LockfileCreated bool   `json:"lockfile_created"`
@@ -59,10 +59,10 @@ type ResultMeta struct {
 // Succeeded reports whether the status is success.
 func (r *Result) Succeeded() bool { return r.Status == "success" }
 
-// Failure is the result of a tool that did not run because Prepare failed,
+// failure is the result of a tool that did not run because Prepare failed,
 // or of an item that did not verify or validate.
-func Failure(kind, id string, p *Plan, err error, started time.Time) *Result {
-	r := &Result{Status: "error", Type: kind, ItemID: id, Error: err.Error(), Metadata: ResultMeta{DurationMS: time.Since(started).Milliseconds()}}
+func failure(kind, id string, p *plan, err error, started time.Time) *Result {
+	r := &Result{Status: "error", Type: kind, ItemID: id, Error: err.Error(), Metadata: resultMeta{DurationMS: time.Since(started).Milliseconds()}}
 	if p != nil {
 		r.Chain = p.Links
 		r.Confinement = p.Confinement
@@ -72,18 +72,18 @@ func Failure(kind, id string, p *Plan, err error, started time.Time) *Result {
 
 // DryRun is the result of --dry-run: the chain verified and validated,
 // the lockfile checked, the parameters prepared; nothing ran.
-func (p *Plan) DryRun(started time.Time) *Result {
+func (p *plan) DryRun(started time.Time) *Result {
 	r := &Result{Status: "success", Type: "tool", ItemID: string(p.Chain.Tool().ID()), DryRun: true,
 		Data: map[string]any{"params": p.Params}, Chain: p.Links, Confinement: p.Confinement,
-		Metadata: ResultMeta{DurationMS: time.Since(started).Milliseconds(), LockfileUsed: p.Lockfile != nil}}
+		Metadata: resultMeta{DurationMS: time.Since(started).Milliseconds(), LockfileUsed: p.Lockfile != nil}}
 	if p.Lockfile != nil {
 		r.Metadata.Lockfile = p.Lockfile.Path
 	}
 	return r
 }
 
-// RunOptions vary one run.
-type RunOptions struct {
+// runOptions vary one run.
+type runOptions struct {
 	// Timeout, when set (rye execute --timeout), replaces the configured
 	// timeout of the subprocess or of each HTTP attempt.
 	Timeout time.Duration
@@ -92,7 +92,7 @@ type RunOptions struct {
 // Run does steps 6–8 of spec 3.4 for a prepared plan: the environment,
 // the templates, the primitive on the verified bytes, the result, and the
 // lockfile when the tool had none and the run succeeded.
-func (x *Executor) Run(ctx context.Context, p *Plan, o RunOptions) *Result {
+func (x *Executor) Run(ctx context.Context, p *plan, o runOptions) *Result {
 	defer p.release()
 	started := time.Now()
 	tool := p.Chain.Tool()
@@ -120,7 +120,7 @@ func (x *Executor) Run(ctx context.Context, p *Plan, o RunOptions) *Result {
 	return r
 }
 
-func (x *Executor) run(ctx context.Context, p *Plan, o RunOptions, r *Result) (any, error) {
+func (x *Executor) run(ctx context.Context, p *plan, o runOptions, r *Result) (any, error) {
 	rd, err := newRunDir(x.TempDir)
 	if err != nil {
 		return nil, fmt.Errorf("cannot make the run directory: %v", err)
@@ -163,11 +163,11 @@ func (x *Executor) run(ctx context.Context, p *Plan, o RunOptions, r *Result) (a
 			break
 		}
 	}
-	eo := EnvOptions{ProjectPath: x.ProjectPath, LookPath: x.LookPath, Exists: x.Exists, ProjectInterpreters: x.ProjectInterpreters, Tracked: x.Tracked, WorkTree: x.WorkTree}
-	callerEnv := WithoutSecrets(x.Environ) // whoever built x: no secret reaches a tool
-	base := NewEnv(callerEnv)
+	eo := envOptions{ProjectPath: x.ProjectPath, LookPath: x.LookPath, Exists: x.Exists, ProjectInterpreters: x.ProjectInterpreters, Tracked: x.Tracked, WorkTree: x.WorkTree}
+	callerEnv := withoutSecrets(x.Environ) // whoever built x: no secret reaches a tool
+	base := newEnv(callerEnv)
 	base.Set("RYE_RUN_DIR", runDir)
-	env, err := ResolveEnv(p.Chain, base, eo)
+	env, err := resolveEnv(p.Chain, base, eo)
 	if err != nil {
 		return nil, err
 	}
@@ -195,7 +195,7 @@ func (x *Executor) run(ctx context.Context, p *Plan, o RunOptions, r *Result) (a
 			}
 		}
 	}
-	cfg, err := Render(chain.MergedConfig(p.Chain), env, vars, p.Params)
+	cfg, err := render(chain.MergedConfig(p.Chain), env, vars, p.Params)
 	if err != nil {
 		return nil, err
 	}
@@ -212,7 +212,7 @@ func (x *Executor) run(ctx context.Context, p *Plan, o RunOptions, r *Result) (a
 		r.Confinement = rep
 		nodeModules, _ := vars["node_modules"].(string)
 		check := func(final []string) ([]string, error) {
-			caller := NewEnv(callerEnv)
+			caller := newEnv(callerEnv)
 			final = dropEmptyLoadPathEntries(final, caller)
 			return final, checkLoadPaths(final, caller, rd, nodeModules)
 		}
@@ -234,7 +234,7 @@ func (x *Executor) run(ctx context.Context, p *Plan, o RunOptions, r *Result) (a
 
 // runSubprocess runs the subprocess primitive; check sees its complete
 // environment first (checkLoadPaths).
-func (x *Executor) runSubprocess(ctx context.Context, p *Plan, cfg map[string]any, env *Env, check func([]string) ([]string, error), o RunOptions, l *confine.Launcher) (any, error) {
+func (x *Executor) runSubprocess(ctx context.Context, p *plan, cfg map[string]any, env *env, check func([]string) ([]string, error), o runOptions, l *confine.Launcher) (any, error) {
 	if prefix, ok := cfg["param_env"].(string); ok && prefix != "" {
 		for _, kv := range prim.ParamEnv(prefix, p.Params) {
 			k, v, _ := strings.Cut(kv, "=")
@@ -318,7 +318,7 @@ func lastLine(stderr []byte) string {
 	return ": " + last
 }
 
-func (x *Executor) runHTTP(ctx context.Context, p *Plan, cfg map[string]any, o RunOptions) (any, error) {
+func (x *Executor) runHTTP(ctx context.Context, p *plan, cfg map[string]any, o runOptions) (any, error) {
 	hc, err := prim.HTTPConfigFrom(cfg)
 	if err != nil {
 		return nil, err

@@ -12,19 +12,19 @@ import (
 	"github.com/ryekit/rye/item/syntax"
 )
 
-// TemplateError is a {name} that nothing provides.
-type TemplateError struct {
+// templateError is a {name} that nothing provides.
+type templateError struct {
 	Name  string
 	Field string // the config key it is in
 	Known []string
 }
 
-func (e *TemplateError) Error() string {
+func (e *templateError) Error() string {
 	return fmt.Sprintf("config %s: {%s} is not provided by the execution context, the config or the tool's parameters (known: %s); write {{%s}} for literal braces",
 		e.Field, e.Name, strings.Join(e.Known, ", "), e.Name)
 }
 
-// Render applies the two template passes of spec 3.6 to a merged config
+// render applies the two template passes of spec 3.6 to a merged config
 // and returns it as plain values: first ${VAR} and ${VAR:-default} from
 // the resolved environment in every string, then {name} from the execution
 // context, the config's own keys and the validated parameters, looked up in
@@ -32,7 +32,7 @@ func (e *TemplateError) Error() string {
 // type; "{{" and "}}" write literal braces; any other brace text is literal;
 // a {name} that nothing provides is an error, never left as it is. No
 // shell is involved, so nothing is quoted.
-func Render(cfg *syntax.Node, env *Env, context, params map[string]any) (map[string]any, error) {
+func render(cfg *syntax.Node, env *env, context, params map[string]any) (map[string]any, error) {
 	raw, _ := cfg.Plain().(map[string]any)
 	if raw == nil {
 		raw = map[string]any{}
@@ -171,7 +171,7 @@ func (r *renderer) missing(name string) error {
 		}
 	}
 	sort.Strings(known)
-	return &TemplateError{Name: name, Field: r.field, Known: known}
+	return &templateError{Name: name, Field: r.field, Known: known}
 }
 
 // text writes a value inside a longer string: nothing for null, else as

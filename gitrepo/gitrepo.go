@@ -445,10 +445,10 @@ func (r *Repo) Tracks(rels ...string) (map[string]bool, error) {
 	return out, nil
 }
 
-// Deletion is a path that a commit's history had and the commit does not:
+// deletion is a path that a commit's history had and the commit does not:
 // the commit that removed it (the oldest one without it, newest first from
 // the ref) and the file as it was just before.
-type Deletion struct {
+type deletion struct {
 	Commit string
 	When   time.Time // the deleting commit's committer time
 	Last   File
@@ -458,7 +458,7 @@ type Deletion struct {
 // history, newest commit first, over at most maxCommits commits: for each
 // one found, when it was deleted and its last version. A path that was
 // never in those commits is not in the result.
-func (r *Repo) Deleted(ref, prefix string, rels []string, maxCommits int) (map[string]Deletion, error) {
+func (r *Repo) Deleted(ref, prefix string, rels []string, maxCommits int) (map[string]deletion, error) {
 	hash, err := r.repo.ResolveRevision(plumbing.Revision(ref))
 	if err != nil {
 		return nil, fmt.Errorf("git ref %q: %v", ref, err)
@@ -468,7 +468,7 @@ func (r *Repo) Deleted(ref, prefix string, rels []string, maxCommits int) (map[s
 		return nil, err
 	}
 	defer iter.Close()
-	out := map[string]Deletion{}
+	out := map[string]deletion{}
 	missing := map[string]bool{}
 	for _, rel := range rels {
 		missing[rel] = true
@@ -495,23 +495,23 @@ func (r *Repo) Deleted(ref, prefix string, rels []string, maxCommits int) (map[s
 			if newer == nil {
 				continue // present at ref itself: not deleted
 			}
-			out[rel] = Deletion{Commit: newer.Hash.String(), When: newer.Committer.When, Last: File{Blob: entry.Hash, Symlink: entry.Mode == filemode.Symlink}}
+			out[rel] = deletion{Commit: newer.Hash.String(), When: newer.Committer.When, Last: File{Blob: entry.Hash, Symlink: entry.Mode == filemode.Symlink}}
 		}
 		newer = c
 	}
 	return out, nil
 }
 
-// BlobID is the git object id of data as a blob: what git would store for
+// blobID is the git object id of data as a blob: what git would store for
 // it, so that a working-tree file can be compared with a commit without a
 // status walk.
-func BlobID(data []byte) Hash {
+func blobID(data []byte) Hash {
 	return plumbing.ComputeHash(plumbing.BlobObject, data)
 }
 
 // Same reports whether data is the content git recorded for f (a regular
 // file with the same blob id).
-func (f File) Same(data []byte) bool { return !f.Symlink && f.Blob == BlobID(data) }
+func (f File) Same(data []byte) bool { return !f.Symlink && f.Blob == blobID(data) }
 
 // Candidates are the working-tree files to compare with a commit: their
 // paths below the compared folder, how to read the i-th, and its file on
@@ -555,10 +555,10 @@ func (c Candidates) file(i int) string {
 	return c.File(i)
 }
 
-// Change is a candidate whose bytes differ from the commit's (or that is
+// change is a candidate whose bytes differ from the commit's (or that is
 // new, or cannot be read): its index among the candidates and what reading
 // it gave, so that nobody reads it a second time.
-type Change struct {
+type change struct {
 	Index int
 	Data  []byte
 	Err   error
@@ -576,7 +576,7 @@ type Change struct {
 // A local run (local) trusts the index as git status does: the stat data
 // of its entries and its cache tree (TreeSeeingIndex); otherwise every
 // candidate is read and every tree of ref is read.
-func (r *Repo) ChangedSince(ref, prefix string, cands Candidates, local bool) ([]Change, []string, error) {
+func (r *Repo) ChangedSince(ref, prefix string, cands Candidates, local bool) ([]change, []string, error) {
 	if local {
 		if idx, err := r.index(); err == nil && !r.mayConvert(idx, cands) {
 			return r.changedSeeingIndex(ref, prefix, cands, idx)
@@ -592,14 +592,14 @@ func (r *Repo) ChangedSince(ref, prefix string, cands Candidates, local bool) ([
 	if err != nil {
 		return nil, nil, err
 	}
-	changes := make([]*Change, len(cands.Rels))
+	changes := make([]*change, len(cands.Rels))
 	par.For(len(cands.Rels), par.IO(), func(i int) {
 		f, inRef := old[cands.Rels[i]]
 		data, err := cands.Read(i)
 		if inRef && err == nil && f.Same(data) {
 			return
 		}
-		changes[i] = &Change{Index: i, Data: data, Err: err}
+		changes[i] = &change{Index: i, Data: data, Err: err}
 	})
 	named := make(map[string]bool, len(cands.Rels))
 	for _, rel := range cands.Rels {
@@ -615,8 +615,8 @@ func (r *Repo) ChangedSince(ref, prefix string, cands Candidates, local bool) ([
 	return collect(changes), gone, nil
 }
 
-func collect(changes []*Change) []Change {
-	var changed []Change
+func collect(changes []*change) []change {
+	var changed []change
 	for _, c := range changes {
 		if c != nil {
 			changed = append(changed, *c)
@@ -633,7 +633,7 @@ func collect(changes []*Change) []Change {
 // folder is ref's very tree, ref's file there is the entry itself: no map
 // of ref's files is built. Only the folders that differ from ref's are
 // read from git. A file whose stat data are the entry's is not read.
-func (r *Repo) changedSeeingIndex(ref, prefix string, cands Candidates, idx *gitIndex) ([]Change, []string, error) {
+func (r *Repo) changedSeeingIndex(ref, prefix string, cands Candidates, idx *gitIndex) ([]change, []string, error) {
 	clean := make([]bool, len(idx.Entries)) // the entry is ref's file
 	if idx.Trees == nil {
 		idx = &gitIndex{Entries: idx.Entries, Written: idx.Written} // no cache tree: every tree is read
@@ -653,7 +653,7 @@ func (r *Repo) changedSeeingIndex(ref, prefix string, cands Candidates, idx *git
 	var mu sync.Mutex
 	namedDirty := map[string]bool{} // files of dirty named by candidates that have no entry
 	n := len(cands.Rels)
-	changes := make([]*Change, n)
+	changes := make([]*change, n)
 	const block = 256
 	par.For((n+block-1)/block, par.IO(), func(b int) {
 		cur := lo
@@ -693,7 +693,7 @@ func (r *Repo) changedSeeingIndex(ref, prefix string, cands Candidates, idx *git
 			if inRef && err == nil && f.Same(data) {
 				continue
 			}
-			changes[i] = &Change{Index: i, Data: data, Err: err}
+			changes[i] = &change{Index: i, Data: data, Err: err}
 		}
 	})
 	var gone []string
@@ -716,13 +716,13 @@ func (r *Repo) changedSeeingIndex(ref, prefix string, cands Candidates, idx *git
 	return collect(changes), gone, nil
 }
 
-// Identity returns the name and email git records for its user when
+// identity returns the name and email git records for its user when
 // working in dir: GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL (read with getenv)
 // over the configuration of the repository that holds dir, over the global
 // and system files (~/.gitconfig, $XDG_CONFIG_HOME/git/config,
 // ~/.config/git/config, /etc/gitconfig); outside a repository, the global
 // and system files alone. What is set nowhere is "".
-func Identity(dir string, getenv func(string) string) (name, email string) {
+func identity(dir string, getenv func(string) string) (name, email string) {
 	var cfg *config.Config
 	if r, err := Open(dir); err == nil {
 		cfg, _ = r.repo.ConfigScoped(config.SystemScope)
@@ -803,7 +803,7 @@ func Below(dir string) (below, top string) {
 // else the system's name for the user running rye); "" when none is
 // known, for the caller to ask for one.
 func Owner(dir string, getenv func(string) string) string {
-	name, email := Identity(dir, getenv)
+	name, email := identity(dir, getenv)
 	switch {
 	case name != "" && email != "":
 		return name + " <" + email + ">"

@@ -77,7 +77,7 @@ func TestTreeIndexAndChangedSince(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) != 3 || string(files["a.txt"].Data) != "alpha\n" || files["sub/b.txt"].Blob != BlobID([]byte("beta\n")) {
+	if len(files) != 3 || string(files["a.txt"].Data) != "alpha\n" || files["sub/b.txt"].Blob != blobID([]byte("beta\n")) {
 		t.Errorf("tree: %+v", files)
 	}
 	if f := files["big.txt"]; !f.TooLarge || f.Data != nil {
@@ -96,8 +96,8 @@ func TestTreeIndexAndChangedSince(t *testing.T) {
 	// The blob id is git's own.
 	if git, err := exec.LookPath("git"); err == nil {
 		out, err := exec.Command(git, "-C", root, "hash-object", "p/.ai/a.txt").Output()
-		if err != nil || strings.TrimSpace(string(out)) != BlobID([]byte("alpha\n")).String() {
-			t.Errorf("git hash-object says %s, BlobID %s (%v)", out, BlobID([]byte("alpha\n")), err)
+		if err != nil || strings.TrimSpace(string(out)) != blobID([]byte("alpha\n")).String() {
+			t.Errorf("git hash-object says %s, BlobID %s (%v)", out, blobID([]byte("alpha\n")), err)
 		}
 	}
 
@@ -150,22 +150,22 @@ func TestIdentity(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", "")
 	os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[user]\n\tname = Ada Lovelace\n\temail = ada@example.com\n"), 0o644)
 	none := func(string) string { return "" }
-	if name, email := Identity(t.TempDir(), none); name != "Ada Lovelace" || email != "ada@example.com" {
+	if name, email := identity(t.TempDir(), none); name != "Ada Lovelace" || email != "ada@example.com" {
 		t.Errorf("global: %q %q", name, email)
 	}
 	root, _ := repoWith(t, map[string]string{"a": "x"})
 	cfg := filepath.Join(root, ".git", "config")
 	data, _ := os.ReadFile(cfg)
 	os.WriteFile(cfg, append(data, "[user]\n\temail = ada@work.example\n"...), 0o644)
-	if name, email := Identity(filepath.Join(root), none); name != "Ada Lovelace" || email != "ada@work.example" {
+	if name, email := identity(filepath.Join(root), none); name != "Ada Lovelace" || email != "ada@work.example" {
 		t.Errorf("repository: %q %q", name, email)
 	}
 	env := map[string]string{"GIT_AUTHOR_NAME": "A. L."}
-	if name, email := Identity(root, func(k string) string { return env[k] }); name != "A. L." || email != "ada@work.example" {
+	if name, email := identity(root, func(k string) string { return env[k] }); name != "A. L." || email != "ada@work.example" {
 		t.Errorf("environment: %q %q", name, email)
 	}
 	os.Remove(filepath.Join(home, ".gitconfig"))
-	if name, email := Identity(t.TempDir(), none); name != "" || email != "" {
+	if name, email := identity(t.TempDir(), none); name != "" || email != "" {
 		t.Errorf("nothing set: %q %q", name, email)
 	}
 }

@@ -508,7 +508,7 @@ func TestChangedSinceSeeingIndexIsAFullRead(t *testing.T) {
 			if err1 != nil || err2 != nil {
 				t.Fatal(err1, err2)
 			}
-			index := func(cs []Change) (out []string) {
+			index := func(cs []change) (out []string) {
 				for _, c := range cs {
 					out = append(out, cands[c.Index].Rel)
 				}

@@ -2,11 +2,11 @@ package item
 
 import "github.com/ryekit/rye/item/syntax"
 
-// Description is an item's parsed metadata with positions, as rye load
+// description is an item's parsed metadata with positions, as rye load
 // --json prints it (docs/json.md): its metadata tree, the body and the
 // directive's preamble where the form has them, and the problems the
 // reader found.
-type Description struct {
+type description struct {
 	Kind     Kind         `json:"kind"`
 	ID       ID           `json:"id"`
 	Space    string       `json:"space"`
@@ -16,22 +16,22 @@ type Description struct {
 	// Positions says where each top-level field of Metadata is written:
 	// its key and its value (line and byte column, 1-based, in the file
 	// as stored).
-	Positions map[string]FieldPos `json:"positions"`
+	Positions map[string]fieldPos `json:"positions"`
 	Body      *string             `json:"body,omitempty"`
 	Preamble  *string             `json:"preamble,omitempty"`
-	Problems  []Problem           `json:"problems"`
+	Problems  []problem           `json:"problems"`
 }
 
-// FieldPos is where a field's key and its value start.
-type FieldPos struct {
+// fieldPos is where a field's key and its value start.
+type fieldPos struct {
 	Line        int `json:"line"`
 	Column      int `json:"column"`
 	ValueLine   int `json:"value_line,omitempty"`
 	ValueColumn int `json:"value_column,omitempty"`
 }
 
-// Problem is a problem of a Description, where the reader found it.
-type Problem struct {
+// problem is a problem of a Description, where the reader found it.
+type problem struct {
 	Line    int    `json:"line,omitempty"`
 	Column  int    `json:"column,omitempty"`
 	Field   string `json:"field,omitempty"`
@@ -39,12 +39,12 @@ type Problem struct {
 }
 
 // Describe is the Description of it, whose metadata is md.
-func Describe(it *Item, md *Metadata) *Description {
-	d := &Description{Kind: it.Kind, ID: it.ID, Space: it.Space, Path: it.Path, Form: md.Form, Metadata: md.Fields, Problems: []Problem{}}
-	d.Positions = map[string]FieldPos{}
+func Describe(it *Item, md *Metadata) *description {
+	d := &description{Kind: it.Kind, ID: it.ID, Space: it.Space, Path: it.Path, Form: md.Form, Metadata: md.Fields, Problems: []problem{}}
+	d.Positions = map[string]fieldPos{}
 	if md.Fields != nil {
 		for _, f := range md.Fields.Fields {
-			p := FieldPos{Line: f.KeyPos.Line, Column: f.KeyPos.Col}
+			p := fieldPos{Line: f.KeyPos.Line, Column: f.KeyPos.Col}
 			if f.Value != nil && f.Value.Pos.IsValid() {
 				p.ValueLine, p.ValueColumn = f.Value.Pos.Line, f.Value.Pos.Col
 			}
@@ -54,14 +54,14 @@ func Describe(it *Item, md *Metadata) *Description {
 			d.Positions[f.Key] = p
 		}
 	}
-	if md.Form != FormYAMLFile && md.Form != FormPython && md.Form != FormTOMLFile {
+	if md.Form != formYAMLFile && md.Form != formPython && md.Form != formTOMLFile {
 		d.Body = &md.Body
 	}
 	if it.Kind == Directive {
 		d.Preamble = &md.Preamble
 	}
 	for _, p := range md.Problems {
-		d.Problems = append(d.Problems, Problem{Line: p.Pos.Line, Column: p.Pos.Col, Field: p.Field, Message: p.Msg})
+		d.Problems = append(d.Problems, problem{Line: p.Pos.Line, Column: p.Pos.Col, Field: p.Field, Message: p.Msg})
 	}
 	return d
 }

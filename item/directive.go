@@ -13,7 +13,7 @@ import (
 // holding <directive name=".." version="..">…</directive> (spec 1.4).
 func readDirective(src []byte) (*Metadata, error) {
 	idx := syntax.NewLineIndex(src)
-	start := AfterSignature(src, ".md")
+	start := afterSignature(src, ".md")
 	f, ok := findFence(src, start, "xml")
 	if !ok {
 		return nil, &syntax.Error{Pos: idx.Pos(start), Msg: "no ```xml block found: a directive's metadata is a <directive> element in a ```xml fenced block"}

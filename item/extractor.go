@@ -19,28 +19,28 @@ type Extractor struct {
 	Parser          string
 	Parsers         map[string]string
 	SignatureFormat *syntax.Node
-	SearchFields    []SearchField
-	Extraction      map[string]ExtractionRule
-	Rules           []*FieldRule
+	SearchFields    []searchField
+	Extraction      map[string]extractionRule
+	Rules           []*fieldRule
 }
 
-// SearchField is a field that search indexes, with its weight.
-type SearchField struct {
+// searchField is a field that search indexes, with its weight.
+type searchField struct {
 	Name   string
 	Weight float64
 }
 
-// ExtractionRule says where a field comes from: "filename" (the item's file
+// extractionRule says where a field comes from: "filename" (the item's file
 // name) or "path" (the value of Key in the parsed metadata, falling back to
 // the field's own name, so that the reference's `key: __version__` also
 // works for forms that spell it `version`).
-type ExtractionRule struct {
+type extractionRule struct {
 	Type string
 	Key  string
 }
 
-// FieldRule is the validation rule for one field.
-type FieldRule struct {
+// fieldRule is the validation rule for one field.
+type fieldRule struct {
 	Field         string
 	Required      bool
 	Nullable      bool
@@ -49,7 +49,7 @@ type FieldRule struct {
 	Values        []string
 	Minimum       *float64
 	Maximum       *float64
-	Nested        []*FieldRule
+	Nested        []*fieldRule
 	ItemType      string
 	ItemRequired  []string
 	MatchFilename bool
@@ -79,7 +79,7 @@ func ParseExtractor(src []byte) (*Extractor, error) {
 			return nil, &syntax.Error{Pos: fl.KeyPos, Field: fl.Key, Msg: "unknown key in extractor file"}
 		}
 	}
-	x := &Extractor{Parsers: map[string]string{}, Extraction: map[string]ExtractionRule{}, SignatureFormat: f.Get("signature_format")}
+	x := &Extractor{Parsers: map[string]string{}, Extraction: map[string]extractionRule{}, SignatureFormat: f.Get("signature_format")}
 	for _, e := range f.Get("extensions").ListItems() {
 		x.Extensions = append(x.Extensions, e.String())
 	}
@@ -92,10 +92,10 @@ func ParseExtractor(src []byte) (*Extractor, error) {
 		if !ok {
 			return nil, &syntax.Error{Pos: sf.Value.Pos, Field: "search_fields." + sf.Key, Msg: "a search weight must be a number, found " + describeKind(sf.Value)}
 		}
-		x.SearchFields = append(x.SearchFields, SearchField{Name: sf.Key, Weight: w})
+		x.SearchFields = append(x.SearchFields, searchField{Name: sf.Key, Weight: w})
 	}
 	for _, er := range f.Get("extraction_rules").MapFields() {
-		x.Extraction[er.Key] = ExtractionRule{Type: er.Value.Get("type").String(), Key: er.Value.Get("key").String()}
+		x.Extraction[er.Key] = extractionRule{Type: er.Value.Get("type").String(), Key: er.Value.Get("key").String()}
 	}
 	vs := f.Get("validation_schema")
 	if vs == nil {
@@ -112,11 +112,11 @@ var ruleKeys = map[string]bool{"required": true, "nullable": true, "type": true,
 	"minimum": true, "maximum": true, "nested": true, "item_type": true, "item_required": true,
 	"match_filename": true, "match_path": true, "description": true}
 
-func parseFieldRules(fields *syntax.Node, prefix string) ([]*FieldRule, error) {
-	var rules []*FieldRule
+func parseFieldRules(fields *syntax.Node, prefix string) ([]*fieldRule, error) {
+	var rules []*fieldRule
 	for _, fl := range fields.MapFields() {
 		name := prefix + fl.Key
-		r := &FieldRule{Field: fl.Key}
+		r := &fieldRule{Field: fl.Key}
 		spec := fl.Value
 		if spec.Kind != syntax.MapNode {
 			return nil, &syntax.Error{Pos: spec.Pos, Field: name, Msg: "a field rule must be a mapping, found " + describeKind(spec)}
@@ -196,7 +196,7 @@ func (x *Extractor) Fields(md *Metadata, id ID) *syntax.Node {
 }
 
 // rule is the top-level rule of a field, or nil.
-func (x *Extractor) rule(field string) *FieldRule {
+func (x *Extractor) rule(field string) *fieldRule {
 	for _, r := range x.Rules {
 		if r.Field == field {
 			return r
@@ -206,7 +206,7 @@ func (x *Extractor) rule(field string) *FieldRule {
 }
 
 // objects reports whether a rule wants a list of mappings.
-func (r *FieldRule) objects() bool { return r != nil && r.ItemType == "object" }
+func (r *fieldRule) objects() bool { return r != nil && r.ItemType == "object" }
 
 // permissionObjects presents capability strings the way the reference's
 // directive parser did (_extract_from_xml, spec 6.6): a list of

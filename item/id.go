@@ -13,8 +13,8 @@ import (
 // escaping it.
 type ID string
 
-// MaxIDLen is the longest id accepted, in bytes.
-const MaxIDLen = 255
+// maxIDLen is the longest id accepted, in bytes.
+const maxIDLen = 255
 
 // ParseKindID reads the kind and the id that name an item (rye load KIND
 // ID, rye new, an MCP call's item_type and item_id): the kind first
@@ -34,8 +34,8 @@ func ParseID(s string) (ID, error) {
 	if s == "" {
 		return "", fmt.Errorf("invalid item id: empty")
 	}
-	if len(s) > MaxIDLen {
-		return "", fmt.Errorf("invalid item id %q: %d bytes, at most %d allowed", abbreviate(s), len(s), MaxIDLen)
+	if len(s) > maxIDLen {
+		return "", fmt.Errorf("invalid item id %q: %d bytes, at most %d allowed", abbreviate(s), len(s), maxIDLen)
 	}
 	if s[0] == '/' {
 		return "", fmt.Errorf("invalid item id %q: an id is relative to .ai/<kind>/, not an absolute path", s)

@@ -89,7 +89,7 @@ func TestSignatureSlot(t *testing.T) {
 	for _, c := range cases {
 		start, end := SignatureSlot([]byte(c.src), c.ext)
 		has := HasSignatureLine([]byte(c.src), c.ext)
-		after := AfterSignature([]byte(c.src), c.ext)
+		after := afterSignature([]byte(c.src), c.ext)
 		if start != c.start || end != c.end || has != c.hasLine || after != c.contentFrom {
 			t.Errorf("%q %s: slot [%d,%d) has=%v after=%d; want [%d,%d) %v %d", c.src, c.ext, start, end, has, after, c.start, c.end, c.hasLine, c.contentFrom)
 		}

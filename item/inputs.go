@@ -2,12 +2,12 @@ package item
 
 import "iter"
 
-// InputPlaceholder is one {input:…} placeholder of a directive's text
+// inputPlaceholder is one {input:…} placeholder of a directive's text
 // (spec 3.8): {input:key}, {input:key?}, {input:key:default} or
 // {input:key|default}. Lint checks that key names a declared input; the
 // executor replaces the placeholder. Both find placeholders with
 // InputPlaceholders, so that what lint checks is what a run fills in.
-type InputPlaceholder struct {
+type inputPlaceholder struct {
 	Start, End int    // byte offsets of the whole placeholder, braces included
 	Name       string // the key: a letter or _, then letters, digits or _
 	// Modifier is 0 for {input:key}, '?' for {input:key?}, ':' or '|'
@@ -26,8 +26,8 @@ const inputOpen = "{input:"
 // goes on from the byte after its {, so {input:{input:x} holds one
 // placeholder, {input:x}. A default may hold any byte but }, newlines
 // and invalid UTF-8 included.
-func InputPlaceholders[S ~string | ~[]byte](s S) iter.Seq[InputPlaceholder] {
-	return func(yield func(InputPlaceholder) bool) {
+func InputPlaceholders[S ~string | ~[]byte](s S) iter.Seq[inputPlaceholder] {
+	return func(yield func(inputPlaceholder) bool) {
 		for i := 0; i < len(s); {
 			if s[i] != '{' {
 				i++
@@ -54,7 +54,7 @@ func InputPlaceholders[S ~string | ~[]byte](s S) iter.Seq[InputPlaceholder] {
 // } after it means there is no } left to end one. So a failed attempt
 // reads its key at most (keys hold no {, so those reads never overlap)
 // and a text is read in linear time, however it is made.
-func inputAt[S ~string | ~[]byte](s S, i int) (p InputPlaceholder, ok, more bool) {
+func inputAt[S ~string | ~[]byte](s S, i int) (p inputPlaceholder, ok, more bool) {
 	if len(s)-i < len(inputOpen) || string(s[i:i+len(inputOpen)]) != inputOpen {
 		return p, false, true
 	}
@@ -71,15 +71,15 @@ func inputAt[S ~string | ~[]byte](s S, i int) (p InputPlaceholder, ok, more bool
 	}
 	switch c := s[k]; c {
 	case '}':
-		return InputPlaceholder{Start: i, End: k + 1, Name: string(s[j:k])}, true, true
+		return inputPlaceholder{Start: i, End: k + 1, Name: string(s[j:k])}, true, true
 	case '?':
 		if k+1 < len(s) && s[k+1] == '}' {
-			return InputPlaceholder{Start: i, End: k + 2, Name: string(s[j:k]), Modifier: '?'}, true, true
+			return inputPlaceholder{Start: i, End: k + 2, Name: string(s[j:k]), Modifier: '?'}, true, true
 		}
 	case ':', '|':
 		for e := k + 1; e < len(s); e++ {
 			if s[e] == '}' {
-				return InputPlaceholder{Start: i, End: e + 1, Name: string(s[j:k]), Modifier: c, Default: string(s[k+1 : e])}, true, true
+				return inputPlaceholder{Start: i, End: e + 1, Name: string(s[j:k]), Modifier: c, Default: string(s[k+1 : e])}, true, true
 			}
 		}
 		return p, false, false

@@ -87,9 +87,9 @@ const oldInputPattern = `\{input:([A-Za-z_][A-Za-z0-9_]*)(\?|[:|][^}]*)?\}`
 // sameAsPattern reports how the scanner and the old pattern disagree on s
 // ("" when they agree).
 func sameAsPattern(re *regexp.Regexp, s string) string {
-	var want []InputPlaceholder
+	var want []inputPlaceholder
 	for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
-		p := InputPlaceholder{Start: m[0], End: m[1], Name: s[m[2]:m[3]]}
+		p := inputPlaceholder{Start: m[0], End: m[1], Name: s[m[2]:m[3]]}
 		if m[4] >= 0 && m[5] > m[4] {
 			p.Modifier, p.Default = s[m[4]], s[m[4]+1:m[5]]
 		}

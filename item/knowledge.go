@@ -13,9 +13,9 @@ func readKnowledge(src []byte, ext string) (*Metadata, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Metadata{Form: FormYAMLFile, Fields: fields}, nil
+		return &Metadata{Form: formYAMLFile, Fields: fields}, nil
 	}
-	start := AfterSignature(src, ext)
+	start := afterSignature(src, ext)
 	if RustSigned(src, ext) {
 		return readRustKnowledge(src, idx, start)
 	}
@@ -33,7 +33,7 @@ func readKnowledge(src []byte, ext string) (*Metadata, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Metadata{Form: FormYAMLFence, Fields: fields, Body: string(src[f.closeEnd:]), BodyPos: idx.Pos(f.closeEnd)}, nil
+	return &Metadata{Form: formYAMLFence, Fields: fields, Body: string(src[f.closeEnd:]), BodyPos: idx.Pos(f.closeEnd)}, nil
 }
 
 // readFrontMatter reads "---" front matter whose opening line spans
@@ -46,7 +46,7 @@ func readFrontMatter(src []byte, idx *syntax.LineIndex, open, bodyStart int) (*M
 			if err != nil {
 				return nil, err
 			}
-			return &Metadata{Form: FormFrontMatter, Fields: fields, Body: string(src[next:]), BodyPos: idx.Pos(next)}, nil
+			return &Metadata{Form: formFrontMatter, Fields: fields, Body: string(src[next:]), BodyPos: idx.Pos(next)}, nil
 		}
 		off = next
 	}
@@ -78,7 +78,7 @@ func readRustKnowledge(src []byte, idx *syntax.LineIndex, start int) (*Metadata,
 		if err != nil {
 			return nil, err
 		}
-		return &Metadata{Form: FormYAMLFence, Fields: fields, Body: string(src[f.closeEnd:]), BodyPos: idx.Pos(f.closeEnd)}, nil
+		return &Metadata{Form: formYAMLFence, Fields: fields, Body: string(src[f.closeEnd:]), BodyPos: idx.Pos(f.closeEnd)}, nil
 	}
-	return &Metadata{Form: FormMarkdown, Fields: syntax.NewMap(idx.Pos(start)), Body: string(src[start:]), BodyPos: idx.Pos(start)}, nil
+	return &Metadata{Form: formMarkdown, Fields: syntax.NewMap(idx.Pos(start)), Body: string(src[start:]), BodyPos: idx.Pos(start)}, nil
 }

@@ -12,15 +12,15 @@ type Form string
 
 const (
 	FormDirectiveXML  Form = "markdown-xml"         // directive: ```xml block
-	FormYAMLFence     Form = "markdown-yaml"        // knowledge: ```yaml block
-	FormFrontMatter   Form = "markdown-frontmatter" // knowledge: --- front matter
-	FormYAMLFile      Form = "yaml"                 // knowledge or tool: the whole file
-	FormTOMLFile      Form = "toml"                 // tool: the whole file
-	FormPython        Form = "python"               // tool: module-level literals
+	formYAMLFence     Form = "markdown-yaml"        // knowledge: ```yaml block
+	formFrontMatter   Form = "markdown-frontmatter" // knowledge: --- front matter
+	formYAMLFile      Form = "yaml"                 // knowledge or tool: the whole file
+	formTOMLFile      Form = "toml"                 // tool: the whole file
+	formPython        Form = "python"               // tool: module-level literals
 	FormCommentHeader Form = "comment-header"       // tool: YAML in leading comments (.js .ts .sh)
-	// FormMarkdown is a RyeOS 0.2+ knowledge page without front matter
+	// formMarkdown is a RyeOS 0.2+ knowledge page without front matter
 	// (spec 7.2.3): no metadata, the whole text is the body.
-	FormMarkdown Form = "markdown"
+	formMarkdown Form = "markdown"
 )
 
 // Metadata is what a reader found in one item file.

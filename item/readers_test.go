@@ -141,7 +141,7 @@ func TestDirectiveErrors(t *testing.T) {
 
 func TestKnowledgeForms(t *testing.T) {
 	md := mustSample(t, Knowledge, "fence.md")
-	if md.Form != FormYAMLFence || plainJSON(t, md.Fields) != `{"id":"note","title":"A note","entry_type":"reference","category":"demo","version":"1.0.0"}` {
+	if md.Form != formYAMLFence || plainJSON(t, md.Fields) != `{"id":"note","title":"A note","entry_type":"reference","category":"demo","version":"1.0.0"}` {
 		t.Errorf("fence: %s %s", md.Form, plainJSON(t, md.Fields))
 	}
 	wantPos(t, "fence id", md.Get("id").Pos, 3, 5)
@@ -151,14 +151,14 @@ func TestKnowledgeForms(t *testing.T) {
 	}
 
 	md = mustSample(t, Knowledge, "frontmatter.md")
-	if md.Form != FormFrontMatter || md.Str("id") != "note2" || md.Body != "\nBody text\n" {
+	if md.Form != formFrontMatter || md.Str("id") != "note2" || md.Body != "\nBody text\n" {
 		t.Errorf("front matter: %s %s %q", md.Form, plainJSON(t, md.Fields), md.Body)
 	}
 	wantPos(t, "front matter title", md.Get("title").Pos, 4, 8)
 
 	md = mustSample(t, Knowledge, "whole.yaml")
 	v := md.Get("version")
-	if md.Form != FormYAMLFile || v.Kind != syntax.FloatNode || v.Raw != "1.0" || md.Str("created_at") != "2026-02-18T00:00:00Z" {
+	if md.Form != formYAMLFile || v.Kind != syntax.FloatNode || v.Raw != "1.0" || md.Str("created_at") != "2026-02-18T00:00:00Z" {
 		t.Errorf("whole: %s %s", md.Form, plainJSON(t, md.Fields))
 	}
 	wantPos(t, "version", v.Pos, 5, 10)

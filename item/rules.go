@@ -20,9 +20,9 @@ var (
 	snakeCaseRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_]*$`) })
 )
 
-// IsSemver reports whether s is a semantic version (SemVer 2.0.0:
+// isSemver reports whether s is a semantic version (SemVer 2.0.0:
 // MAJOR.MINOR.PATCH with optional pre-release and build parts).
-func IsSemver(s string) bool { return semverRE().MatchString(s) }
+func isSemver(s string) bool { return semverRE().MatchString(s) }
 
 // Check applies the extractor's rules to an item's fields and returns one
 // *Error per broken rule, in rule order. Fields that the reader could not
@@ -81,11 +81,11 @@ type checker struct {
 	errs       []*syntax.Error
 }
 
-func (c *checker) add(r *FieldRule, name string, v *syntax.Node, pos syntax.Pos, rule, msg, fix, want string) {
+func (c *checker) add(r *fieldRule, name string, v *syntax.Node, pos syntax.Pos, rule, msg, fix, want string) {
 	c.errs = append(c.errs, &syntax.Error{Pos: pos, Field: Spelling(c.form, name), Msg: msg, Fix: fix, Rule: rule, Value: v, Want: want})
 }
 
-func (c *checker) fields(rules []*FieldRule, m *syntax.Node, prefix string) {
+func (c *checker) fields(rules []*fieldRule, m *syntax.Node, prefix string) {
 	for _, r := range rules {
 		name := prefix + r.Field
 		f := m.Field(r.Field)
@@ -99,19 +99,19 @@ func (c *checker) fields(rules []*FieldRule, m *syntax.Node, prefix string) {
 	}
 }
 
-func (c *checker) missingFix(r *FieldRule, name string) string {
+func (c *checker) missingFix(r *fieldRule, name string) string {
 	switch {
 	case r.MatchFilename:
-		return "add " + Assignment(c.form, name, c.id.Name())
+		return "add " + assignment(c.form, name, c.id.Name())
 	case r.MatchPath:
-		return "add " + Assignment(c.form, name, c.id.Dir())
+		return "add " + assignment(c.form, name, c.id.Dir())
 	case r.Type == "semver":
-		return "add " + Assignment(c.form, name, "1.0.0")
+		return "add " + assignment(c.form, name, "1.0.0")
 	}
 	return ""
 }
 
-func (c *checker) value(r *FieldRule, name string, v *syntax.Node) {
+func (c *checker) value(r *fieldRule, name string, v *syntax.Node) {
 	switch {
 	case v.Kind == syntax.NullNode:
 		if r.Required && !r.Nullable {
@@ -136,11 +136,11 @@ func (c *checker) value(r *FieldRule, name string, v *syntax.Node) {
 	}
 	if r.MatchFilename && v.Kind == syntax.StringNode && v.Str != c.id.Name() {
 		c.add(r, name, v, v.Pos, "match_filename", fmt.Sprintf("found %q, expected the file name %q", v.Str, c.id.Name()),
-			"write "+Assignment(c.form, name, c.id.Name())+", or rename the file", c.id.Name())
+			"write "+assignment(c.form, name, c.id.Name())+", or rename the file", c.id.Name())
 	}
 	if r.MatchPath && v.Kind == syntax.StringNode && v.Str != c.id.Dir() {
 		c.add(r, name, v, v.Pos, "match_path", fmt.Sprintf("found %q, expected the folder path %q", v.Str, c.id.Dir()),
-			"write "+Assignment(c.form, name, c.id.Dir())+", or move the file", c.id.Dir())
+			"write "+assignment(c.form, name, c.id.Dir())+", or move the file", c.id.Dir())
 	}
 	if n, ok := numberOf(v); ok {
 		if r.Minimum != nil && n < *r.Minimum {
@@ -197,18 +197,18 @@ func isEmptyValue(n *syntax.Node) bool {
 }
 
 // typeOK checks the rule's type and reports a mismatch.
-func (c *checker) typeOK(r *FieldRule, name string, v *syntax.Node) bool {
+func (c *checker) typeOK(r *fieldRule, name string, v *syntax.Node) bool {
 	switch r.Type {
 	case "":
 		return true
 	case "semver":
-		if v.Kind == syntax.StringNode && IsSemver(v.Str) {
+		if v.Kind == syntax.StringNode && isSemver(v.Str) {
 			return true
 		}
 		fix, want := "", ""
 		if v.Kind == syntax.IntNode || v.Kind == syntax.FloatNode {
 			want = semverOf(v)
-			fix = "quote it: " + Assignment(c.form, name, want)
+			fix = "quote it: " + assignment(c.form, name, want)
 		}
 		c.add(r, name, v, v.Pos, "type", "found "+describeKind(v)+", expected a semantic version string like \"1.0.0\"", fix, want)
 		return false
@@ -247,7 +247,7 @@ func kindMatches(typ string, v *syntax.Node) bool {
 	return true
 }
 
-func expectation(r *FieldRule) string {
+func expectation(r *fieldRule) string {
 	switch r.Type {
 	case "semver":
 		return "a semantic version string like \"1.0.0\""

@@ -21,8 +21,8 @@ const (
 	Config   Kind = "config"
 	Node     Kind = "node"
 	Handler  Kind = "handler"
-	Parser   Kind = "parser"
-	Protocol Kind = "protocol"
+	parser   Kind = "parser"
+	protocol Kind = "protocol"
 	Runtime  Kind = "runtime"
 	Service  Kind = "service"
 	Graph    Kind = "graph"
@@ -44,7 +44,7 @@ const ManifestRel = "manifest.yaml"
 // RyeOSKinds are the kinds a RyeOS 0.2+ tree holds, in the order rye
 // reports them: rye's three, then the others by folder, then the bundle
 // manifest.
-var RyeOSKinds = []Kind{Directive, Tool, Knowledge, Client, Config, Graph, Handler, Node, Parser, Protocol, Runtime, Service, Surface, View, BundleManifest}
+var RyeOSKinds = []Kind{Directive, Tool, Knowledge, Client, Config, Graph, Handler, Node, parser, protocol, Runtime, Service, Surface, View, BundleManifest}
 
 // parserName is a parser of spec 7.2.2.
 type parserName string
@@ -102,8 +102,8 @@ var ryeosKinds = map[Kind]*ryeosKind{
 	Config:   {folder: "config", forms: yamlForms, rules: []rule{anchoredCat, anchoredName}},
 	Node:     {folder: "node", forms: yamlForms, rules: []rule{nameFromFile}},
 	Handler:  {folder: "handlers", forms: yamlForms, rules: []rule{requiredKey("abi_version"), requiredKey("binary_ref"), anchoredCat, keyedName, requiredKey("serves")}},
-	Parser:   {folder: "parsers", forms: []ryeosForm{{".yaml", parseYAML}}, rules: []rule{anchoredCat, anchoredName}},
-	Protocol: {folder: "protocols", forms: yamlForms, rules: []rule{requiredKey("abi_version"), anchoredCat, keyedName}},
+	parser:   {folder: "parsers", forms: []ryeosForm{{".yaml", parseYAML}}, rules: []rule{anchoredCat, anchoredName}},
+	protocol: {folder: "protocols", forms: yamlForms, rules: []rule{requiredKey("abi_version"), anchoredCat, keyedName}},
 	Runtime:  {folder: "runtimes", forms: yamlForms},
 	Service:  {folder: "services", forms: yamlForms, rules: []rule{categoryFromDir, nameFromFile}},
 	Graph:    {folder: "graphs", forms: yamlForms, rules: []rule{categoryFromDir, nameFromFile}},
@@ -193,8 +193,8 @@ func ParseRyeOSID(s string) (ID, error) {
 	if s == "" {
 		return "", fmt.Errorf("invalid item id: empty")
 	}
-	if len(s) > MaxIDLen {
-		return "", fmt.Errorf("invalid item id %q: %d bytes, at most %d allowed", abbreviate(s), len(s), MaxIDLen)
+	if len(s) > maxIDLen {
+		return "", fmt.Errorf("invalid item id %q: %d bytes, at most %d allowed", abbreviate(s), len(s), maxIDLen)
 	}
 	if !utf8.ValidString(s) {
 		return "", fmt.Errorf("invalid item id %q: not UTF-8", printable(s))
@@ -214,10 +214,10 @@ func ParseRyeOSID(s string) (ID, error) {
 	return ID(s), nil
 }
 
-// Identity is an item's name and category as RyeOS derives them (spec
+// identity is an item's name and category as RyeOS derives them (spec
 // 7.3): from the path for most kinds, from declared keys that must agree
 // with the path for the anchored ones.
-type Identity struct {
+type identity struct {
 	// Name is the file stem, or the declared name of a handler or protocol
 	// when it is the stem.
 	Name string
@@ -284,7 +284,7 @@ func RyeOSItemAt(rel string) (k Kind, id ID, ext string, ok bool) {
 // tool whose executor_id is an alias (@...), or that declares
 // required_caps or a command "bin:...".
 func RyeOSForm(k Kind, ext string, src []byte, md *Metadata) bool {
-	start := AfterSignature(src, ext)
+	start := afterSignature(src, ext)
 	switch {
 	case k == Directive && ext == ".md":
 		first := lineEnd(src, start)
@@ -304,7 +304,7 @@ func RyeOSForm(k Kind, ext string, src []byte, md *Metadata) bool {
 			return false
 		}
 	case md == nil:
-	case k == Knowledge && md.Form == FormFrontMatter:
+	case k == Knowledge && md.Form == formFrontMatter:
 		if md.Get("id") != nil || md.Get("title") != nil {
 			return false
 		}
@@ -313,7 +313,7 @@ func RyeOSForm(k Kind, ext string, src []byte, md *Metadata) bool {
 				return true
 			}
 		}
-	case k == Tool && md.Form == FormYAMLFile:
+	case k == Tool && md.Form == formYAMLFile:
 		return strings.HasPrefix(md.Str("executor_id"), "@") || md.Get("required_caps") != nil || strings.HasPrefix(md.Get("config").Get("command").String(), "bin:") || strings.HasPrefix(md.Str("command"), "bin:")
 	}
 	return false

@@ -106,7 +106,7 @@ func FuzzParseRef(f *testing.F) {
 		if r, err := ParseRef(s); err == nil && r.String() != s {
 			t.Fatalf("%q parses to %q", s, r.String())
 		}
-		if _, err := ParseSignTarget(s); err == nil && strings.Contains(s, "@") {
+		if _, err := parseSignTarget(s); err == nil && strings.Contains(s, "@") {
 			t.Fatalf("a sign target with a suffix: %q", s)
 		}
 		for _, k := range []Kind{Tool, StreamingTool} {

@@ -32,7 +32,7 @@ type RyeOSDoc struct {
 	Value *syntax.Node
 	// Identity is the name and category RyeOS derives (spec 7.3), set once
 	// the file parses.
-	Identity Identity
+	Identity identity
 	// Refusal is the first of the steps RyeOS runs before anything else
 	// (read as UTF-8, parse, metadata rules: spec 7.5.1, steps 1 to 3)
 	// that refuses the file, nil when none does. Its Rule is the code.
@@ -545,7 +545,7 @@ func (d *RyeOSDoc) readFront(t *rustText) {
 // first that fails refuses the item.
 func (d *RyeOSDoc) anchor() *syntax.Error {
 	stem, dir := d.ID.Name(), d.ID.Dir()
-	d.Identity = Identity{Name: stem}
+	d.Identity = identity{Name: stem}
 	switch d.Kind {
 	case Node:
 		d.Identity.Section, _, _ = strings.Cut(string(d.ID), "/")

@@ -154,7 +154,7 @@ func TestRyeOSRefVectors(t *testing.T) {
 		case "streaming_tool executor_id":
 			_, err = ResolveExecutor(StreamingTool, c.Ref)
 		case "sign target":
-			_, err = ParseSignTarget(c.Ref)
+			_, err = parseSignTarget(c.Ref)
 		case "any ref":
 			_, err = ParseRef(c.Ref)
 		default:
@@ -177,11 +177,11 @@ func TestRustSignedKnowledgeFrontMatter(t *testing.T) {
 		form     Form
 		category string
 	}{
-		{"kn-blank-after-sig/note.md", FormFrontMatter, "demo"},
-		{"kn-two-blank-lines/note.md", FormFrontMatter, "demo"},
-		{"kn-fenced-header/fenced.md", FormYAMLFence, "demo"},
-		{"kn-no-frontmatter/idea.md", FormMarkdown, ""},
-		{"kn-blank-then-prose/idea.md", FormMarkdown, ""},
+		{"kn-blank-after-sig/note.md", formFrontMatter, "demo"},
+		{"kn-two-blank-lines/note.md", formFrontMatter, "demo"},
+		{"kn-fenced-header/fenced.md", formYAMLFence, "demo"},
+		{"kn-no-frontmatter/idea.md", formMarkdown, ""},
+		{"kn-blank-then-prose/idea.md", formMarkdown, ""},
 	} {
 		src, err := os.ReadFile(filepath.Join(dir, c.file))
 		if err != nil {
@@ -194,7 +194,7 @@ func TestRustSignedKnowledgeFrontMatter(t *testing.T) {
 		if md.Form != c.form || md.Str("category") != c.category || md.Get("id") != nil {
 			t.Errorf("%s: form %s, category %q, id %v; want %s, %q and no id", c.file, md.Form, md.Str("category"), md.Get("id"), c.form, c.category)
 		}
-		if c.form == FormMarkdown && !strings.Contains(md.Body, "```yaml") {
+		if c.form == formMarkdown && !strings.Contains(md.Body, "```yaml") {
 			t.Errorf("%s: the example is not in the body: %q", c.file, md.Body)
 		}
 	}

@@ -20,14 +20,14 @@ type RefError struct {
 
 func (e *RefError) Error() string { return e.Msg }
 
-// Ref is a parsed canonical ref.
-type Ref struct {
+// ref is a parsed canonical ref.
+type ref struct {
 	Kind   string
 	BareID string
 	Suffix string // after '@', "" when there is none
 }
 
-func (r Ref) String() string {
+func (r ref) String() string {
 	s := r.Kind + ":" + r.BareID
 	if r.Suffix != "" {
 		s += "@" + r.Suffix
@@ -40,52 +40,52 @@ func (r Ref) String() string {
 // segments of Unicode letters and digits, '-', '_' and '.' (never "." or
 // ".."), joined by '/'; an optional suffix cap:X:X:X, sig:X:X or t:...
 // Whether the kind exists is not a question of syntax.
-func ParseRef(s string) (Ref, error) {
+func ParseRef(s string) (ref, error) {
 	return parseRef(s, false)
 }
 
-// ParseSignTarget reads what RyeOS's sign takes: a ref without a suffix
+// parseSignTarget reads what RyeOS's sign takes: a ref without a suffix
 // whose bare id may hold the globs * and ?.
-func ParseSignTarget(s string) (Ref, error) {
+func parseSignTarget(s string) (ref, error) {
 	return parseRef(s, true)
 }
 
-func parseRef(s string, target bool) (Ref, error) {
+func parseRef(s string, target bool) (ref, error) {
 	kind, rest, ok := strings.Cut(s, ":")
 	if !ok {
-		return Ref{}, &RefError{"ref/bare", "a bare ref without a kind (" + quoteRef(s) + "): RyeOS wants kind:id, such as tool:" + s}
+		return ref{}, &RefError{"ref/bare", "a bare ref without a kind (" + quoteRef(s) + "): RyeOS wants kind:id, such as tool:" + s}
 	}
 	if kind == "" || strings.ContainsFunc(kind, func(r rune) bool {
 		return !('a' <= r && r <= 'z' || '0' <= r && r <= '9' || r == '_' || r == '-')
 	}) {
-		return Ref{}, &RefError{"ref/invalid", "the kind of " + quoteRef(s) + " must be lowercase letters, digits, '_' and '-'"}
+		return ref{}, &RefError{"ref/invalid", "the kind of " + quoteRef(s) + " must be lowercase letters, digits, '_' and '-'"}
 	}
 	bare, suffix, hasSuffix := strings.Cut(rest, "@")
 	if hasSuffix && target {
-		return Ref{}, &RefError{"ref/invalid", quoteRef(s) + ": what RyeOS signs takes no @ suffix"}
+		return ref{}, &RefError{"ref/invalid", quoteRef(s) + ": what RyeOS signs takes no @ suffix"}
 	}
 	if hasSuffix && !validSuffix(suffix) {
-		return Ref{}, &RefError{"ref/invalid", quoteRef(s) + ": the suffix after @ must be cap:X:X:X, sig:X:X or t:..."}
+		return ref{}, &RefError{"ref/invalid", quoteRef(s) + ": the suffix after @ must be cap:X:X:X, sig:X:X or t:..."}
 	}
 	if bare == "" || strings.HasPrefix(bare, "/") || strings.HasSuffix(bare, "/") {
-		return Ref{}, &RefError{"ref/invalid", quoteRef(s) + ": the id has no leading or trailing '/'"}
+		return ref{}, &RefError{"ref/invalid", quoteRef(s) + ": the id has no leading or trailing '/'"}
 	}
 	for seg := range strings.SplitSeq(bare, "/") {
 		switch {
 		case seg == "":
-			return Ref{}, &RefError{"ref/invalid", quoteRef(s) + ": the id has an empty segment"}
+			return ref{}, &RefError{"ref/invalid", quoteRef(s) + ": the id has an empty segment"}
 		case seg == "." || seg == "..":
-			return Ref{}, &RefError{"ref/invalid", quoteRef(s) + ": the id may not name " + seg}
+			return ref{}, &RefError{"ref/invalid", quoteRef(s) + ": the id may not name " + seg}
 		}
 		for _, r := range seg {
 			ok := unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Other_Alphabetic, r) || r == '-' || r == '_' || r == '.' ||
 				target && (r == '*' || r == '?')
 			if !ok {
-				return Ref{}, &RefError{"ref/invalid", quoteRef(s) + ": " + quoteRef(string(r)) + " is not allowed in an id (letters, digits, '-', '_' and '.')"}
+				return ref{}, &RefError{"ref/invalid", quoteRef(s) + ": " + quoteRef(string(r)) + " is not allowed in an id (letters, digits, '-', '_' and '.')"}
 			}
 		}
 	}
-	return Ref{Kind: kind, BareID: bare, Suffix: suffix}, nil
+	return ref{Kind: kind, BareID: bare, Suffix: suffix}, nil
 }
 
 // validSuffix is cap:X:X:X, sig:X:X or t:<anything>, X holding no ':'.

@@ -6,25 +6,25 @@ import (
 	"strings"
 )
 
-// Semver is a parsed semantic version (SemVer 2.0.0).
-type Semver struct {
+// semver is a parsed semantic version (SemVer 2.0.0).
+type semver struct {
 	Major, Minor, Patch uint64
 	Pre                 []string // pre-release identifiers; build metadata is dropped
 }
 
 // ParseSemver reads MAJOR.MINOR.PATCH[-PRE][+BUILD].
-func ParseSemver(s string) (Semver, error) {
+func ParseSemver(s string) (semver, error) {
 	if !semverRE().MatchString(s) {
-		return Semver{}, fmt.Errorf("%q is not a semantic version (MAJOR.MINOR.PATCH, e.g. 1.2.3 or 1.2.3-rc.1)", s)
+		return semver{}, fmt.Errorf("%q is not a semantic version (MAJOR.MINOR.PATCH, e.g. 1.2.3 or 1.2.3-rc.1)", s)
 	}
 	s, _, _ = strings.Cut(s, "+")
 	core, pre, hasPre := strings.Cut(s, "-")
 	parts := strings.Split(core, ".")
-	var v Semver
+	var v semver
 	var err error
 	for i, dst := range []*uint64{&v.Major, &v.Minor, &v.Patch} {
 		if *dst, err = strconv.ParseUint(parts[i], 10, 64); err != nil {
-			return Semver{}, fmt.Errorf("%q: %v", s, err)
+			return semver{}, fmt.Errorf("%q: %v", s, err)
 		}
 	}
 	if hasPre {
@@ -36,7 +36,7 @@ func ParseSemver(s string) (Semver, error) {
 // Compare orders versions by SemVer precedence: -1, 0 or +1. A pre-release
 // sorts before its release (1.0.0-rc.1 < 1.0.0); numeric identifiers
 // compare as numbers and sort before alphanumeric ones.
-func (v Semver) Compare(w Semver) int {
+func (v semver) Compare(w semver) int {
 	for _, d := range [][2]uint64{{v.Major, w.Major}, {v.Minor, w.Minor}, {v.Patch, w.Patch}} {
 		if d[0] != d[1] {
 			if d[0] < d[1] {

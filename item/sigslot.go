@@ -100,9 +100,9 @@ func RustSigned(src []byte, ext string) bool {
 	return true
 }
 
-// AfterSignature returns the offset where the content after the signature
+// afterSignature returns the offset where the content after the signature
 // line begins: the end of that line when there is one, else the slot start.
-func AfterSignature(src []byte, ext string) int {
+func afterSignature(src []byte, ext string) int {
 	start, end := SignatureSlot(src, ext)
 	if HasSignatureLine(src, ext) {
 		return end

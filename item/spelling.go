@@ -9,7 +9,7 @@ import (
 // use the author's words: a Python tool's "version" is __version__, a
 // directive's "category" is the <category> element.
 func Spelling(form Form, field string) string {
-	if form == FormPython {
+	if form == formPython {
 		for _, w := range pythonFields {
 			if w.field == field {
 				return w.py
@@ -19,12 +19,12 @@ func Spelling(form Form, field string) string {
 	return field
 }
 
-// Assignment shows how to write field = value in a file form, for fixes:
+// assignment shows how to write field = value in a file form, for fixes:
 // `__version__ = "1.0.0"`, `version: "1.0.0"`, `<category>demo</category>`.
-func Assignment(form Form, field, value string) string {
+func assignment(form Form, field, value string) string {
 	q := strconv.Quote(value)
 	switch form {
-	case FormPython:
+	case formPython:
 		return Spelling(form, field) + " = " + q
 	case FormDirectiveXML:
 		if field == "name" || field == "version" {
@@ -33,7 +33,7 @@ func Assignment(form Form, field, value string) string {
 		if !strings.Contains(field, ".") {
 			return "<" + field + ">" + value + "</" + field + "> in <metadata>"
 		}
-	case FormTOMLFile:
+	case formTOMLFile:
 		return field + " = " + q
 	}
 	return field + ": " + q

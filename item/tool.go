@@ -17,13 +17,13 @@ func readTool(src []byte, ext string) (*Metadata, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Metadata{Form: FormYAMLFile, Fields: fields}, nil
+		return &Metadata{Form: formYAMLFile, Fields: fields}, nil
 	case ".toml":
 		fields, err := readTOML(src)
 		if err != nil {
 			return nil, err
 		}
-		return &Metadata{Form: FormTOMLFile, Fields: fields}, nil
+		return &Metadata{Form: formTOMLFile, Fields: fields}, nil
 	case ".js", ".ts":
 		return readCommentHeader(src, ext, "//")
 	case ".sh":
@@ -54,7 +54,7 @@ func readPythonTool(src []byte) (*Metadata, error) {
 	if err != nil {
 		return nil, err
 	}
-	md := &Metadata{Form: FormPython, Fields: syntax.NewMap(syntax.Pos{Line: 1, Col: 1})}
+	md := &Metadata{Form: formPython, Fields: syntax.NewMap(syntax.Pos{Line: 1, Col: 1})}
 	for _, w := range pythonFields {
 		a := mod.Lookup(w.py)
 		if a == nil {
@@ -81,7 +81,7 @@ func readPythonTool(src []byte) (*Metadata, error) {
 //	# ---
 func readCommentHeader(src []byte, ext, prefix string) (*Metadata, error) {
 	idx := syntax.NewLineIndex(src)
-	off := AfterSignature(src, ext)
+	off := afterSignature(src, ext)
 	// Find the opening "---" in the leading block of comments and blank lines.
 	open := off
 	for {

@@ -12,7 +12,7 @@ import (
 )
 
 // Analyzers are rye's analyzers, in report order.
-var Analyzers = []*analysis.Analyzer{Parse, Metadata, IDs, Chain, Lockfile, Schema, Directive, RyeOS, Signature, Unicode, Injection, FetchExec, Secrets, Sandbox}
+var Analyzers = []*analysis.Analyzer{parse, metadata, ids, Chain, Lockfile, schema, directive, ryeOS, signature, unicode, injection, fetchExec, secrets, Sandbox}
 
 // Select returns the analyzers to run: all, minus disabled, or only the
 // enabled ones when enable is not empty. Unknown names are an error: a
@@ -65,7 +65,7 @@ func AnalyzerNames() []string {
 	return names
 }
 
-// Settings resolves what a lint run uses: the analyzers and severity
+// settings resolves what a lint run uses: the analyzers and severity
 // overrides of the trusted settings (base: the user's configuration, the
 // trusted ref's, and the command line's --enable/--disable), and then those
 // of the tree under check, which can only make the run stricter: its
@@ -73,7 +73,7 @@ func AnalyzerNames() []string {
 // severity for an analyzer counts only where it is stricter (off < info <
 // warning < error) than the trusted override, or is "error" where there is
 // none. Without a tree to distrust (tighten nil) base is all there is.
-func Settings(base config.Lint, tighten *config.Lint) ([]*analysis.Analyzer, map[string]string, error) {
+func settings(base config.Lint, tighten *config.Lint) ([]*analysis.Analyzer, map[string]string, error) {
 	analyzers, err := Select(base.Enable, base.Disable)
 	if err != nil {
 		return nil, nil, err
@@ -86,7 +86,7 @@ func Settings(base config.Lint, tighten *config.Lint) ([]*analysis.Analyzer, map
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := (Options{Severity: tighten.Severity}).validate(); err != nil {
+	if err := (options{Severity: tighten.Severity}).validate(); err != nil {
 		return nil, nil, err
 	}
 	chosen := map[*analysis.Analyzer]bool{}

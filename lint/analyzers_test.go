@@ -28,7 +28,7 @@ func testEnv(t *testing.T, dir string) *Env {
 	sp := space.NewDiskSpace(space.Project, dir, "")
 	sp.Shown = "."
 	ss := &space.Spaces{Project: sp, System: []*space.Space{space.EmbeddedSpace()}}
-	e, err := Load(ss, sp, item.Kinds, nil, dir)
+	e, err := load(ss, sp, item.Kinds, nil, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestAnalyzers(t *testing.T) {
 		name := filepath.Base(filepath.Dir(dir)) + "/" + filepath.Base(dir)
 		t.Run(name, func(t *testing.T) {
 			a := analyzerNamed(t, filepath.Base(filepath.Dir(dir)))
-			res, err := Lint(testEnv(t, dir), Options{Analyzers: []*analysis.Analyzer{a}, Fixes: true})
+			res, err := lint(testEnv(t, dir), options{Analyzers: []*analysis.Analyzer{a}, Fixes: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -101,7 +101,7 @@ func TestAnalyzers(t *testing.T) {
 			// are the same: the cross-file analyzers see every file.
 			for _, size := range []int{1, 2, defaultChunk} {
 				func() {
-					chunked, err := Lint(testEnv(t, dir), Options{Analyzers: []*analysis.Analyzer{a}, chunkSize: size})
+					chunked, err := lint(testEnv(t, dir), options{Analyzers: []*analysis.Analyzer{a}, chunkSize: size})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -113,7 +113,7 @@ func TestAnalyzers(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(dir, "fixed.diff")); err != nil {
 				return
 			}
-			fixed, conflicts := ApplyFixes(res)
+			fixed, conflicts := applyFixes(res)
 			if len(conflicts) > 0 {
 				t.Errorf("conflicting fixes: %s", renderFindings(conflicts))
 			}
@@ -126,7 +126,7 @@ func TestAnalyzers(t *testing.T) {
 				}
 			}
 			golden(t, filepath.Join(dir, "fixed.diff"), diff.String())
-			again, err := Lint(testEnv(t, work), Options{Analyzers: []*analysis.Analyzer{a}})
+			again, err := lint(testEnv(t, work), options{Analyzers: []*analysis.Analyzer{a}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -164,7 +164,7 @@ func TestSymlinks(t *testing.T) {
 	if err := os.Symlink("real.yaml", filepath.Join(dir, ".ai", "tools", "t", "link.yaml")); err != nil {
 		t.Skip(err)
 	}
-	res, err := Lint(testEnv(t, dir), Options{Analyzers: []*analysis.Analyzer{IDs, Parse, Secrets}})
+	res, err := lint(testEnv(t, dir), options{Analyzers: []*analysis.Analyzer{ids, parse, secrets}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func TestUnreadable(t *testing.T) {
 	if err := os.WriteFile(p, make([]byte, space.MaxItemSize+1), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Lint(testEnv(t, dir), Options{Analyzers: []*analysis.Analyzer{Parse}})
+	res, err := lint(testEnv(t, dir), options{Analyzers: []*analysis.Analyzer{parse}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +210,7 @@ func TestChainsReadTheRunsBytes(t *testing.T) {
 			f.read = func() ([]byte, error) { return staged, nil }
 		}
 	}
-	whole, err := Lint(e, Options{Analyzers: []*analysis.Analyzer{Chain}, Fixes: true})
+	whole, err := lint(e, options{Analyzers: []*analysis.Analyzer{Chain}, Fixes: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func TestChainsReadTheRunsBytes(t *testing.T) {
 	for _, f := range e.Files {
 		f.close()
 	}
-	chunked, err := Lint(e, Options{Analyzers: []*analysis.Analyzer{Chain}, chunkSize: 1})
+	chunked, err := lint(e, options{Analyzers: []*analysis.Analyzer{Chain}, chunkSize: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +253,7 @@ func TestSettingsTreeOnlyTightens(t *testing.T) {
 			"ids":       "off",     // no trusted override: ignored
 		},
 	}
-	as, sev, err := Settings(base, tree)
+	as, sev, err := settings(base, tree)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,12 +266,12 @@ func TestSettingsTreeOnlyTightens(t *testing.T) {
 		t.Errorf("severities %v, want %v", sev, want)
 	}
 	// Without a tree to distrust, the trusted settings are all there is.
-	as, sev, _ = Settings(base, nil)
+	as, sev, _ = settings(base, nil)
 	if names(as)["secrets"] || !maps.Equal(sev, base.Severity) {
 		t.Errorf("base alone: %v %v", names(as), sev)
 	}
 	// A tree naming an unknown analyzer is an error, not ignored.
-	if _, _, err := Settings(base, &config.Lint{Severity: map[string]string{"nope": "error"}}); err == nil {
+	if _, _, err := settings(base, &config.Lint{Severity: map[string]string{"nope": "error"}}); err == nil {
 		t.Error("an unknown analyzer in the tree's settings was accepted")
 	}
 }

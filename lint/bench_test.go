@@ -37,7 +37,7 @@ func BenchmarkLint10k(b *testing.B) {
 	ss := &space.Spaces{Project: sp, System: []*space.Space{space.EmbeddedSpace()}}
 	b.ResetTimer()
 	for b.Loop() {
-		e, err := Load(ss, sp, item.Kinds, nil, root)
+		e, err := load(ss, sp, item.Kinds, nil, root)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -45,10 +45,10 @@ func BenchmarkLint10k(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		e.Verify = func(f *File, md *item.Metadata) verify.Result {
+		e.Verify = func(f *file, md *item.Metadata) verify.Result {
 			return verify.Check(verify.Input{Kind: f.Kind, ID: f.ID, Space: "project", Path: f.Name, Data: f.Src, Meta: md}, ts, verify.Policy{Now: now})
 		}
-		res, err := Lint(e, Options{})
+		res, err := lint(e, options{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -29,8 +29,8 @@ library or configuration item (absent means null, as in the reference); it
 is a warning only when it declares what only a run uses (a parameter
 schema, config or env_config) and its tool_type is not one that needs no
 executor (library, config, extractor, ...).`,
-	URL:      DocURL("chain"),
-	Requires: []*analysis.Analyzer{Input, Parse},
+	URL:      docURL("chain"),
+	Requires: []*analysis.Analyzer{input, parse},
 	Run:      runChain,
 }
 
@@ -39,10 +39,10 @@ var notExecutable = map[string]bool{"primitive": true, "library": true, "config"
 
 func runChain(pass *analysis.Pass) (any, error) {
 	e, r := env(pass), reporter{pass}
-	parsed := pass.ResultOf[Parse].(Parsed)
+	parsed := pass.ResultOf[parse].(parsed)
 	load := e.chainLoader(parsed)
 	cache := e.sharedState().chainCache()
-	each(e.Files, func(_ int, f *File) {
+	each(e.Files, func(_ int, f *file) {
 		md := parsed[f]
 		if md == nil || f.Kind != item.Tool {
 			return
@@ -78,7 +78,7 @@ func runChain(pass *analysis.Pass) (any, error) {
 // chainLoader reads a chain's elements from the run's files (of any chunk:
 // the bytes lint judges, read again when their chunk is done) before the
 // disk.
-func (e *Env) chainLoader(parsed Parsed) chain.Loader {
+func (e *Env) chainLoader(parsed parsed) chain.Loader {
 	mine := e.itemFiles()
 	return func(loc *space.Located) (*item.Item, error) {
 		if f := mine[loc.Space.Label+"\x00"+loc.Rel]; f != nil {

@@ -14,12 +14,12 @@ import (
 // analyzers over the very bytes it verified.
 type CheckRequest struct {
 	Verify  verify.Request
-	Options Options
+	Options options
 }
 
-// CheckResult is a finished check: the verification and the lint run,
+// checkResult is a finished check: the verification and the lint run,
 // each with its own findings.
-type CheckResult struct {
+type checkResult struct {
 	Verify *verify.Results
 	Lint   *Result
 }
@@ -29,7 +29,7 @@ type CheckResult struct {
 // disabling or softening the signature analyzer must never let an
 // unverified item pass rye check. The analyzer still looks for misplaced
 // signature lines (it verifies nothing without Env.Verify).
-func Check(req CheckRequest) (*CheckResult, error) {
+func Check(req CheckRequest) (*checkResult, error) {
 	if err := req.Options.validate(); err != nil {
 		return nil, err
 	}
@@ -43,7 +43,7 @@ func Check(req CheckRequest) (*CheckResult, error) {
 		req.Options.Baseline, req.Options.BaselineRef = atRef(g, t.Ref(), ss.Project), t.Ref()
 	}
 	var lr *run
-	var byIndex []*File
+	var byIndex []*file
 	chunks := 0
 	vreq := req.Verify
 	chunkSize := req.Options.chunk()
@@ -58,7 +58,7 @@ func Check(req CheckRequest) (*CheckResult, error) {
 				return err
 			}
 		}
-		var files []*File
+		var files []*file
 		for _, f := range byIndex[first : first+n] {
 			if f != nil {
 				files = append(files, f)
@@ -78,11 +78,11 @@ func Check(req CheckRequest) (*CheckResult, error) {
 	r := req.Verify
 	whole := len(r.Patterns) == 0 && (r.Kinds == nil || len(r.Kinds) == len(item.Kinds)) &&
 		!r.Staged && r.ChangedSince == "" && (r.Tier == "" || r.Tier == string(space.Project))
-	var odd, others []*File
+	var odd, others []*file
 	if whole && ss.Project != nil {
 		// A whole-project check also looks at what is not an item (the
 		// items themselves were read once, for verification).
-		all, rest, err := LoadExtras(ss.Project, nil)
+		all, rest, err := loadExtras(ss.Project, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -96,15 +96,15 @@ func Check(req CheckRequest) (*CheckResult, error) {
 	if err := lr.chunk(odd, others, max(chunks-1, 0), chunks); err != nil {
 		return nil, err
 	}
-	return &CheckResult{Verify: vres, Lint: lr.res}, nil
+	return &checkResult{Verify: vres, Lint: lr.res}, nil
 }
 
 // atRef reads the files of the project space sp as they are at git ref
 // ref, a folder at a time (files of other spaces are not under review:
 // they are read from disk as they are).
-func atRef(g *verify.Git, ref string, sp *space.Space) func(f *File) ([]byte, bool, error) {
+func atRef(g *verify.Git, ref string, sp *space.Space) func(f *file) ([]byte, bool, error) {
 	folders := map[string]map[string][]byte{}
-	return func(f *File) ([]byte, bool, error) {
+	return func(f *file) ([]byte, bool, error) {
 		if f.Space != sp {
 			src, err := f.bytes()
 			return src, err == nil, nil
@@ -135,13 +135,13 @@ const maxBaseline = 16 << 20
 // filesOf turns verification sources into lint files, each reading
 // through its source (during its chunk: the bytes verified), aligned with
 // sources (nil for a source lint does not look at).
-func filesOf(sources []verify.Source) (files, byIndex []*File) {
-	byIndex = make([]*File, len(sources))
+func filesOf(sources []verify.Source) (files, byIndex []*file) {
+	byIndex = make([]*file, len(sources))
 	for i, s := range sources {
 		if s.In == nil {
 			continue
 		}
-		f := &File{Name: s.Path, Space: s.In, Rel: s.Rel, Kind: s.Kind, ID: s.ID, read: func() ([]byte, error) { return sources[i].Bytes() }}
+		f := &file{Name: s.Path, Space: s.In, Rel: s.Rel, Kind: s.Kind, ID: s.ID, read: func() ([]byte, error) { return sources[i].Bytes() }}
 		if s.Symlink {
 			f.Oddity = &space.Oddity{Space: s.In, Kind: s.Kind, Rel: s.Rel, Symlink: true, ID: s.ID, Reason: "symbolic link"}
 			f.read = nil
@@ -154,7 +154,7 @@ func filesOf(sources []verify.Source) (files, byIndex []*File) {
 
 // Report is the check's one report: the verification's items, notes and
 // findings with the lint run's findings (notes: the settings' notes).
-func (c *CheckResult) Report(notes []string, project *space.Space, listVerified bool) *report.Report {
+func (c *checkResult) Report(notes []string, project *space.Space, listVerified bool) *report.Report {
 	vrep := c.Verify.Report(notes, project, listVerified)
 	rep := c.Lint.Report("rye check")
 	rep.Items, rep.Passed, rep.Notes, rep.Groups = vrep.Items, vrep.Passed, vrep.Notes, vrep.Groups

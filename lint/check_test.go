@@ -29,7 +29,7 @@ func TestCheckInChunks(t *testing.T) {
 		}
 		check := func(chunk int) string {
 			t.Helper()
-			res, err := Check(CheckRequest{Verify: verify.Request{Spaces: ss, Trust: ts, Policy: verify.Policy{Now: time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)}}, Options: Options{chunkSize: chunk}})
+			res, err := Check(CheckRequest{Verify: verify.Request{Spaces: ss, Trust: ts, Policy: verify.Policy{Now: time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)}}, Options: options{chunkSize: chunk}})
 			if err != nil {
 				t.Fatalf("%s: %v", dir, err)
 			}
@@ -39,11 +39,11 @@ func TestCheckInChunks(t *testing.T) {
 		if got := check(1); got != whole {
 			t.Errorf("%s: one file a chunk:\n%s\nall at once:\n%s", dir, got, whole)
 		}
-		e, err := Load(ss, sp, item.Kinds, nil, dir)
+		e, err := load(ss, sp, item.Kinds, nil, dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		lint, err := Lint(e, Options{})
+		lint, err := lint(e, options{})
 		if err != nil {
 			t.Fatal(err)
 		}

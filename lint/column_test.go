@@ -10,7 +10,7 @@ import (
 // Findings count columns in characters: "x" after "dé " is column 4,
 // though it is the fifth byte.
 func TestCharColumn(t *testing.T) {
-	f := &File{Src: []byte("first line\ndé x\n")}
+	f := &file{Src: []byte("first line\ndé x\n")}
 	for _, c := range []struct{ offset, col, want int }{
 		{15, 5, 4}, // x on line 2
 		{11, 1, 1}, // start of line 2

@@ -12,17 +12,17 @@ import (
 
 // The content analyzers run the rules of package content (what an item
 // says: hidden characters, injected instructions, downloaded code,
-// credentials) over every file of the chunk. ContentScan runs them once
+// credentials) over every file of the chunk. contentScan runs them once
 // per file, all rules at once, so that each file is parsed once for every
 // rule (its Python tokens, its shell syntax tree, its Markdown layout);
-// Unicode, Injection, FetchExec and Secrets each report their share.
+// Unicode, Injection, fetchExec and Secrets each report their share.
 // They are rye's own security rules: the same in every kind of project,
 // RYE OS projects included.
 
-// SecurityRule reports whether an analyzer is one of rye's own security
+// securityRule reports whether an analyzer is one of rye's own security
 // rules (the content analyzers): labelled so in SARIF, run by signing,
 // and not silenced by what a change under review adds.
-func SecurityRule(analyzer string) bool {
+func securityRule(analyzer string) bool {
 	for _, a := range content.Analyzers {
 		if a == analyzer {
 			return true
@@ -31,24 +31,24 @@ func SecurityRule(analyzer string) bool {
 	return false
 }
 
-// Scanned is ContentScan's result: each file's findings.
-type Scanned map[*File][]content.Finding
+// scanned is contentScan's result: each file's findings.
+type scanned map[*file][]content.Finding
 
-// ContentScan runs the per-file content rules; it reports nothing itself.
-var ContentScan = &analysis.Analyzer{
+// contentScan runs the per-file content rules; it reports nothing itself.
+var contentScan = &analysis.Analyzer{
 	Name:       "contentscan",
 	Doc:        "run the per-file content rules once for the unicode, injection, fetchexec and secrets analyzers",
-	Requires:   []*analysis.Analyzer{Input, Parse},
-	ResultType: reflect.TypeOf(Scanned(nil)),
+	Requires:   []*analysis.Analyzer{input, parse},
+	ResultType: reflect.TypeOf(scanned(nil)),
 	Run:        runContentScan,
 }
 
 func runContentScan(pass *analysis.Pass) (any, error) {
 	e := env(pass)
-	parsed := pass.ResultOf[Parse].(Parsed)
-	all := append(append([]*File(nil), e.Files...), e.Others...)
+	parsed := pass.ResultOf[parse].(parsed)
+	all := append(append([]*file(nil), e.Files...), e.Others...)
 	found := make([][]content.Finding, len(all))
-	each(all, func(i int, f *File) {
+	each(all, func(i int, f *file) {
 		if f.ReadErr != nil || f.Oddity != nil && f.Oddity.Symlink || len(f.Src) == 0 {
 			return
 		}
@@ -58,7 +58,7 @@ func runContentScan(pass *analysis.Pass) (any, error) {
 		}
 		found[i] = content.Check(cf)
 	})
-	out := Scanned{}
+	out := scanned{}
 	for i, fs := range found {
 		if len(fs) > 0 {
 			out[all[i]] = fs
@@ -70,8 +70,8 @@ func runContentScan(pass *analysis.Pass) (any, error) {
 // reportContent reports the findings of one content analyzer.
 func reportContent(pass *analysis.Pass) {
 	e, r := env(pass), reporter{pass}
-	scanned := pass.ResultOf[ContentScan].(Scanned)
-	for _, group := range [][]*File{e.Files, e.Others} {
+	scanned := pass.ResultOf[contentScan].(scanned)
+	for _, group := range [][]*file{e.Files, e.Others} {
 		for _, f := range group {
 			for _, fd := range scanned[f] {
 				analyzer, name, _ := strings.Cut(fd.Rule, "/")
@@ -94,8 +94,8 @@ signer passes --allow-content-findings, and under --trust-ref a
 rye:ignore comment or a settings change that the change under review adds
 does not silence an error-level finding.`
 
-// Unicode reports characters that change what a reader sees.
-var Unicode = &analysis.Analyzer{
+// unicode reports characters that change what a reader sees.
+var unicode = &analysis.Analyzer{
 	Name: "unicode",
 	Doc: `report characters that hide text or change what a reader sees
 
@@ -116,8 +116,8 @@ mixed-script, nfkc: names, keys and parameter names written in two
 scripts, or that NFKC normalization changes.
 confusable: an item id that looks like another item's id of the same
 kind (UTS #39 skeleton: dep1oy and deploy).` + securityNote,
-	URL:      DocURL("unicode"),
-	Requires: []*analysis.Analyzer{Input, ContentScan},
+	URL:      docURL("unicode"),
+	Requires: []*analysis.Analyzer{input, contentScan},
 	Run: func(pass *analysis.Pass) (any, error) {
 		reportContent(pass)
 		reportConfusables(pass)
@@ -125,8 +125,8 @@ kind (UTS #39 skeleton: dep1oy and deploy).` + securityNote,
 	},
 }
 
-// Injection reports text written for the model and not for the reviewer.
-var Injection = &analysis.Analyzer{
+// injection reports text written for the model and not for the reviewer.
+var injection = &analysis.Analyzer{
 	Name: "injection",
 	Doc: `report instructions hidden from the reviewer and prompt-injection phrases
 
@@ -139,16 +139,16 @@ user"), role-tag (</system>, <|im_start|>, [INST]): errors in hidden
 parts, metadata and a tool's code; warnings in a directive's or knowledge
 entry's visible text, where a guardrail may discuss them (quoted or in
 code they are not reported); role tags in code blocks are documentation.` + securityNote,
-	URL:      DocURL("injection"),
-	Requires: []*analysis.Analyzer{Input, ContentScan},
+	URL:      docURL("injection"),
+	Requires: []*analysis.Analyzer{input, contentScan},
 	Run: func(pass *analysis.Pass) (any, error) {
 		reportContent(pass)
 		return nil, nil
 	},
 }
 
-// FetchExec reports code that downloads code and runs it.
-var FetchExec = &analysis.Analyzer{
+// fetchExec reports code that downloads code and runs it.
+var fetchExec = &analysis.Analyzer{
 	Name: "fetchexec",
 	Doc: `report code that downloads code and runs it, and run-time installs
 
@@ -161,8 +161,8 @@ exec, eval, compile or pickle.loads of downloaded or decoded data, directly
 or through a variable. pip install, npm install, npx, uvx at run time are
 warnings. In a knowledge entry's code blocks findings are warnings and
 installs are not reported. A shell tool that does not parse is an error.` + securityNote,
-	URL:      DocURL("fetchexec"),
-	Requires: []*analysis.Analyzer{Input, ContentScan},
+	URL:      docURL("fetchexec"),
+	Requires: []*analysis.Analyzer{input, contentScan},
 	Run: func(pass *analysis.Pass) (any, error) {
 		reportContent(pass)
 		return nil, nil
@@ -183,19 +183,19 @@ func reportConfusables(pass *analysis.Pass) {
 }
 
 // confusables finds, once per run, the items whose ids look alike.
-func (e *Env) confusables() map[*File][]*File {
+func (e *Env) confusables() map[*file][]*file {
 	if e.shared == nil {
 		e.shared = &shared{}
 	}
 	e.shared.confOnce.Do(func() {
-		bySkeleton := map[string][]*File{}
+		bySkeleton := map[string][]*file{}
 		for _, f := range e.all() {
 			if f.IsItem() {
 				k := f.Space.Label + "\x00" + string(f.Kind) + "\x00" + content.Skeleton(string(f.ID))
 				bySkeleton[k] = append(bySkeleton[k], f)
 			}
 		}
-		out := map[*File][]*File{}
+		out := map[*file][]*file{}
 		for _, files := range bySkeleton {
 			if len(files) < 2 {
 				continue

@@ -10,9 +10,9 @@ import (
 	"github.com/ryekit/rye/item"
 )
 
-// Directive checks what only a directive has: inputs, placeholders,
+// directive checks what only a directive has: inputs, placeholders,
 // permissions, actions, model and limits.
-var Directive = &analysis.Analyzer{
+var directive = &analysis.Analyzer{
 	Name: "directive",
 	Doc: `check directives' inputs, placeholders, permissions, actions, model and limits
 
@@ -22,8 +22,8 @@ in the body and in actions must name a declared input. Permissions have the
 primaries search, load, execute and sign only. Every action's item_type and
 item_id must resolve to an item. Limits and model attributes must be ones
 rye knows, so that a misspelt limit does not silently not apply.`,
-	URL:      DocURL("directive"),
-	Requires: []*analysis.Analyzer{Input, Parse},
+	URL:      docURL("directive"),
+	Requires: []*analysis.Analyzer{input, parse},
 	Run:      runDirective,
 }
 
@@ -35,7 +35,7 @@ var (
 
 func runDirective(pass *analysis.Pass) (any, error) {
 	e, r := env(pass), reporter{pass}
-	parsed := pass.ResultOf[Parse].(Parsed)
+	parsed := pass.ResultOf[parse].(parsed)
 	for _, f := range e.Files {
 		md := parsed[f]
 		if md == nil || f.Kind != item.Directive {
@@ -72,7 +72,7 @@ func runDirective(pass *analysis.Pass) (any, error) {
 
 // checkPlaceholders reports {input:x} placeholders in the body and in the
 // XML (actions, steps) that name no declared input.
-func checkPlaceholders(r reporter, f *File, md *item.Metadata, declared map[string]bool) {
+func checkPlaceholders(r reporter, f *file, md *item.Metadata, declared map[string]bool) {
 	for p := range item.InputPlaceholders(f.Src) {
 		if declared[p.Name] {
 			continue
@@ -82,7 +82,7 @@ func checkPlaceholders(r reporter, f *File, md *item.Metadata, declared map[stri
 }
 
 // checkActions reports actions whose item does not resolve.
-func checkActions(r reporter, e *Env, f *File, md *item.Metadata) {
+func checkActions(r reporter, e *Env, f *file, md *item.Metadata) {
 	if e.Spaces == nil {
 		return
 	}

@@ -13,8 +13,8 @@ import (
 	"github.com/ryekit/rye/internal/par"
 )
 
-// Diagnostic is a diagnostic with the analyzer that reported it.
-type Diagnostic struct {
+// diagnostic is a diagnostic with the analyzer that reported it.
+type diagnostic struct {
 	Analyzer *analysis.Analyzer
 	analysis.Diagnostic
 }
@@ -23,8 +23,8 @@ type Diagnostic struct {
 // every diagnostic has a file:line:col position.
 func (e *Env) Prepare() {
 	e.Fset = token.NewFileSet()
-	e.byTok = make(map[*token.File]*File, len(e.Files)+len(e.Others))
-	for _, group := range [][]*File{e.Files, e.Others} {
+	e.byTok = make(map[*token.File]*file, len(e.Files)+len(e.Others))
+	for _, group := range [][]*file{e.Files, e.Others} {
 		for _, f := range group {
 			f.tok = e.Fset.AddFile(f.Name, -1, len(f.Src))
 			f.tok.SetLines(lineStarts(f.Src))
@@ -54,7 +54,7 @@ func lineStarts(src []byte) []int {
 }
 
 // File returns the file that holds pos.
-func (e *Env) File(pos token.Pos) *File {
+func (e *Env) File(pos token.Pos) *file {
 	tf := e.Fset.File(pos)
 	if tf == nil {
 		return nil
@@ -62,17 +62,10 @@ func (e *Env) File(pos token.Pos) *File {
 	return e.byTok[tf]
 }
 
-// Run runs the analyzers (and what they require) over the env, each once,
-// requirements first, and returns the diagnostics of the requested
-// analyzers.
-func Run(e *Env, analyzers []*analysis.Analyzer) ([]Diagnostic, error) {
-	return runAnalyzers(e, analyzers, nil)
-}
-
 // closure counts the analyzers a run runs: those asked for and what they
 // require, each once.
 func closure(analyzers []*analysis.Analyzer) int {
-	seen := map[*analysis.Analyzer]bool{Input: true}
+	seen := map[*analysis.Analyzer]bool{input: true}
 	var visit func(a *analysis.Analyzer)
 	visit = func(a *analysis.Analyzer) {
 		if seen[a] {
@@ -89,8 +82,10 @@ func closure(analyzers []*analysis.Analyzer) int {
 	return len(seen) - 1
 }
 
-// runAnalyzers is Run, telling progress how many analyzers have run.
-func runAnalyzers(e *Env, analyzers []*analysis.Analyzer, progress func(done, total int)) ([]Diagnostic, error) {
+// runAnalyzers runs the analyzers (and what they require) over the env,
+// each once, requirements first, and returns the diagnostics of the
+// requested analyzers, telling progress how many analyzers have run.
+func runAnalyzers(e *Env, analyzers []*analysis.Analyzer, progress func(done, total int)) ([]diagnostic, error) {
 	if err := analysis.Validate(analyzers); err != nil {
 		return nil, err
 	}
@@ -105,10 +100,10 @@ func runAnalyzers(e *Env, analyzers []*analysis.Analyzer, progress func(done, to
 	for _, a := range analyzers {
 		want[a] = true
 	}
-	results := map[*analysis.Analyzer]any{Input: e}
+	results := map[*analysis.Analyzer]any{input: e}
 	total := closure(analyzers)
 	pkg := types.NewPackage("rye/.ai", "ai")
-	var diags []Diagnostic
+	var diags []diagnostic
 	var mu sync.Mutex // analyzers report from several goroutines (see each)
 	var run func(a *analysis.Analyzer) error
 	running := map[*analysis.Analyzer]bool{}
@@ -145,7 +140,7 @@ func runAnalyzers(e *Env, analyzers []*analysis.Analyzer, progress func(done, to
 			Report: func(d analysis.Diagnostic) {
 				if want[a] {
 					mu.Lock()
-					diags = append(diags, Diagnostic{Analyzer: a, Diagnostic: d})
+					diags = append(diags, diagnostic{Analyzer: a, Diagnostic: d})
 					mu.Unlock()
 				}
 			},
@@ -171,6 +166,6 @@ func runAnalyzers(e *Env, analyzers []*analysis.Analyzer, progress func(done, to
 // each runs fn for every file on a pool of GOMAXPROCS workers: parsing,
 // verifying and building chains of ten thousand items is CPU work that
 // splits cleanly by file. Reports are safe to make from fn.
-func each(files []*File, fn func(i int, f *File)) {
+func each(files []*file, fn func(i int, f *file)) {
 	par.For(len(files), par.CPU(), func(i int) { fn(i, files[i]) })
 }

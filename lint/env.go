@@ -15,10 +15,10 @@ import (
 	"github.com/ryekit/rye/verify"
 )
 
-// File is one file under .ai/ that lint looks at: an item, a file in an
+// file is one file under .ai/ that lint looks at: an item, a file in an
 // item folder that is not an item (an oddity), or another file (config,
 // trusted keys) that only the secrets analyzer reads.
-type File struct {
+type file struct {
 	Name  string // as shown to the user; also its name in the FileSet
 	Space *space.Space
 	Rel   string // relative to .ai/
@@ -30,7 +30,7 @@ type File struct {
 	Src    []byte
 	// ReadErr is why Src could not be read (then Src is nil).
 	ReadErr error
-	// ryeos is set by the parse analyzer for an item read with RyeOS
+	// ryeos is set by the parse analyzer for an item read with ryeOS
 	// 0.2+'s rules (readsAsRyeOS): the ryeos analyzer's, not rye's own.
 	ryeos bool
 	tok   *token.File
@@ -41,7 +41,7 @@ type File struct {
 }
 
 // bytes are the file's bytes: those held, or read again (not kept).
-func (f *File) bytes() ([]byte, error) {
+func (f *file) bytes() ([]byte, error) {
 	if f.Src != nil || f.ReadErr != nil || f.read == nil {
 		return f.Src, f.ReadErr
 	}
@@ -49,7 +49,7 @@ func (f *File) bytes() ([]byte, error) {
 }
 
 // open holds the file's bytes for a pass over its chunk.
-func (f *File) open() {
+func (f *file) open() {
 	if f.read != nil && f.Src == nil && f.ReadErr == nil {
 		f.Src, f.ReadErr = f.bytes()
 	}
@@ -57,7 +57,7 @@ func (f *File) open() {
 
 // close drops what a pass over the file's chunk held: its bytes, when they
 // can be read again, and its place in the chunk's FileSet.
-func (f *File) close() {
+func (f *file) close() {
 	if f.read != nil {
 		f.Src, f.ReadErr = nil, nil
 	}
@@ -66,10 +66,10 @@ func (f *File) close() {
 
 // IsItem reports whether the file is an item (not an oddity or another
 // file).
-func (f *File) IsItem() bool { return f.Kind != "" && f.ID != "" && f.Oddity == nil }
+func (f *file) IsItem() bool { return f.Kind != "" && f.ID != "" && f.Oddity == nil }
 
 // Pos converts an item position to a token.Pos in the run's FileSet.
-func (f *File) Pos(p syntax.Pos) token.Pos {
+func (f *file) Pos(p syntax.Pos) token.Pos {
 	if f.tok == nil || !p.IsValid() || p.Offset > f.tok.Size() {
 		return f.start()
 	}
@@ -77,14 +77,14 @@ func (f *File) Pos(p syntax.Pos) token.Pos {
 }
 
 // LinePos is the start of a 1-based line.
-func (f *File) LinePos(line int) token.Pos {
+func (f *file) LinePos(line int) token.Pos {
 	if f.tok == nil || line < 1 || line > f.tok.LineCount() {
 		return f.start()
 	}
 	return f.tok.LineStart(line)
 }
 
-func (f *File) start() token.Pos {
+func (f *file) start() token.Pos {
 	if f.tok == nil {
 		return token.NoPos
 	}
@@ -94,12 +94,12 @@ func (f *File) start() token.Pos {
 // Env is everything the analyzers work on. The driver hands it to the
 // Input analyzer's consumers as that analyzer's result.
 type Env struct {
-	Files  []*File // items and oddities, in walk order
-	Others []*File // other files under .ai/ (secrets only)
+	Files  []*file // items and oddities, in walk order
+	Others []*file // other files under .ai/ (secrets only)
 	// All is every file of the run when Files are one chunk of it (nil:
 	// Files are all): the cross-file analyzers (ids, chain) look at all,
 	// and report on Files.
-	All        []*File
+	All        []*file
 	Spaces     *space.Spaces
 	Extractors map[item.Kind]*item.Extractor
 	// selection is what Load selected (its skipped paths: NotItems).
@@ -108,10 +108,10 @@ type Env struct {
 	// (nil otherwise). rye lint verifies against the working tree's trust
 	// store; rye check leaves it nil, since it reports its own verification
 	// run.
-	Verify func(*File, *item.Metadata) verify.Result
+	Verify func(*file, *item.Metadata) verify.Result
 	Fset   *token.FileSet
 	// byTok finds a file by its place in Fset (Prepare fills it).
-	byTok map[*token.File]*File
+	byTok map[*token.File]*file
 	// shared is what the chunks of one run share (nil: made when needed).
 	shared *shared
 }
@@ -123,14 +123,14 @@ type shared struct {
 	lockOnce  sync.Once
 	locks     map[string]bool // lockfile paths present (Env.lockfiles)
 	idsOnce   sync.Once
-	ids       map[*File][]collision
+	ids       map[*file][]collision
 	itemsOnce sync.Once
-	items     map[string]*File
+	items     map[string]*file
 	// forms are the item files of each space, kind and id (shadowedBy).
 	formsOnce sync.Once
-	forms     map[string][]*File
+	forms     map[string][]*file
 	confOnce  sync.Once
-	conf      map[*File][]*File
+	conf      map[*file][]*file
 }
 
 // sharedState is what the chunks of the run share, made when first needed.
@@ -146,9 +146,9 @@ func (s *shared) chainCache() *chain.ElementCache { return &s.chains }
 
 // itemFiles indexes the run's item files by space and path, once per run
 // (a chain's elements are looked up there).
-func (e *Env) itemFiles() map[string]*File {
+func (e *Env) itemFiles() map[string]*file {
 	e.sharedState().itemsOnce.Do(func() {
-		e.shared.items = map[string]*File{}
+		e.shared.items = map[string]*file{}
 		for _, f := range e.all() {
 			if f.IsItem() {
 				e.shared.items[f.Space.Label+"\x00"+f.Rel] = f
@@ -159,16 +159,16 @@ func (e *Env) itemFiles() map[string]*File {
 }
 
 // all is every file of the run (see All).
-func (e *Env) all() []*File {
+func (e *Env) all() []*file {
 	if e.All != nil {
 		return e.All
 	}
 	return e.Files
 }
 
-// Input provides the Env. It is never run: the driver supplies its result,
+// input provides the Env. It is never run: the driver supplies its result,
 // which is how the analyzers receive the items without global state.
-var Input = &analysis.Analyzer{
+var input = &analysis.Analyzer{
 	Name:       "input",
 	Doc:        "the items to lint, provided by the driver",
 	ResultType: reflect.TypeOf((*Env)(nil)),
@@ -178,4 +178,4 @@ var Input = &analysis.Analyzer{
 }
 
 // env returns the Env of a pass.
-func env(pass *analysis.Pass) *Env { return pass.ResultOf[Input].(*Env) }
+func env(pass *analysis.Pass) *Env { return pass.ResultOf[input].(*Env) }

@@ -18,19 +18,19 @@ type edit struct {
 
 // fix is one diagnostic's first suggested fix, as edits of one file.
 type fix struct {
-	diag  Diagnostic
+	diag  diagnostic
 	edits []edit
 	msg   string
 }
 
 // Fixed is what applying fixes to one file gives.
 type Fixed struct {
-	File    *File
+	File    *file
 	New     []byte
 	Applied []string // the fixes' messages
 }
 
-// ApplyFixes applies the first suggested fix of each fixable diagnostic,
+// applyFixes applies the first suggested fix of each fixable diagnostic,
 // file by file in position order, keeping a fix only when it is safe:
 //
 //   - an edit that overlaps one already taken in the same file is left for
@@ -40,10 +40,10 @@ type Fixed struct {
 //     not snake_case) is not applied at all (a "fix-rejected" warning that
 //     says which rule and what to do instead): --fix must never write a
 //     file that another rule then rejects.
-func ApplyFixes(r *Result) ([]Fixed, []report.Finding) {
+func applyFixes(r *Result) ([]Fixed, []report.Finding) {
 	sortDiagnostics(r.Fixable)
-	byFile := map[*File][]fix{}
-	var order []*File
+	byFile := map[*file][]fix{}
+	var order []*file
 	for _, d := range r.Fixable {
 		f := r.Env.File(d.Pos)
 		if f == nil {
@@ -93,7 +93,7 @@ func ApplyFixes(r *Result) ([]Fixed, []report.Finding) {
 
 // fixFinding is a warning about a fix that was not applied, at its
 // diagnostic.
-func (r *Result) fixFinding(f *File, fx fix, name, msg string) report.Finding {
+func (r *Result) fixFinding(f *file, fx fix, name, msg string) report.Finding {
 	pos := r.Env.Fset.Position(fx.diag.Pos)
 	return report.Finding{Rule: fx.diag.Analyzer.Name + "/" + name, Severity: report.Warning, Path: pos.Filename, Line: pos.Line, Col: charColumn(f, pos),
 		Message: msg, Kind: string(f.Kind), ID: string(f.ID)}
@@ -119,7 +119,7 @@ func apply(src []byte, es []edit) []byte {
 // bytes after but not with the bytes before: what a fix would break,
 // including a value it writes that another rule rejects (a name set to a
 // file name that is not snake_case). A file that is not an item has none.
-func newProblems(e *Env, f *File, before, after []byte) []string {
+func newProblems(e *Env, f *file, before, after []byte) []string {
 	if !f.IsItem() {
 		return nil
 	}

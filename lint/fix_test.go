@@ -18,7 +18,7 @@ func TestApplyFixesRejectsAFixThatBreaksAnotherRule(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, ".ai/tools/ops/deploy.yaml"), "version: 1.0\ntool_type: yaml\nexecutor_id: rye/core/runtimes/shell_runtime\ncategory: ops\ndescription: Deploy\n")
 	env := testEnv(t, dir)
-	res, err := Lint(env, Options{Analyzers: []*analysis.Analyzer{Metadata}, Fixes: true})
+	res, err := lint(env, options{Analyzers: []*analysis.Analyzer{metadata}, Fixes: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,10 +29,10 @@ func TestApplyFixesRejectsAFixThatBreaksAnotherRule(t *testing.T) {
 	// A second diagnostic whose fix writes a category that does not match
 	// the folder: the rule engine rejects it.
 	at := f.tok.Pos(strings.Index(string(f.Src), "ops"))
-	bad := Diagnostic{Analyzer: Metadata, Diagnostic: analysis.Diagnostic{Pos: at, Category: "error:test",
+	bad := diagnostic{Analyzer: metadata, Diagnostic: analysis.Diagnostic{Pos: at, Category: "error:test",
 		SuggestedFixes: []analysis.SuggestedFix{replaceFix("set category to \"elsewhere\"", at, at+token.Pos(len("ops")), `"elsewhere"`)}}}
 	res.Fixable = append(res.Fixable, bad)
-	fixed, skipped := ApplyFixes(res)
+	fixed, skipped := applyFixes(res)
 	if len(fixed) != 1 || len(fixed[0].Applied) != 1 || !strings.Contains(string(fixed[0].New), `version: "1.0.0"`) || !strings.Contains(string(fixed[0].New), "category: ops") {
 		t.Fatalf("fixed %+v", fixed)
 	}
@@ -88,7 +88,7 @@ func TestLintProgress(t *testing.T) {
 	env := testEnv(t, t.TempDir())
 	var seen []int
 	total := 0
-	if _, err := Lint(env, Options{Analyzers: []*analysis.Analyzer{Metadata}, Progress: func(done, n int) { seen = append(seen, done); total = n }}); err != nil {
+	if _, err := lint(env, options{Analyzers: []*analysis.Analyzer{metadata}, Progress: func(done, n int) { seen = append(seen, done); total = n }}); err != nil {
 		t.Fatal(err)
 	}
 	if total != 2 || len(seen) != 2 || seen[1] != 2 { // parse, then metadata

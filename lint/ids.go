@@ -8,8 +8,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
-// IDs reports item ids that are invalid, ambiguous or that collide.
-var IDs = &analysis.Analyzer{
+// ids reports item ids that are invalid, ambiguous or that collide.
+var ids = &analysis.Analyzer{
 	Name: "ids",
 	Doc: `report invalid, ambiguous and colliding item ids, and symbolic links
 
@@ -19,8 +19,8 @@ id in one space (greet.py and greet.yaml) are ambiguous: which one wins
 depends on the extension order. Two ids that differ only by case collide
 on macOS and Windows. Symbolic links inside .ai/ are refused by
 verification and execution.`,
-	URL:      DocURL("ids"),
-	Requires: []*analysis.Analyzer{Input},
+	URL:      docURL("ids"),
+	Requires: []*analysis.Analyzer{input},
 	Run:      runIDs,
 }
 
@@ -47,7 +47,7 @@ type collision struct{ rule, msg string }
 
 // collisions finds the ambiguous and case-colliding ids among all the
 // run's files, once per run (each chunk reports those of its files).
-func (e *Env) collisions() map[*File][]collision {
+func (e *Env) collisions() map[*file][]collision {
 	if e.shared == nil {
 		e.shared = &shared{}
 	}
@@ -55,12 +55,12 @@ func (e *Env) collisions() map[*File][]collision {
 	return e.shared.ids
 }
 
-func findCollisions(all []*File) map[*File][]collision {
+func findCollisions(all []*file) map[*file][]collision {
 	// Keys are "space\x00kind\x00id" (sorted as strings for stable output).
-	byID := map[string][]*File{}
-	byFold := map[string][]*File{}
+	byID := map[string][]*file{}
+	byFold := map[string][]*file{}
 	for _, f := range all {
-		// In a RyeOS 0.2+ tree one id may have several files: RyeOS takes
+		// In a ryeOS 0.2+ tree one id may have several files: ryeOS takes
 		// the first by its order of file forms, and the ryeos analyzer
 		// says which one is never read (advice, not an error).
 		if f.IsItem() && !f.Space.Layout().RyeOS {
@@ -70,7 +70,7 @@ func findCollisions(all []*File) map[*File][]collision {
 			byFold[fold] = append(byFold[fold], f)
 		}
 	}
-	out := map[*File][]collision{}
+	out := map[*file][]collision{}
 	for _, k := range sortedFileKeys(byID) {
 		files := byID[k]
 		if len(files) < 2 {
@@ -96,7 +96,7 @@ func findCollisions(all []*File) map[*File][]collision {
 	return out
 }
 
-func names(files []*File) string {
+func names(files []*file) string {
 	var s []string
 	for _, f := range files {
 		s = append(s, f.Name)
@@ -104,7 +104,7 @@ func names(files []*File) string {
 	return strings.Join(s, ", ")
 }
 
-func sortedFileKeys(m map[string][]*File) []string {
+func sortedFileKeys(m map[string][]*file) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

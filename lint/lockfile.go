@@ -27,8 +27,8 @@ with rye lock tool ID. This analyzer checks the same thing offline, with
 the lockfile rye execute would read (project, then user, then system): a
 lockfile that does not match, or does not parse, is an error at the tool's
 version, with the command that refreshes it.`,
-	URL:      DocURL("lockfile"),
-	Requires: []*analysis.Analyzer{Input, Parse},
+	URL:      docURL("lockfile"),
+	Requires: []*analysis.Analyzer{input, parse},
 	Run:      runLockfile,
 }
 
@@ -41,9 +41,9 @@ func runLockfile(pass *analysis.Pass) (any, error) {
 	if len(present) == 0 {
 		return nil, nil
 	}
-	parsed := pass.ResultOf[Parse].(Parsed)
+	parsed := pass.ResultOf[parse].(parsed)
 	load := e.chainLoader(parsed)
-	each(e.Files, func(_ int, f *File) {
+	each(e.Files, func(_ int, f *file) {
 		md := parsed[f]
 		if md == nil || f.Kind != item.Tool || md.Str("executor_id") == "" || !present[lockfile.Rel(f.ID, md.Str("version"))] {
 			return

@@ -13,8 +13,8 @@ import (
 	"github.com/ryekit/rye/item/syntax"
 )
 
-// Metadata applies the extractor rules of spec 1.7 to every item.
-var Metadata = &analysis.Analyzer{
+// metadata applies the extractor rules of spec 1.7 to every item.
+var metadata = &analysis.Analyzer{
 	Name: "metadata",
 	Doc: `check metadata against the rules of the kind's extractor
 
@@ -27,14 +27,14 @@ snake_case names, typed limits) and that names and categories match where
 the file is. Python metadata bound to something that is not a literal is
 reported here too. Fixes: set category to the folder path, set a name or
 id to the file name, quote an unquoted version.`,
-	URL:      DocURL("metadata"),
-	Requires: []*analysis.Analyzer{Input, Parse},
+	URL:      docURL("metadata"),
+	Requires: []*analysis.Analyzer{input, parse},
 	Run:      runMetadata,
 }
 
 func runMetadata(pass *analysis.Pass) (any, error) {
 	e, r := env(pass), reporter{pass}
-	parsed := pass.ResultOf[Parse].(Parsed)
+	parsed := pass.ResultOf[parse].(parsed)
 	for _, f := range e.Files {
 		md := parsed[f]
 		if md == nil {
@@ -77,7 +77,7 @@ func runMetadata(pass *analysis.Pass) (any, error) {
 
 // metadataFix offers the fixes of spec 1.7: a category or name that
 // disagrees with the file's place, and an unquoted version.
-func metadataFix(f *File, form item.Form, v *syntax.Error) (analysis.SuggestedFix, bool) {
+func metadataFix(f *file, form item.Form, v *syntax.Error) (analysis.SuggestedFix, bool) {
 	if v.Value == nil || !v.Value.End.IsValid() || v.Want == "" {
 		return analysis.SuggestedFix{}, false
 	}
@@ -98,7 +98,7 @@ func metadataFix(f *File, form item.Form, v *syntax.Error) (analysis.SuggestedFi
 
 // fixBreaks returns the problems the item would have after fix that it
 // does not have now (newProblems).
-func fixBreaks(e *Env, f *File, fix analysis.SuggestedFix) []string {
+func fixBreaks(e *Env, f *file, fix analysis.SuggestedFix) []string {
 	var es []edit
 	for _, te := range fix.TextEdits {
 		start := f.tok.Offset(te.Pos)
@@ -115,7 +115,7 @@ func fixBreaks(e *Env, f *File, fix analysis.SuggestedFix) []string {
 // place: rename or move the file. For a name that must equal the file
 // name, the value the file declares is the new file name when no other
 // rule rejects it.
-func instead(f *File, v *syntax.Error, all []*syntax.Error) string {
+func instead(f *file, v *syntax.Error, all []*syntax.Error) string {
 	if v.Rule != "match_filename" {
 		return "move the file, or fix the value by hand"
 	}
@@ -142,7 +142,7 @@ func literal(form item.Form, s string) string {
 }
 
 // endPos is where a value ends, or NoPos when unknown.
-func endPos(f *File, n *syntax.Node) token.Pos {
+func endPos(f *file, n *syntax.Node) token.Pos {
 	if n == nil || !n.End.IsValid() {
 		return 0
 	}

@@ -13,12 +13,12 @@ import (
 	"github.com/ryekit/rye/space"
 )
 
-// Parsed is the parse analyzer's result: each item's metadata (nil when it
+// parsed is the parse analyzer's result: each item's metadata (nil when it
 // does not parse).
-type Parsed map[*File]*item.Metadata
+type parsed map[*file]*item.Metadata
 
-// Parse reads every item's metadata and reports what does not parse.
-var Parse = &analysis.Analyzer{
+// parse reads every item's metadata and reports what does not parse.
+var parse = &analysis.Analyzer{
 	Name: "parse",
 	Doc: `report files that do not parse
 
@@ -31,21 +31,21 @@ a .json file cannot be one: JSON has no comments, so it cannot carry a
 signature line. A .json, .mjs or .cjs file of a tool folder that starts
 with a signature line is a file of a RYE OS package, which verify_deps
 verifies: it is not reported.`,
-	URL:        DocURL("parse"),
-	Requires:   []*analysis.Analyzer{Input},
-	ResultType: reflect.TypeOf(Parsed(nil)),
+	URL:        docURL("parse"),
+	Requires:   []*analysis.Analyzer{input},
+	ResultType: reflect.TypeOf(parsed(nil)),
 	Run:        runParse,
 }
 
 func runParse(pass *analysis.Pass) (any, error) {
 	e, r := env(pass), reporter{pass}
 	mds := make([]*item.Metadata, len(e.Files))
-	each(e.Files, func(i int, f *File) {
+	each(e.Files, func(i int, f *file) {
 		switch {
 		case f.Oddity != nil && (f.Oddity.Symlink || isIDProblem(f)):
 			// symbolic links and invalid ids are the ids analyzer's
 		case f.Oddity != nil && f.Oddity.Support:
-			// a file RyeOS passes over too (tools/**/lib/, another
+			// a file ryeOS passes over too (tools/**/lib/, another
 			// extension): not a problem; the secrets analyzer reads it
 		case f.Oddity != nil && packageFile(f):
 			// a signed file of a RYE OS tool package: not an item, verified
@@ -62,12 +62,12 @@ func runParse(pass *analysis.Pass) (any, error) {
 			}
 			r.at(sevError, "unreadable", f.start(), 0, "cannot read it: "+msg)
 		case f.IsItem() && readsAsRyeOS(f, nil):
-			// read with RyeOS's own rules: the ryeos analyzer's
+			// read with ryeOS's own rules: the ryeos analyzer's
 			f.ryeos = true
 		default:
 			md, err := item.ReadMetadata(f.Kind, f.Name, f.Src)
 			if err == nil && f.IsItem() && readsAsRyeOS(f, md) {
-				f.ryeos = true // its metadata is of a form only RyeOS 0.2+ writes
+				f.ryeos = true // its metadata is of a form only ryeOS 0.2+ writes
 				return
 			}
 			if err != nil {
@@ -82,7 +82,7 @@ func runParse(pass *analysis.Pass) (any, error) {
 			mds[i] = md
 		}
 	})
-	parsed := Parsed{}
+	parsed := parsed{}
 	for i, md := range mds {
 		if md != nil {
 			parsed[e.Files[i]] = md
@@ -93,14 +93,14 @@ func runParse(pass *analysis.Pass) (any, error) {
 
 // isIDProblem reports whether an oddity is a file with an item extension
 // whose path is not a valid id (the ids analyzer reports those).
-func isIDProblem(f *File) bool {
+func isIDProblem(f *file) bool {
 	return f.Oddity != nil && !f.Oddity.Support && f.Oddity.Kind.HasExtension(path.Ext(f.Rel))
 }
 
 // packageFile reports a file of a tool folder that is not an item form but
 // carries a signature line at its top: a .json, .mjs or .cjs file of a RYE
 // OS package, which verify_deps verifies (spec 6.6).
-func packageFile(f *File) bool {
+func packageFile(f *file) bool {
 	ext := path.Ext(f.Rel)
 	_, _, ok := item.Envelope(ext)
 	return ok && f.Kind == item.Tool && !item.Tool.HasExtension(ext) && f.ReadErr == nil && item.HasSignatureLine(f.Src, ext)

@@ -15,23 +15,23 @@ import (
 // OptionsFor is the lint options of one project's settings (Settings: a
 // tree under check can only make them stricter), with the caller's
 // analyzers (the command line's, which are the runner's own) over them.
-func OptionsFor(s *config.Settings, enable, disable []string) (Options, error) {
+func OptionsFor(s *config.Settings, enable, disable []string) (options, error) {
 	base, tighten := s.Lint()
 	base.Enable = append(append([]string(nil), base.Enable...), enable...)
 	base.Disable = append(append([]string(nil), base.Disable...), disable...)
-	analyzers, severity, err := Settings(base, tighten)
+	analyzers, severity, err := settings(base, tighten)
 	if err != nil {
-		return Options{}, err
+		return options{}, err
 	}
-	return Options{Analyzers: analyzers, Severity: severity}, nil
+	return options{Analyzers: analyzers, Severity: severity}, nil
 }
 
-// FixMode says what rye lint does with the suggested fixes.
-type FixMode int
+// fixMode says what rye lint does with the suggested fixes.
+type fixMode int
 
 const (
-	NoFix      FixMode = iota
-	DiffFixes          // compute them (ProjectResult.Fixed), write nothing
+	NoFix      fixMode = iota
+	DiffFixes          // compute them (projectResult.Fixed), write nothing
 	WriteFixes         // write them atomically, then lint what was written
 )
 
@@ -52,16 +52,16 @@ type ProjectRequest struct {
 	Policy verify.Policy
 	// Options are the analyzers and severities (OptionsFor) and the
 	// progress callback; Fixes is set from Fix.
-	Options Options
-	Fix     FixMode
+	Options options
+	Fix     fixMode
 	// FromChange says the patterns are a change's file list (the rye-lint
 	// pre-commit hook's): a path that is not an item is skipped, as with
 	// ChangedSince; otherwise it is an error (space.Selection.NotItems).
 	FromChange bool
 }
 
-// ProjectResult is one project's finished lint run.
-type ProjectResult struct {
+// projectResult is one project's finished lint run.
+type projectResult struct {
 	*Result
 	// Files is how many files were linted.
 	Files int
@@ -83,14 +83,14 @@ func (e *WriteError) Unwrap() error { return e.Err }
 // Project lints the selected files of one project (those that changed
 // since a commit with ChangedSince), verifying signatures with its trust
 // store and policy, and applies the fixes as req.Fix says. Fixes that were
-// not applied come back as findings (ApplyFixes).
-func Project(req ProjectRequest) (*ProjectResult, error) {
-	pl := &ProjectResult{}
+// not applied come back as findings (applyFixes).
+func Project(req ProjectRequest) (*projectResult, error) {
+	pl := &projectResult{}
 	opts := req.Options
 	opts.Fixes = req.Fix != NoFix
 	kinds := req.Kinds // nil: every kind of the project's layout
 	load := func() (*Env, error) {
-		env, err := Load(req.Spaces, req.Spaces.Project, kinds, req.Patterns, req.WorkDir)
+		env, err := load(req.Spaces, req.Spaces.Project, kinds, req.Patterns, req.WorkDir)
 		if err == nil && !req.FromChange && req.ChangedSince == "" {
 			err = env.selection.NotItems()
 		}
@@ -104,7 +104,7 @@ func Project(req ProjectRequest) (*ProjectResult, error) {
 		}
 		if req.Trust != nil {
 			ts, policy := req.Trust, req.Policy
-			env.Verify = func(f *File, md *item.Metadata) verify.Result {
+			env.Verify = func(f *file, md *item.Metadata) verify.Result {
 				return verify.Check(verify.Input{Kind: f.Kind, ID: f.ID, Space: f.Space.Label, Path: f.Name, Embedded: f.Space.Embedded(), Data: f.Src, ReadErr: f.ReadErr, Meta: md}, ts, policy)
 			}
 		}
@@ -114,12 +114,12 @@ func Project(req ProjectRequest) (*ProjectResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := Lint(env, opts)
+	res, err := lint(env, opts)
 	if err != nil {
 		return nil, err
 	}
 	if req.Fix != NoFix {
-		fixed, skipped := ApplyFixes(res)
+		fixed, skipped := applyFixes(res)
 		pl.Fixed = fixed
 		if req.Fix == WriteFixes && len(fixed) > 0 {
 			if err := writeFixed(fixed); err != nil {
@@ -129,7 +129,7 @@ func Project(req ProjectRequest) (*ProjectResult, error) {
 			if env, err = load(); err != nil {
 				return pl, err
 			}
-			if res, err = Lint(env, opts); err != nil {
+			if res, err = lint(env, opts); err != nil {
 				return pl, err
 			}
 		}
@@ -152,7 +152,7 @@ func keepChanged(env *Env, ref string, kinds []item.Kind) ([]string, error) {
 	if err != nil {
 		return nil, verify.RequestErrorOf(verify.FieldChangedSince, err)
 	}
-	keep := func(files []*File) ([]*File, []verify.Deleted, error) {
+	keep := func(files []*file) ([]*file, []verify.Deleted, error) {
 		srcs := make([]verify.Source, len(files))
 		for i, f := range files {
 			f := f
@@ -166,7 +166,7 @@ func keepChanged(env *Env, ref string, kinds []item.Kind) ([]string, error) {
 		for _, c := range changed {
 			byRel[c.Rel] = true
 		}
-		var out []*File
+		var out []*file
 		for _, f := range files {
 			if byRel[f.Rel] {
 				out = append(out, f)

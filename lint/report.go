@@ -20,8 +20,8 @@ const (
 	sevInfo    = "info"
 )
 
-// SplitCategory returns a diagnostic's default severity and its name.
-func SplitCategory(cat string) (severity, name string) {
+// splitCategory returns a diagnostic's default severity and its name.
+func splitCategory(cat string) (severity, name string) {
 	sev, name, ok := strings.Cut(cat, ":")
 	if !ok {
 		return sevError, cat
@@ -36,11 +36,11 @@ type reporter struct {
 
 func (r reporter) at(sev, name string, pos, end token.Pos, msg string, fixes ...analysis.SuggestedFix) {
 	r.pass.Report(analysis.Diagnostic{Pos: pos, End: end, Category: sev + ":" + name, Message: msg,
-		URL: DocURL(r.pass.Analyzer.Name), SuggestedFixes: fixes})
+		URL: docURL(r.pass.Analyzer.Name), SuggestedFixes: fixes})
 }
 
-// DocURL is an analyzer's section of docs/lint.md.
-func DocURL(analyzer string) string {
+// docURL is an analyzer's section of docs/lint.md.
+func docURL(analyzer string) string {
 	return "https://github.com/ryekit/rye/blob/main/docs/lint.md#" + analyzer
 }
 
@@ -54,13 +54,13 @@ func replaceFix(msg string, pos, end token.Pos, text string) analysis.SuggestedF
 func (res *Result) Report(tool string) *report.Report {
 	rep := &report.Report{Tool: tool, Findings: res.Findings}
 	for i, f := range res.Findings {
-		rep.AddRule(RuleFor(f.Rule))
+		rep.AddRule(ruleFor(f.Rule))
 		// The signature analyzer's legacy-format warning ("signature/v1",
 		// worded as verify words it) is grouped as verify groups it.
 		if format, ok := strings.CutPrefix(f.Rule, "signature/"); ok && f.Severity == report.Warning && strings.HasPrefix(f.Message, format+" signature:") {
 			verify.LegacyGroup(rep, &rep.Findings[i], format)
 		}
 	}
-	GroupRyeOS(rep, res.RyeOSTree)
+	groupRyeOS(rep, res.RyeOSTree)
 	return rep
 }

@@ -16,8 +16,8 @@ import (
 	"github.com/ryekit/rye/report"
 )
 
-// Options configure a lint run.
-type Options struct {
+// options configure a lint run.
+type options struct {
 	Analyzers []*analysis.Analyzer // default: all
 	// Severity overrides an analyzer's severity: "error", "warning",
 	// "info", or "off" to drop its findings.
@@ -33,14 +33,14 @@ type Options struct {
 	// under review must not silence rye's security rules: a rye:ignore of
 	// one of them silences an error-level finding only on a line the file
 	// already had, word for word, at BaselineRef.
-	Baseline    func(f *File) (src []byte, ok bool, err error)
+	Baseline    func(f *file) (src []byte, ok bool, err error)
 	BaselineRef string
 	// chunkSize replaces defaultChunk (tests: one file at a time).
 	chunkSize int
 }
 
 // chunk is how many files the run analyses at a time.
-func (o Options) chunk() int {
+func (o options) chunk() int {
 	if o.chunkSize > 0 {
 		return o.chunkSize
 	}
@@ -48,7 +48,7 @@ func (o Options) chunk() int {
 }
 
 // validate checks the severities: each names an analyzer and a severity.
-func (o Options) validate() error {
+func (o options) validate() error {
 	for name, sev := range o.Severity {
 		if _, err := Select([]string{name}, nil); err != nil {
 			return fmt.Errorf("lint.severity: %v", err)
@@ -67,10 +67,10 @@ type Result struct {
 	Findings []report.Finding
 	// Fixable are the diagnostics whose first suggested fix --fix applies
 	// (suppressed and dropped findings excluded), with Options.Fixes.
-	Fixable []Diagnostic
+	Fixable []diagnostic
 	Env     *Env
-	// RyeOSTree is set for a run over a RyeOS 0.2+ project: its report
-	// groups the signature analyzer's failures by cause (GroupRyeOS).
+	// RyeOSTree is set for a run over a ryeOS 0.2+ project: its report
+	// groups the signature analyzer's failures by cause (groupRyeOS).
 	RyeOSTree bool
 }
 
@@ -79,7 +79,7 @@ type Result struct {
 // that memory does not grow with the tree.
 const defaultChunk = 2048
 
-// Lint runs the analyzers over env and turns their diagnostics into
+// lint runs the analyzers over env and turns their diagnostics into
 // findings: suppressions applied (rye:ignore <analyzer> -- <reason> in a
 // comment on the line), severities set, rule ids "<analyzer>/<name>".
 //
@@ -87,7 +87,7 @@ const defaultChunk = 2048
 // Options.Fixes): each chunk's files are read, analysed and let go before
 // the next. The analyzers that compare files (ids, chain) look at all of
 // them (Env.All) and report on the chunk's.
-func Lint(e *Env, o Options) (*Result, error) {
+func lint(e *Env, o options) (*Result, error) {
 	r, err := newRun(e, o)
 	if err != nil {
 		return nil, err
@@ -98,7 +98,7 @@ func Lint(e *Env, o Options) (*Result, error) {
 		r.res.Env = e
 		return r.res, r.res.add(e, r.analyzers, o, o.Progress)
 	}
-	var chunks [][]*File
+	var chunks [][]*file
 	chunkSize := o.chunk()
 	for i := 0; i < len(e.Files); i += chunkSize {
 		chunks = append(chunks, e.Files[i:min(i+chunkSize, len(e.Files))])
@@ -107,7 +107,7 @@ func Lint(e *Env, o Options) (*Result, error) {
 		chunks = append(chunks, nil) // the other files have a chunk of their own
 	}
 	for n, files := range chunks {
-		var others []*File
+		var others []*file
 		if n == len(chunks)-1 {
 			others = e.Others
 		}
@@ -121,13 +121,13 @@ func Lint(e *Env, o Options) (*Result, error) {
 // run is one lint run over an Env, a chunk of its files at a time.
 type run struct {
 	e         *Env
-	o         Options
+	o         options
 	analyzers []*analysis.Analyzer
 	res       *Result
 	shared    *shared
 }
 
-func newRun(e *Env, o Options) (*run, error) {
+func newRun(e *Env, o options) (*run, error) {
 	analyzers := o.Analyzers
 	if analyzers == nil {
 		analyzers = Analyzers
@@ -145,7 +145,7 @@ func newRun(e *Env, o Options) (*run, error) {
 // chunk analyses files and others (chunk n of about total, for progress):
 // reads them, runs the analyzers, adds the findings and lets the files
 // go. The cross-file analyzers see every file of the run's Env.
-func (r *run) chunk(files, others []*File, n, total int) error {
+func (r *run) chunk(files, others []*file, n, total int) error {
 	sub := &Env{Files: files, Others: others, All: r.e.Files, Spaces: r.e.Spaces, Extractors: r.e.Extractors, Verify: r.e.Verify, shared: r.shared}
 	openAll(files)
 	openAll(others)
@@ -165,12 +165,12 @@ func (r *run) chunk(files, others []*File, n, total int) error {
 }
 
 // openAll reads the files' bytes, in parallel.
-func openAll(files []*File) {
+func openAll(files []*file) {
 	par.For(len(files), par.IO(), func(i int) { files[i].open() })
 }
 
 // add runs the analyzers over one chunk and adds its findings.
-func (res *Result) add(e *Env, analyzers []*analysis.Analyzer, o Options, progress func(done, total int)) error {
+func (res *Result) add(e *Env, analyzers []*analysis.Analyzer, o options, progress func(done, total int)) error {
 	diags, err := runAnalyzers(e, analyzers, progress)
 	if err != nil {
 		return err
@@ -184,7 +184,7 @@ func (res *Result) add(e *Env, analyzers []*analysis.Analyzer, o Options, progre
 		if pos.Line == 0 && pos.Filename != "" {
 			pos.Line, pos.Column = 1, 1 // an empty file has no lines in a token.File
 		}
-		sev, name := SplitCategory(d.Category)
+		sev, name := splitCategory(d.Category)
 		if over, ok := o.Severity[d.Analyzer.Name]; ok {
 			if over == "off" {
 				continue
@@ -223,20 +223,20 @@ func (res *Result) add(e *Env, analyzers []*analysis.Analyzer, o Options, progre
 
 // baselineLines reads the files of a chunk at the trust ref, once each.
 type baselineLines struct {
-	o     Options
-	files map[*File]map[string]bool // nil value: not at the ref
+	o     options
+	files map[*file]map[string]bool // nil value: not at the ref
 }
 
 // overrules says why the rye:ignore on line of f does not silence a
 // finding of analyzer at severity sev ("" when it does): under a trust
 // ref, one of rye's security rules at error level is silenced only by a
 // suppression on a line the file had at the ref, word for word.
-func (b *baselineLines) overrules(f *File, line int, analyzer, sev string) (string, error) {
-	if b.o.Baseline == nil || !SecurityRule(analyzer) || sev != sevError {
+func (b *baselineLines) overrules(f *file, line int, analyzer, sev string) (string, error) {
+	if b.o.Baseline == nil || !securityRule(analyzer) || sev != sevError {
 		return "", nil
 	}
 	if b.files == nil {
-		b.files = map[*File]map[string]bool{}
+		b.files = map[*file]map[string]bool{}
 	}
 	lines, read := b.files[f]
 	if !read {
@@ -277,27 +277,27 @@ func lineText(src []byte, line int) string {
 	return strings.TrimSuffix(string(src), "\r")
 }
 
-// Rules describes every rule a run may report, for SARIF and JSON.
-func Rules() []report.Rule {
+// rules describes every rule a run may report, for SARIF and JSON.
+func rules() []report.Rule {
 	var out []report.Rule
 	for _, a := range Analyzers {
 		short, _, _ := strings.Cut(a.Doc, "\n")
 		rule := report.Rule{ID: a.Name, Short: short, Help: a.Doc, URL: a.URL}
-		if SecurityRule(a.Name) {
+		if securityRule(a.Name) {
 			rule.Short = "rye security rule: " + short
 			rule.Tags = []string{"security", "rye"}
 		}
 		out = append(out, rule)
 	}
-	out = append(out, report.Rule{ID: "suppression", Short: "rye:ignore comments need an analyzer and a reason", URL: DocURL("suppression")})
+	out = append(out, report.Rule{ID: "suppression", Short: "rye:ignore comments need an analyzer and a reason", URL: docURL("suppression")})
 	return out
 }
 
-// RuleFor returns the description of a finding's rule ("chain/build" is
+// ruleFor returns the description of a finding's rule ("chain/build" is
 // described by the chain analyzer).
-func RuleFor(id string) report.Rule {
+func ruleFor(id string) report.Rule {
 	analyzer, _, _ := strings.Cut(id, "/")
-	for _, r := range Rules() {
+	for _, r := range rules() {
 		if r.ID == analyzer {
 			r.ID = id
 			return r
@@ -313,11 +313,11 @@ var suppressionRE = sync.OnceValue(func() *regexp.Regexp {
 })
 
 type suppressionSet struct {
-	byLine   map[*File]map[int]map[string]bool
+	byLine   map[*file]map[int]map[string]bool
 	problems []report.Finding
 }
 
-func (s suppressionSet) covers(f *File, line int, analyzer string) bool {
+func (s suppressionSet) covers(f *file, line int, analyzer string) bool {
 	return s.byLine[f][line][analyzer]
 }
 
@@ -325,7 +325,7 @@ func (s suppressionSet) covers(f *File, line int, analyzer string) bool {
 // without a reason is itself a finding: a suppression must say what it
 // silences and why.
 func suppressions(e *Env) suppressionSet {
-	s := suppressionSet{byLine: map[*File]map[int]map[string]bool{}}
+	s := suppressionSet{byLine: map[*file]map[int]map[string]bool{}}
 	known := map[string]bool{}
 	for _, n := range AnalyzerNames() {
 		known[n] = true
@@ -372,14 +372,14 @@ func suppressions(e *Env) suppressionSet {
 }
 
 // sortDiagnostics orders diagnostics by position.
-func sortDiagnostics(ds []Diagnostic) {
+func sortDiagnostics(ds []diagnostic) {
 	sort.SliceStable(ds, func(i, j int) bool { return ds[i].Pos < ds[j].Pos })
 }
 
 // charColumn turns a position's byte column into a character (Unicode code
 // point) column, the unit findings use in every format: SARIF viewers
 // count code points, and so do people. Invalid UTF-8 counts a byte each.
-func charColumn(f *File, pos token.Position) int {
+func charColumn(f *file, pos token.Position) int {
 	if f == nil || pos.Column <= 1 || pos.Offset > len(f.Src) {
 		return pos.Column
 	}

@@ -16,9 +16,9 @@ import (
 	"github.com/ryekit/rye/report"
 )
 
-// RyeOS lints the items of RyeOS 0.2+ with RyeOS's own rules (spec 7.5):
-// what RyeOS refuses is an error, anything rye adds is advice.
-var RyeOS = &analysis.Analyzer{
+// ryeOS lints the items of ryeOS 0.2+ with ryeOS's own rules (spec 7.5):
+// what ryeOS refuses is an error, anything rye adds is advice.
+var ryeOS = &analysis.Analyzer{
 	Name: "ryeos",
 	Doc: `check RyeOS 0.2+ items with RyeOS's own rules
 
@@ -39,17 +39,17 @@ advice/* findings (a front-matter category or id that differs from the
 path, a file shadowed by another of the same id, a tool that cannot be
 invoked, a page without front matter) are information, never an error:
 RyeOS does not require them.`,
-	URL:      DocURL("ryeos"),
-	Requires: []*analysis.Analyzer{Input, Parse},
+	URL:      docURL("ryeos"),
+	Requires: []*analysis.Analyzer{input, parse},
 	Run:      runRyeOS,
 }
 
-// readsAsRyeOS decides whether an item file is read with RyeOS 0.2+'s
-// rules (spec 7.5): a kind only RyeOS 0.2+ has; a Rust-engine signature;
+// readsAsRyeOS decides whether an item file is read with ryeOS 0.2+'s
+// rules (spec 7.5): a kind only ryeOS 0.2+ has; a Rust-engine signature;
 // a 0.2+ form (md: rye's reading of the file, nil before or when it does
-// not parse); in a RyeOS 0.2+ project, anything not signed in one of
+// not parse); in a ryeOS 0.2+ project, anything not signed in one of
 // rye's formats.
-func readsAsRyeOS(f *File, md *item.Metadata) bool {
+func readsAsRyeOS(f *file, md *item.Metadata) bool {
 	if f.Kind.IsRyeOSOnly() {
 		return true
 	}
@@ -60,7 +60,7 @@ func readsAsRyeOS(f *File, md *item.Metadata) bool {
 	return f.Space.Layout().RyeOS && !item.HasSignatureLine(f.Src, ext)
 }
 
-// ryeosFinding is one finding about a RyeOS item: its code, where, what.
+// ryeosFinding is one finding about a ryeOS item: its code, where, what.
 type ryeosFinding struct {
 	code string
 	pos  syntax.Pos
@@ -69,7 +69,7 @@ type ryeosFinding struct {
 
 func runRyeOS(pass *analysis.Pass) (any, error) {
 	e, r := env(pass), reporter{pass}
-	each(e.Files, func(_ int, f *File) {
+	each(e.Files, func(_ int, f *file) {
 		if !f.ryeos || !f.IsItem() || f.ReadErr != nil {
 			return
 		}
@@ -85,10 +85,10 @@ func runRyeOS(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-// ryeosFindings are what RyeOS refuses of an item (errors: the first
+// ryeosFindings are what ryeOS refuses of an item (errors: the first
 // refusal of the steps it runs in order, spec 7.5.1, then what its
 // knowledge runtime and its executor refuse) and rye's advice.
-func ryeosFindings(e *Env, f *File, d *item.RyeOSDoc) (errs, advice []ryeosFinding) {
+func ryeosFindings(e *Env, f *file, d *item.RyeOSDoc) (errs, advice []ryeosFinding) {
 	ref := d.ID.Ref(d.Kind)
 	if d.Refusal != nil {
 		msg := d.Refusal.Msg
@@ -157,7 +157,7 @@ func refusal(d *item.RyeOSDoc) *ryeosFinding {
 	return nil
 }
 
-// composition checks what RyeOS's composers refuse (spec 7.5.3): a
+// composition checks what ryeOS's composers refuse (spec 7.5.3): a
 // top-level permissions, a requires that is not capabilities, a
 // directive's context, model, limits and inputs of the wrong shape.
 func composition(d *item.RyeOSDoc) *ryeosFinding {
@@ -409,7 +409,7 @@ var commandName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompi
 // commandFields are the fields a node command record may have.
 var commandFields = []string{"tokens", "description", "dispatch", "aliases", "help", "arguments", "forms", "sensitive_fields", "defaults", "parameter_binding", "project", "control_flags"}
 
-// nodeProblem is what RyeOS's node-configuration checks refuse of a node
+// nodeProblem is what ryeOS's node-configuration checks refuse of a node
 // item (spec 7.5.4), by its section (the first folder below node/).
 func nodeProblem(d *item.RyeOSDoc) *ryeosFinding {
 	v, section := d.Value, d.Identity.Section
@@ -419,7 +419,7 @@ func nodeProblem(d *item.RyeOSDoc) *ryeosFinding {
 		return &ryeosFinding{"node/legacy-section", v.Pos, "the " + section + " section of node/ is a legacy one that RyeOS refuses"}
 	case "bundles", "hosted", "routes", "commands":
 	default:
-		return nil // the kind schemas (engine/kinds) and the sections RyeOS does not check
+		return nil // the kind schemas (engine/kinds) and the sections ryeOS does not check
 	}
 	for _, k := range []string{"category", "section"} {
 		if n := v.Get(k); n != nil {
@@ -545,7 +545,7 @@ func knowledgeProblems(d *item.RyeOSDoc) []ryeosFinding {
 	return nil
 }
 
-// identityAdvice notes identity fields of an item that RyeOS ignores
+// identityAdvice notes identity fields of an item that ryeOS ignores
 // because it takes them from the path (spec 7.3): a category, name or id
 // in a knowledge page's front matter, a directive's header or the YAML of
 // a graph, client, surface or service that differs from the path; and a
@@ -579,7 +579,7 @@ func identityAdvice(d *item.RyeOSDoc) []ryeosFinding {
 	return out
 }
 
-// graphShaped reports a YAML tool that RyeOS's sign would warn looks like
+// graphShaped reports a YAML tool that ryeOS's sign would warn looks like
 // a graph: below a graphs/ folder, or with a config of nodes and a start.
 func graphShaped(d *item.RyeOSDoc) bool {
 	if d.Ext != ".yaml" && d.Ext != ".yml" {
@@ -592,14 +592,14 @@ func graphShaped(d *item.RyeOSDoc) bool {
 	return c.Get("nodes") != nil && c.Get("start") != nil
 }
 
-// shadowedBy names the file that wins f's id in RyeOS's resolution (the
+// shadowedBy names the file that wins f's id in ryeOS's resolution (the
 // first of the kind's file forms that exists), when it is not f.
-func (e *Env) shadowedBy(f *File) string {
+func (e *Env) shadowedBy(f *file) string {
 	if e.shared == nil {
 		e.shared = &shared{}
 	}
 	e.shared.formsOnce.Do(func() {
-		e.shared.forms = map[string][]*File{}
+		e.shared.forms = map[string][]*file{}
 		for _, g := range e.all() {
 			if g.IsItem() {
 				k := g.Space.Label + "\x00" + string(g.Kind) + "\x00" + string(g.ID)
@@ -608,13 +608,13 @@ func (e *Env) shadowedBy(f *File) string {
 		}
 	})
 	order := item.RyeOSExtensions(f.Kind)
-	rank := func(g *File) int {
+	rank := func(g *file) int {
 		if i := slices.Index(order, path.Ext(g.Rel)); i >= 0 {
 			return i
 		}
 		return len(order)
 	}
-	var first *File
+	var first *file
 	for _, g := range e.shared.forms[f.Space.Label+"\x00"+string(f.Kind)+"\x00"+string(f.ID)] {
 		if first == nil || rank(g) < rank(first) {
 			first = g
@@ -637,11 +637,11 @@ var adviceText = map[string]string{
 	"advice/graph-shaped":                  "tools that look like graphs",
 }
 
-// GroupRyeOS gives the ryeos analyzer's advice a group per code, so that
+// groupRyeOS gives the ryeos analyzer's advice a group per code, so that
 // many of one kind are one line in text (JSON and SARIF keep each); in a
-// RyeOS 0.2+ tree (tree), the signature analyzer's failures are grouped
+// ryeOS 0.2+ tree (tree), the signature analyzer's failures are grouped
 // by verdict as well: rye verify names each cause and its fix.
-func GroupRyeOS(rep *report.Report, tree bool) {
+func groupRyeOS(rep *report.Report, tree bool) {
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
 		if f.Group != "" {

@@ -34,7 +34,7 @@ type ryeosLintCase struct {
 }
 
 // ryeosLintProject writes a case into a new project; ryeos adds node/,
-// which makes it a RyeOS 0.2+ tree.
+// which makes it a ryeOS 0.2+ tree.
 func ryeosLintProject(t *testing.T, c ryeosLintCase, ryeos bool) *space.Spaces {
 	t.Helper()
 	dir, root := vectors.RyeOS02Dir(), t.TempDir()
@@ -62,7 +62,7 @@ func ryeosLintProject(t *testing.T, c ryeosLintCase, ryeos bool) *space.Spaces {
 		}
 	}
 	if ryeos {
-		// A node/ folder shows a RyeOS 0.2+ tree when it holds a node item.
+		// A node/ folder shows a ryeOS 0.2+ tree when it holds a node item.
 		os.MkdirAll(filepath.Join(root, ".ai", "node"), 0o755)
 		os.WriteFile(filepath.Join(root, ".ai", "node", "marker.yaml"), []byte("{}\n"), 0o644)
 	}
@@ -91,8 +91,8 @@ func lintCase(t *testing.T, c ryeosLintCase, ryeos bool) []report.Finding {
 	return out
 }
 
-// Every file case of spec 7's vectors, linted in a RyeOS 0.2+ project:
-// the ryeos analyzer's errors are exactly what RyeOS refuses, its advice
+// Every file case of spec 7's vectors, linted in a ryeOS 0.2+ project:
+// the ryeos analyzer's errors are exactly what ryeOS refuses, its advice
 // exactly the vectors' advice (never an error), and no other analyzer
 // reports anything but the signature analyzer's warning on what the
 // ryeos format leaves unsigned: no February rule reaches a 0.2+ item.
@@ -167,7 +167,7 @@ func sameSet(a, b []string) bool {
 func TestRyeOSAdviceNeverAnError(t *testing.T) {
 	c := ryeosLintCase{Path: ".ai/knowledge/future/idea.md", File: "files/blank/kn-no-frontmatter/idea.md"}
 	ss := ryeosLintProject(t, c, true)
-	res, err := Project(ProjectRequest{Spaces: ss, WorkDir: ss.WorkDir, Options: Options{Severity: map[string]string{"ryeos": "error"}}})
+	res, err := Project(ProjectRequest{Spaces: ss, WorkDir: ss.WorkDir, Options: options{Severity: map[string]string{"ryeos": "error"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

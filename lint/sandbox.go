@@ -42,8 +42,8 @@ let it run confined (one per kind of use, at the first), so that the
 declaration is settled at review; a shell tool without a block is not
 warned about the programs it runs (that is what a shell script does),
 only about the network and the home folder.`,
-	URL:      DocURL("sandbox"),
-	Requires: []*analysis.Analyzer{Input, Parse},
+	URL:      docURL("sandbox"),
+	Requires: []*analysis.Analyzer{input, parse},
 	Run:      runSandbox,
 }
 
@@ -57,7 +57,7 @@ type use struct {
 
 func runSandbox(pass *analysis.Pass) (any, error) {
 	e, r := env(pass), reporter{pass}
-	parsed := pass.ResultOf[Parse].(Parsed)
+	parsed := pass.ResultOf[parse].(parsed)
 	for _, f := range e.Files {
 		md := parsed[f]
 		if md == nil || f.Kind != item.Tool {
@@ -170,7 +170,7 @@ func forbidden(b *sandbox.Block, what string) string {
 }
 
 // codeUses reads a tool's code for what it visibly uses.
-func codeUses(f *File, md *item.Metadata) []use {
+func codeUses(f *file, md *item.Metadata) []use {
 	switch path.Ext(f.Name) {
 	case ".py":
 		return pythonUses(f.Src)

@@ -14,7 +14,7 @@ func usesOf(t *testing.T, name, src string) string {
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	f := &File{Name: name, Src: []byte(src)}
+	f := &file{Name: name, Src: []byte(src)}
 	var out []string
 	for _, u := range codeUses(f, md) {
 		line := 1 + strings.Count(src[:u.off], "\n")

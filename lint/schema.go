@@ -8,8 +8,8 @@ import (
 	"github.com/ryekit/rye/item"
 )
 
-// Schema checks tools' parameter schemas.
-var Schema = &analysis.Analyzer{
+// schema checks tools' parameter schemas.
+var schema = &analysis.Analyzer{
 	Name: "schema",
 	Doc: `check that a tool's parameter schema is a valid JSON Schema
 
@@ -25,20 +25,20 @@ if, then and else branches (the parameters rye execute takes).
 A tool that has an executor but declares no schema is a warning: it takes
 any parameter, passed on unchecked (as the reference did), so a misspelt
 parameter is not caught.`,
-	URL:      DocURL("schema"),
-	Requires: []*analysis.Analyzer{Input, Parse},
+	URL:      docURL("schema"),
+	Requires: []*analysis.Analyzer{input, parse},
 	Run:      runSchema,
 }
 
 func runSchema(pass *analysis.Pass) (any, error) {
 	e, r := env(pass), reporter{pass}
-	parsed := pass.ResultOf[Parse].(Parsed)
+	parsed := pass.ResultOf[parse].(parsed)
 	for _, f := range e.Files {
 		md := parsed[f]
 		if md == nil || f.Kind != item.Tool {
 			continue
 		}
-		for _, p := range CheckParamSchema(md.Schema()) {
+		for _, p := range checkParamSchema(md.Schema()) {
 			r.at(sevError, "invalid", f.Pos(p.Node.Pos), endPos(f, p.Node), p.Msg)
 		}
 		if noSchema(md) {

@@ -16,13 +16,13 @@ import (
 	"github.com/ryekit/rye/item/syntax"
 )
 
-// SchemaProblem is a problem found in a tool's parameter schema.
-type SchemaProblem struct {
+// schemaProblem is a problem found in a tool's parameter schema.
+type schemaProblem struct {
 	Node *syntax.Node // the value the problem is about (its Pos/End locate it); never nil
 	Msg  string       // what is wrong and what is expected, one line, no trailing period
 }
 
-// CheckParamSchema checks a tool's parameter schema (the config_schema
+// checkParamSchema checks a tool's parameter schema (the config_schema
 // node; nil means none and gives no problems):
 //  1. it is a valid JSON Schema (meta-validation against draft 2020-12, the default when
 //     "$schema" is absent; honour "$schema" when it names draft-07, 2019-09 or 2020-12;
@@ -42,7 +42,7 @@ type SchemaProblem struct {
 // for a meta-validation error, the node at the error's instance location inside the schema
 // (walk the Node tree along the JSON pointer); for a bad default, the default's node; for an
 // unknown required name, the string node in the required list.
-func CheckParamSchema(schema *syntax.Node) []SchemaProblem {
+func checkParamSchema(schema *syntax.Node) []schemaProblem {
 	if schema.IsNull() {
 		return nil
 	}
@@ -53,7 +53,7 @@ func CheckParamSchema(schema *syntax.Node) []SchemaProblem {
 	})
 	if n := len(c.problems); n > maxSchemaProblems {
 		c.problems = c.problems[:maxSchemaProblems]
-		c.problems = append(c.problems, SchemaProblem{
+		c.problems = append(c.problems, schemaProblem{
 			Node: c.problems[maxSchemaProblems-1].Node,
 			Msg:  fmt.Sprintf("%d more problems in this parameter schema are not shown", n-maxSchemaProblems),
 		})
@@ -67,17 +67,17 @@ const maxSchemaProblems = 100
 type schemaChecker struct {
 	root     *syntax.Node
 	res      *paramschema.Resolver
-	problems []SchemaProblem
-	seen     map[SchemaProblem]bool
+	problems []schemaProblem
+	seen     map[schemaProblem]bool
 }
 
 func (c *schemaChecker) add(n *syntax.Node, msg string) {
 	if n == nil {
 		n = c.root
 	}
-	p := SchemaProblem{Node: n, Msg: scOneLine(msg)}
+	p := schemaProblem{Node: n, Msg: scOneLine(msg)}
 	if c.seen == nil {
-		c.seen = map[SchemaProblem]bool{}
+		c.seen = map[schemaProblem]bool{}
 	}
 	if c.seen[p] {
 		return

@@ -8,7 +8,7 @@ import (
 	"github.com/ryekit/rye/item/syntax"
 )
 
-// FuzzCheckParamSchema checks that CheckParamSchema never panics on a
+// FuzzCheckParamSchema checks that checkParamSchema never panics on a
 // tool's YAML and reports only nodes of the schema it was given, with
 // one-line messages.
 func FuzzCheckParamSchema(f *testing.F) {
@@ -42,7 +42,7 @@ func FuzzCheckParamSchema(f *testing.F) {
 			}
 		}
 		collect(schema, 0)
-		ps := CheckParamSchema(schema)
+		ps := checkParamSchema(schema)
 		for i, p := range ps {
 			if p.Node == nil {
 				t.Fatalf("problem %q has no node", p.Msg)

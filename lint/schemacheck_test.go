@@ -63,7 +63,7 @@ func toolSchemaOf(t testing.TB, name, src string) *syntax.Node {
 }
 
 // render gives "line:col: message" for each problem.
-func renderSchemaProblems(ps []SchemaProblem) []string {
+func renderSchemaProblems(ps []schemaProblem) []string {
 	out := make([]string, 0, len(ps))
 	for _, p := range ps {
 		out = append(out, p.Node.Pos.String()+": "+p.Msg)
@@ -538,7 +538,7 @@ CONFIG_SCHEMA = {
 				file = "t.yaml"
 			}
 			schema := toolSchemaOf(t, file, tt.src)
-			got := renderSchemaProblems(CheckParamSchema(schema))
+			got := renderSchemaProblems(checkParamSchema(schema))
 			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
 				t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
 			}
@@ -555,7 +555,7 @@ func TestCheckParamSchemaNodes(t *testing.T) {
   required: [timeout, nope]
 `
 	schema := toolSchemaOf(t, "t.yaml", src)
-	ps := CheckParamSchema(schema)
+	ps := checkParamSchema(schema)
 	if len(ps) != 2 {
 		t.Fatalf("got %q", renderSchemaProblems(ps))
 	}
@@ -571,10 +571,10 @@ func TestCheckParamSchemaNodes(t *testing.T) {
 }
 
 func TestCheckParamSchemaNil(t *testing.T) {
-	if ps := CheckParamSchema(nil); ps != nil {
+	if ps := checkParamSchema(nil); ps != nil {
 		t.Errorf("nil schema: %q", renderSchemaProblems(ps))
 	}
-	if ps := CheckParamSchema(syntax.NewNull(syntax.Pos{})); ps != nil {
+	if ps := checkParamSchema(syntax.NewNull(syntax.Pos{})); ps != nil {
 		t.Errorf("null schema: %q", renderSchemaProblems(ps))
 	}
 }
@@ -593,7 +593,7 @@ func TestCheckParamSchemaCache(t *testing.T) {
   type: object
 `)
 	for _, s := range []*syntax.Node{py, yml, py} {
-		if ps := CheckParamSchema(s); len(ps) != 0 {
+		if ps := checkParamSchema(s); len(ps) != 0 {
 			t.Fatalf("problems: %q", renderSchemaProblems(ps))
 		}
 	}
@@ -604,14 +604,14 @@ func TestCheckParamSchemaCache(t *testing.T) {
 	// The cached entry still judges each tree's own defaults.
 	bad := toolSchemaOf(t, "t.yaml", "config_schema:\n  properties:\n    n: {type: integer, default: x}\n")
 	for range 2 {
-		if got := renderSchemaProblems(CheckParamSchema(bad)); len(got) != 1 || got[0] != `3:33: default of "n": found "x" (a string), expected an integer` {
+		if got := renderSchemaProblems(checkParamSchema(bad)); len(got) != 1 || got[0] != `3:33: default of "n": found "x" (a string), expected an integer` {
 			t.Errorf("got %q", got)
 		}
 	}
 
 	// The cache stays small.
 	for i := range paramschema.MaxCached + 10 {
-		CheckParamSchema(toolSchemaOf(t, "t.yaml", fmt.Sprintf("config_schema:\n  maxProperties: %d\n", i)))
+		checkParamSchema(toolSchemaOf(t, "t.yaml", fmt.Sprintf("config_schema:\n  maxProperties: %d\n", i)))
 	}
 	if n := paramschema.CacheLen(); n > paramschema.MaxCached {
 		t.Errorf("%d cached schemas, more than %d", n, paramschema.MaxCached)
@@ -627,7 +627,7 @@ func TestCheckParamSchemaConcurrent(t *testing.T) {
 	}
 	var want [][]string
 	for _, s := range srcs {
-		want = append(want, renderSchemaProblems(CheckParamSchema(toolSchemaOf(t, "t.yaml", s))))
+		want = append(want, renderSchemaProblems(checkParamSchema(toolSchemaOf(t, "t.yaml", s))))
 	}
 	paramschema.ResetCache()
 	var wg sync.WaitGroup
@@ -637,7 +637,7 @@ func TestCheckParamSchemaConcurrent(t *testing.T) {
 			defer wg.Done()
 			for i := range 50 {
 				k := (g + i) % len(srcs)
-				got := renderSchemaProblems(CheckParamSchema(toolSchemaOf(t, "t.yaml", srcs[k])))
+				got := renderSchemaProblems(checkParamSchema(toolSchemaOf(t, "t.yaml", srcs[k])))
 				if strings.Join(got, "\n") != strings.Join(want[k], "\n") {
 					t.Errorf("got %q, want %q", got, want[k])
 					return
@@ -654,7 +654,7 @@ func BenchmarkCheckParamSchema(b *testing.B) {
 		paramschema.ResetCache()
 		b.ReportAllocs()
 		for b.Loop() {
-			if ps := CheckParamSchema(schema); len(ps) != 0 {
+			if ps := checkParamSchema(schema); len(ps) != 0 {
 				b.Fatal(renderSchemaProblems(ps))
 			}
 		}
@@ -663,7 +663,7 @@ func BenchmarkCheckParamSchema(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			paramschema.ResetCache()
-			if ps := CheckParamSchema(schema); len(ps) != 0 {
+			if ps := checkParamSchema(schema); len(ps) != 0 {
 				b.Fatal(renderSchemaProblems(ps))
 			}
 		}
@@ -674,7 +674,7 @@ func BenchmarkCheckParamSchema(b *testing.B) {
 // whose time grows with the square of their depth and size.
 func TestCheckParamSchemaLimits(t *testing.T) {
 	deep := "config_schema: " + strings.Repeat("{not: ", 200) + "{}" + strings.Repeat("}", 200) + "\n"
-	got := renderSchemaProblems(CheckParamSchema(toolSchemaOf(t, "t.yaml", deep)))
+	got := renderSchemaProblems(checkParamSchema(toolSchemaOf(t, "t.yaml", deep)))
 	if want := `1:790: "not": found a value nested more than 128 levels deep, expected a shallower schema`; len(got) != 1 || got[0] != want {
 		t.Errorf("deep schema: %q\nwant %q", got, want)
 	}
@@ -684,7 +684,7 @@ func TestCheckParamSchemaLimits(t *testing.T) {
 	for i := range 150 {
 		fmt.Fprintf(&many, "    p%d: {type: strnig}\n", i)
 	}
-	got = renderSchemaProblems(CheckParamSchema(toolSchemaOf(t, "t.yaml", many.String())))
+	got = renderSchemaProblems(checkParamSchema(toolSchemaOf(t, "t.yaml", many.String())))
 	if len(got) != maxSchemaProblems+1 || got[0] != `3:16: "type": found "strnig", expected one of array, boolean, integer, null, number, object, string` ||
 		got[maxSchemaProblems] != "102:17: 50 more problems in this parameter schema are not shown" {
 		t.Errorf("many problems: %d, first %q, last %q", len(got), got[0], got[len(got)-1])
@@ -702,7 +702,7 @@ func TestCheckParamSchemaAgreesWithExecute(t *testing.T) {
 		"config_schema:\n  type: object\n  properties: {b: {type: integer}}\n  if: {properties: {b: {const: 1}}}\n  then: {properties: {a: {type: string}}}\n  required: [a]\n",
 	} {
 		schema := toolSchemaOf(t, "t.yaml", src)
-		if ps := CheckParamSchema(schema); len(ps) != 0 {
+		if ps := checkParamSchema(schema); len(ps) != 0 {
 			t.Errorf("%s: lint: %q", src, renderSchemaProblems(ps))
 			continue
 		}

@@ -2,8 +2,8 @@ package lint
 
 import "golang.org/x/tools/go/analysis"
 
-// Secrets reports credentials under .ai/.
-var Secrets = &analysis.Analyzer{
+// secrets reports credentials under .ai/.
+var secrets = &analysis.Analyzer{
 	Name: "secrets",
 	Doc: `report private keys and credentials anywhere under .ai/
 
@@ -18,8 +18,8 @@ and webhooks), Stripe live keys, OpenAI, Anthropic, Google API keys, npm
 decodes to JSON naming an algorithm). Documented examples
 (AKIAIOSFODNN7EXAMPLE, the jwt.io token) and placeholders are not findings.
 Items and every other file under .ai/ are read.` + securityNote,
-	URL:      DocURL("secrets"),
-	Requires: []*analysis.Analyzer{Input, ContentScan},
+	URL:      docURL("secrets"),
+	Requires: []*analysis.Analyzer{input, contentScan},
 	Run: func(pass *analysis.Pass) (any, error) {
 		reportContent(pass)
 		return nil, nil

@@ -10,9 +10,9 @@ import (
 	"github.com/ryekit/rye/item"
 )
 
-// Signature reports what verification finds, and signature lines where
+// signature reports what verification finds, and signature lines where
 // they have no effect.
-var Signature = &analysis.Analyzer{
+var signature = &analysis.Analyzer{
 	Name: "signature",
 	Doc: `report every item that does not verify, v1 signatures, and misplaced signature lines
 
@@ -24,15 +24,15 @@ matter of knowledge, the timestamp, the location). A line that looks like a
 signature but is not at the top of the file (the first line, or the second
 after #!) is ignored by verification, which usually means it was pasted in
 the wrong place.`,
-	URL:      DocURL("signature"),
-	Requires: []*analysis.Analyzer{Input, Parse},
+	URL:      docURL("signature"),
+	Requires: []*analysis.Analyzer{input, parse},
 	Run:      runSignature,
 }
 
 func runSignature(pass *analysis.Pass) (any, error) {
 	e, r := env(pass), reporter{pass}
-	parsed := pass.ResultOf[Parse].(Parsed)
-	each(e.Files, func(_ int, f *File) {
+	parsed := pass.ResultOf[parse].(parsed)
+	each(e.Files, func(_ int, f *file) {
 		if !f.IsItem() || f.ReadErr != nil {
 			return
 		}
@@ -58,7 +58,7 @@ func runSignature(pass *analysis.Pass) (any, error) {
 // misplaced reports signature-looking lines below the top of a file. In
 // Markdown, lines inside fenced code blocks are examples (documentation
 // that shows what a signature line looks like), not misplaced lines.
-func misplaced(r reporter, f *File) {
+func misplaced(r reporter, f *file) {
 	ext := path.Ext(f.Rel)
 	prefix, _, ok := item.Envelope(ext)
 	if !ok {

@@ -62,10 +62,10 @@ func TestSignatureAnalyzer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.Verify = func(f *File, md *item.Metadata) verify.Result {
+	e.Verify = func(f *file, md *item.Metadata) verify.Result {
 		return verify.Check(verify.Input{Kind: f.Kind, ID: f.ID, Space: "project", Path: f.Name, Data: f.Src, Meta: md}, ts, verify.Policy{Now: when})
 	}
-	res, err := Lint(e, Options{Analyzers: []*analysis.Analyzer{Signature}})
+	res, err := lint(e, options{Analyzers: []*analysis.Analyzer{signature}})
 	if err != nil {
 		t.Fatal(err)
 	}

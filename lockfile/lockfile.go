@@ -27,33 +27,33 @@ import (
 	"github.com/ryekit/rye/space"
 )
 
-// FormatVersion is the lockfile format rye reads and writes (the
+// formatVersion is the lockfile format rye reads and writes (the
 // reference's version 1).
-const FormatVersion = 1
+const formatVersion = 1
 
-// File pins the chain of one tool version (spec 3.7), in the
+// file pins the chain of one tool version (spec 3.7), in the
 // reference's format. Integrity is each element's content hash: the hash
 // its signature covers (for a v1 signature the reference's own content
 // hash, so that lockfiles written by the reference keep matching), or for
 // an element of the embedded bundle the SHA-256 of its bytes from the
 // generated manifest.
-type File struct {
+type file struct {
 	LockfileVersion int     `json:"lockfile_version"`
 	GeneratedAt     string  `json:"generated_at"`
-	Root            Root    `json:"root"`
-	ResolvedChain   []Entry `json:"resolved_chain"`
+	Root            root    `json:"root"`
+	ResolvedChain   []entry `json:"resolved_chain"`
 }
 
-// Root is the locked tool.
-type Root struct {
+// root is the locked tool.
+type root struct {
 	ToolID    string `json:"tool_id"`
 	Version   string `json:"version"`
 	Integrity string `json:"integrity"`
 }
 
-// Entry is one pinned chain element. ExecutorID is null for the
+// entry is one pinned chain element. ExecutorID is null for the
 // primitive, as in the item itself.
-type Entry struct {
+type entry struct {
 	ItemID     string  `json:"item_id"`
 	Space      string  `json:"space"`
 	ToolType   string  `json:"tool_type"`
@@ -70,7 +70,7 @@ func Rel(id item.ID, version string) string {
 
 // Found is a lockfile and where it was read.
 type Found struct {
-	Lock  *File
+	Lock  *file
 	Space *space.Space
 	Path  string // as shown to users
 }
@@ -93,7 +93,7 @@ func Find(ss *space.Spaces, id item.ID, version string) (*Found, error) {
 		if err != nil {
 			return nil, fmt.Errorf("lockfile %s: %v", shown, err)
 		}
-		lock, err := Parse(data)
+		lock, err := parse(data)
 		if err != nil {
 			return nil, fmt.Errorf("lockfile %s: %v; refresh it: rye lock tool %s", shown, err, id)
 		}
@@ -105,12 +105,12 @@ func Find(ss *space.Spaces, id item.ID, version string) (*Found, error) {
 	return nil, nil
 }
 
-// Parse decodes a lockfile and checks that it is complete: the
+// parse decodes a lockfile and checks that it is complete: the
 // version rye knows, a root, and a non-empty chain whose every element has
 // an id and an integrity. Unknown fields are allowed (a newer reference
 // may add some); missing ones are not.
-func Parse(data []byte) (*File, error) {
-	var l File
+func parse(data []byte) (*file, error) {
+	var l file
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&l); err != nil {
 		return nil, fmt.Errorf("not valid lockfile JSON: %v", err)
@@ -119,8 +119,8 @@ func Parse(data []byte) (*File, error) {
 		return nil, errors.New("text after the JSON object")
 	}
 	switch {
-	case l.LockfileVersion != FormatVersion:
-		return nil, fmt.Errorf("lockfile_version %d, rye reads version %d", l.LockfileVersion, FormatVersion)
+	case l.LockfileVersion != formatVersion:
+		return nil, fmt.Errorf("lockfile_version %d, rye reads version %d", l.LockfileVersion, formatVersion)
 	case l.Root.ToolID == "" || l.Root.Integrity == "":
 		return nil, errors.New("root needs tool_id and integrity")
 	case len(l.ResolvedChain) == 0:
@@ -153,14 +153,14 @@ func (e *MismatchError) Error() string {
 
 // New pins a chain whose elements have the given integrities (in
 // chain order).
-func New(c *chain.Chain, integrity []string, now time.Time) *File {
-	l := &File{
-		LockfileVersion: FormatVersion,
+func New(c *chain.Chain, integrity []string, now time.Time) *file {
+	l := &file{
+		LockfileVersion: formatVersion,
 		GeneratedAt:     now.UTC().Format(time.RFC3339),
-		Root:            Root{ToolID: string(c.Tool().ID()), Version: c.Tool().Version(), Integrity: integrity[0]},
+		Root:            root{ToolID: string(c.Tool().ID()), Version: c.Tool().Version(), Integrity: integrity[0]},
 	}
 	for i, el := range c.Elements {
-		e := Entry{ItemID: string(el.ID()), Space: string(el.Space()), ToolType: el.ToolType(), Integrity: integrity[i]}
+		e := entry{ItemID: string(el.ID()), Space: string(el.Space()), ToolType: el.ToolType(), Integrity: integrity[i]}
 		if x := el.Executor(); x != "" {
 			e.ExecutorID = &x
 		}
@@ -203,7 +203,7 @@ func (f *Found) Check(c *chain.Chain, integrity []string) error {
 }
 
 // Marshal writes the lockfile as indented JSON with a final newline.
-func (l *File) Marshal() []byte {
+func (l *file) Marshal() []byte {
 	data, err := json.MarshalIndent(l, "", "  ")
 	if err != nil {
 		panic(err) // only strings and ints: cannot fail
@@ -213,7 +213,7 @@ func (l *File) Marshal() []byte {
 
 // Write writes the lockfile into the project space atomically and
 // returns its path.
-func Write(project *space.Space, l *File) (string, error) {
+func Write(project *space.Space, l *file) (string, error) {
 	if project == nil || project.Embedded() {
 		return "", errors.New("no project space to write the lockfile into (run rye init, or pass -C DIR)")
 	}

@@ -89,7 +89,7 @@ func TestLockfileFormat(t *testing.T) {
 	if got := string(l.Marshal()); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
-	back, err := Parse(l.Marshal())
+	back, err := parse(l.Marshal())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestLockfileFormat(t *testing.T) {
 func TestLockfileCheck(t *testing.T) {
 	c := lockChain(t)
 	current := []string{"aa", "bb", "cc"}
-	pinned := func(mut func(*File)) *Found {
+	pinned := func(mut func(*file)) *Found {
 		l := New(c, current, time.Now())
 		if mut != nil {
 			mut(l)
@@ -113,21 +113,21 @@ func TestLockfileCheck(t *testing.T) {
 	}
 	cases := []struct {
 		name string
-		mut  func(*File)
+		mut  func(*file)
 		want string
 	}{
-		{"tool changed", func(l *File) { l.Root.Integrity = "old"; l.ResolvedChain[0].Integrity = "old" },
+		{"tool changed", func(l *file) { l.Root.Integrity = "old"; l.ResolvedChain[0].Integrity = "old" },
 			"test/element_0 integrity: pinned old, now aa"},
-		{"runtime changed", func(l *File) { l.ResolvedChain[1].Integrity = "old" },
+		{"runtime changed", func(l *file) { l.ResolvedChain[1].Integrity = "old" },
 			"test/element_1 integrity: pinned old, now bb"},
-		{"runtime now shadowed from another space", func(l *File) { l.ResolvedChain[1].Space = "system" },
+		{"runtime now shadowed from another space", func(l *file) { l.ResolvedChain[1].Space = "system" },
 			"test/element_1 space: pinned system, now user"},
-		{"another runtime", func(l *File) { l.ResolvedChain[1].ItemID = "other/runtime" },
+		{"another runtime", func(l *file) { l.ResolvedChain[1].ItemID = "other/runtime" },
 			"other/runtime at position 2 of the chain: pinned other/runtime, now test/element_1"},
-		{"chain got shorter", func(l *File) {
-			l.ResolvedChain = append(l.ResolvedChain, Entry{ItemID: "gone/one", Integrity: "x"})
+		{"chain got shorter", func(l *file) {
+			l.ResolvedChain = append(l.ResolvedChain, entry{ItemID: "gone/one", Integrity: "x"})
 		}, "gone/one is pinned but no longer in the chain"},
-		{"chain got longer", func(l *File) { l.ResolvedChain = l.ResolvedChain[:2] },
+		{"chain got longer", func(l *file) { l.ResolvedChain = l.ResolvedChain[:2] },
 			"test/element_2 is not in the pinned chain"},
 	}
 	for _, tc := range cases {
@@ -149,7 +149,7 @@ func TestParseLockfileRejectsIncompleteFiles(t *testing.T) {
 		"no integrity":  `{"lockfile_version":1,"root":{"tool_id":"a","integrity":"x"},"resolved_chain":[{"item_id":"a"}]}`,
 		"wrong integer": `{"lockfile_version":"1"}`,
 	} {
-		if _, err := Parse([]byte(src)); err == nil {
+		if _, err := parse([]byte(src)); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}

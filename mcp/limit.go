@@ -24,7 +24,7 @@ const MaxResponse = 8 << 20
 // as the SDK writes it: r's JSON (without HTML escaping) as a text
 // content, and json.Marshal of r as structured content, with room for the
 // envelope.
-func frameSize(r *Response) (int, error) {
+func frameSize(r *response) (int, error) {
 	text, err := encodeText(r)
 	if err != nil {
 		return 0, err
@@ -42,7 +42,7 @@ func frameSize(r *Response) (int, error) {
 
 // encodeText is the response's text content: its JSON, written without
 // HTML escaping (directives are full of < and >).
-func encodeText(r *Response) (string, error) {
+func encodeText(r *response) (string, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -60,7 +60,7 @@ func encodeText(r *Response) (string, error) {
 // elements (the results of a search over everything); and when even that
 // does not fit, the data is left out. Nothing but the data is cut: the
 // status, the error, the chain and the verdict always arrive whole.
-func fit(r *Response) (*Response, error) {
+func fit(r *response) (*response, error) {
 	size, err := frameSize(r)
 	if err != nil || size <= MaxResponse {
 		return r, err

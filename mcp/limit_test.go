@@ -8,7 +8,7 @@ import (
 // fit cuts only what is too large, and only the data: long strings first,
 // then arrays of many small values; the message then fits MaxResponse.
 func TestFit(t *testing.T) {
-	small := &Response{Status: "success", Data: map[string]any{"stdout": "hello"}, Metadata: meta{}}
+	small := &response{Status: "success", Data: map[string]any{"stdout": "hello"}, Metadata: meta{}}
 	if got, err := fit(small); err != nil || got != small {
 		t.Errorf("a small response was changed: %+v %v", got, err)
 	}
@@ -20,7 +20,7 @@ func TestFit(t *testing.T) {
 		"a long string": map[string]any{"stdout": strings.Repeat("\x01", 3<<20), "return_code": 0},
 		"many values":   map[string]any{"results": many, "total": len(many)},
 	} {
-		r := &Response{Status: "error", Error: "exited with status 1", Data: data, Metadata: meta{DurationMS: 5}}
+		r := &response{Status: "error", Error: "exited with status 1", Data: data, Metadata: meta{DurationMS: 5}}
 		got, err := fit(r)
 		if err != nil {
 			t.Fatal(err)

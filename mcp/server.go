@@ -62,10 +62,10 @@ type Options struct {
 	Log io.Writer
 }
 
-// Response is what every tool returns, as JSON text and as structured
+// response is what every tool returns, as JSON text and as structured
 // content: the reference's result object. Status is "success", "error",
 // or for a dry run that passed "validation_passed".
-type Response struct {
+type response struct {
 	Status string `json:"status"`
 	Type   string `json:"type,omitempty"`
 	ItemID string `json:"item_id,omitempty"`
@@ -161,7 +161,7 @@ func newServer(life context.Context, o Options) *sdk.Server {
 // Transport) until the client closes the stream or ctx ends; either way
 // the tools still running are killed.
 func Serve(ctx context.Context, o Options, r io.Reader, w io.Writer) error {
-	err := newServer(ctx, o).Run(ctx, Transport(r, w))
+	err := newServer(ctx, o).Run(ctx, transport(r, w))
 	if errors.Is(err, io.EOF) {
 		return nil // the client closed the stream: the normal end
 	}
@@ -388,7 +388,7 @@ func trustFolders() []string {
 // the response's JSON (written without HTML escaping: directives are full
 // of < and >), and the same object as structured content; its data cut
 // first when the message would not fit in MaxResponse (fit).
-func respond(r *Response) (*sdk.CallToolResult, any, error) {
+func respond(r *response) (*sdk.CallToolResult, any, error) {
 	r, err := fit(r)
 	if err != nil {
 		return nil, nil, err
@@ -401,6 +401,6 @@ func respond(r *Response) (*sdk.CallToolResult, any, error) {
 }
 
 // failure is the response of a call that stopped on err.
-func failure(kind, id string, err error, started time.Time) *Response {
-	return &Response{Status: "error", Type: kind, ItemID: id, Error: err.Error(), Metadata: since(started)}
+func failure(kind, id string, err error, started time.Time) *response {
+	return &response{Status: "error", Type: kind, ItemID: id, Error: err.Error(), Metadata: since(started)}
 }

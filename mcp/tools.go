@@ -65,7 +65,7 @@ func (s *server) execute(ctx context.Context, _ *sdk.CallToolRequest, a executeA
 	defer cancel()
 	defer context.AfterFunc(s.life, cancel)()
 	r, err := x.Execute(ctx, &executor.Request{Kind: k, ID: id, Params: params, DryRun: a.DryRun, Timeout: s.o.Timeout})
-	resp := &Response{Status: r.Status, Type: r.Type, ItemID: r.ItemID, Data: r.Data, Error: r.Error, Chain: r.Chain, DeclaredInputs: r.DeclaredInputs, Verification: r.Verification, Metadata: r.Metadata}
+	resp := &response{Status: r.Status, Type: r.Type, ItemID: r.ItemID, Data: r.Data, Error: r.Error, Chain: r.Chain, DeclaredInputs: r.DeclaredInputs, Verification: r.Verification, Metadata: r.Metadata}
 	if r.Confinement != nil {
 		resp.Confinement = r.Confinement
 	}
@@ -92,7 +92,7 @@ type searchArgs struct {
 func (s *server) search(ctx context.Context, _ *sdk.CallToolRequest, a searchArgs) (*sdk.CallToolResult, any, error) {
 	started := time.Now()
 	fail := func(err error) (*sdk.CallToolResult, any, error) {
-		return respond(&Response{Status: "error", Type: "search", Error: err.Error(), Metadata: since(started)})
+		return respond(&response{Status: "error", Type: "search", Error: err.Error(), Metadata: since(started)})
 	}
 	p, err := s.project(a.ProjectPath)
 	if err != nil {
@@ -112,7 +112,7 @@ func (s *server) search(ctx context.Context, _ *sdk.CallToolRequest, a searchArg
 	if d.Results == nil {
 		d.Results = []search.Result{}
 	}
-	return respond(&Response{Status: "success", Type: "search", Data: d, Metadata: since(started)})
+	return respond(&response{Status: "success", Type: "search", Data: d, Metadata: since(started)})
 }
 
 // searchData is the data of a search response.
@@ -177,7 +177,7 @@ func (s *server) load(ctx context.Context, _ *sdk.CallToolRequest, a loadArgs) (
 	}
 	it, r := l.Item, l.Result
 	if req.To != nil {
-		return respond(&Response{Status: "success", Type: string(k), ItemID: string(id), Verification: &r, Metadata: since(started),
+		return respond(&response{Status: "success", Type: string(k), ItemID: string(id), Verification: &r, Metadata: since(started),
 			Data: copied(p.Spaces, l, req.To, k, id)})
 	}
 	if r.Verdict.Failed() {
@@ -205,7 +205,7 @@ func (s *server) load(ctx context.Context, _ *sdk.CallToolRequest, a loadArgs) (
 	} else {
 		d.MetadataError = err.Error()
 	}
-	return respond(&Response{Status: "success", Type: string(k), ItemID: string(id), Data: d, Verification: &r, Metadata: since(started)})
+	return respond(&response{Status: "success", Type: string(k), ItemID: string(id), Data: d, Verification: &r, Metadata: since(started)})
 }
 
 // loadData is the data of a load response: the file's content as it
@@ -348,7 +348,7 @@ func (s *server) sign(ctx context.Context, _ *sdk.CallToolRequest, a signArgs) (
 			failed = append(failed, fmt.Sprintf("%s (%s)", r.ID, r.Err))
 		}
 	}
-	resp := &Response{Status: "success", Type: string(k), ItemID: a.ItemID, Metadata: since(started), Data: sign.Summarize(s.o.Key.Fingerprint, req.Format, out.Results, false)}
+	resp := &response{Status: "success", Type: string(k), ItemID: a.ItemID, Metadata: since(started), Data: sign.Summarize(s.o.Key.Fingerprint, req.Format, out.Results, false)}
 	if len(failed) > 0 {
 		resp.Status = "error"
 		resp.Error = fmt.Sprintf("%d of %d not signed: %s", len(failed), len(out.Results), strings.Join(failed, "; "))

@@ -13,21 +13,21 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
-// MaxMessage is the longest message (one line) the transport reads: the
+// maxMessage is the longest message (one line) the transport reads: the
 // SDK's own limit.
-const MaxMessage = sdk.DefaultMaxLineLength
+const maxMessage = sdk.DefaultMaxLineLength
 
-// Transport is MCP's stdio transport over r and w: newline-delimited
+// transport is MCP's stdio transport over r and w: newline-delimited
 // JSON-RPC messages, as the SDK's StdioTransport, with one difference. A
 // line that is not a JSON-RPC message (not JSON, a batch, not a request,
-// notification or response, longer than MaxMessage) is answered with a
+// notification or response, longer than maxMessage) is answered with a
 // JSON-RPC error, parse error or invalid request, and skipped, where the
 // SDK's transport would end the session: a client's malformed message must
 // not take the server down. Blank lines are skipped.
 //
 // Only what the server writes through the returned transport reaches w,
 // one whole message per write.
-func Transport(r io.Reader, w io.Writer) sdk.Transport {
+func transport(r io.Reader, w io.Writer) sdk.Transport {
 	lw := &lockedWriter{w: w}
 	return &sdk.IOTransport{Reader: &lineFilter{src: r, r: bufio.NewReaderSize(r, 64<<10), w: lw}, Writer: lw}
 }
@@ -82,13 +82,13 @@ func (f *lineFilter) Read(p []byte) (int, error) {
 }
 
 // readLine reads one line without its newline. The rest of a line longer
-// than MaxMessage is read and dropped, and tooLong says so.
+// than maxMessage is read and dropped, and tooLong says so.
 func (f *lineFilter) readLine() (line []byte, tooLong bool, err error) {
 	for {
 		chunk, err := f.r.ReadSlice('\n')
 		if !tooLong {
 			line = append(line, chunk...)
-			if len(line) > MaxMessage+1 {
+			if len(line) > maxMessage+1 {
 				tooLong, line = true, nil
 			}
 		}

@@ -204,13 +204,13 @@ func TestMalformedInputKeepsTheServerServing(t *testing.T) {
 	}
 }
 
-// A line longer than MaxMessage is refused, and the next one is served.
+// A line longer than maxMessage is refused, and the next one is served.
 func TestTooLongLine(t *testing.T) {
 	f := newFixture(t)
 	c := startRaw(t, Options{Getenv: f.getenv})
 	c.initialize()
 	go func() {
-		io.WriteString(c.w, `{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"x":"`+strings.Repeat("x", MaxMessage)+`"}}`+"\n")
+		io.WriteString(c.w, `{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"x":"`+strings.Repeat("x", maxMessage)+`"}}`+"\n")
 		c.send(`{"jsonrpc":"2.0","id":4,"method":"tools/list"}`)
 	}()
 	if r := c.next(); errorCode(r) != jsonrpc.CodeInvalidRequest || !strings.Contains(mustJSON(r), "longer than 16 MiB") {

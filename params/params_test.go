@@ -17,7 +17,7 @@ import (
 )
 
 // paramTestNode reads JSON into a node tree keeping the order of keys (as
-// the metadata readers do), which syntax.FromPlain does not.
+// the metadata readers do), which decoding JSON into Go maps would not.
 func paramTestNode(t testing.TB, src string) *syntax.Node {
 	t.Helper()
 	dec := json.NewDecoder(strings.NewReader(src))

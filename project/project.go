@@ -241,7 +241,7 @@ func (p *Project) Writable(name string) (*space.Space, error) {
 		return p.Space()
 	case space.User:
 		if p.Spaces.User == nil {
-			return nil, ErrNoUserSpace
+			return nil, errNoUserSpace
 		}
 		return p.Spaces.User, nil
 	}
@@ -266,9 +266,9 @@ func (p *Project) LoadRequest(k item.Kind, id item.ID, destination string, overw
 	return req, nil
 }
 
-// ErrNoUserSpace is a user space asked for where neither USER_SPACE nor
+// errNoUserSpace is a user space asked for where neither USER_SPACE nor
 // HOME is set.
-var ErrNoUserSpace = errors.New("no user space: set USER_SPACE or HOME")
+var errNoUserSpace = errors.New("no user space: set USER_SPACE or HOME")
 
 // UserRoot is the user space's root, "" when there is none.
 func (p *Project) UserRoot() string {

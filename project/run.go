@@ -122,7 +122,7 @@ const (
 // roots are the projects Dirs or All name (none for neither).
 func (r Run) roots(base *Project) ([]string, error) {
 	if r.All {
-		roots, err := All(base.WorkDir, base.UserRoot())
+		roots, err := all(base.WorkDir, base.UserRoot())
 		if err != nil {
 			return nil, verify.RequestErrorOf(FieldAll, err)
 		}
@@ -216,7 +216,7 @@ func (r Run) route(base *Project, roots []string) ([]route, error) {
 		rt.patterns = append(rt.patterns, pat)
 	}
 	if len(routes) == 0 {
-		below, _ := All(cwd, userRoot)
+		below, _ := all(cwd, userRoot)
 		return nil, &NoProjectError{Dir: cwd, Below: below}
 	}
 	if len(others) > 0 {
@@ -274,7 +274,7 @@ func projectsOfFolder(pat, cwd, userRoot string) ([]folderRoute, error) {
 			return []folderRoute{{root, pat}}, nil
 		}
 	}
-	below, err := All(dir, userRoot)
+	below, err := all(dir, userRoot)
 	if err != nil {
 		return nil, err
 	}
@@ -320,13 +320,13 @@ func (r Run) routeOthers(routes []*route, others []string, cwd string) error {
 	return nil
 }
 
-// All returns every project of the repository that holds dir (rye check
+// all returns every project of the repository that holds dir (rye check
 // --all-projects): the folders above each .ai folder of the files git
 // tracks (the index: what CI checked out, what a commit holds), shown from
 // dir's side of any symbolic link. Outside a git repository it walks the
 // folders under dir (space.FindProjects). The user space's root is never a
 // project.
-func All(dir, userRoot string) ([]string, error) {
+func all(dir, userRoot string) ([]string, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err

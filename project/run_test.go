@@ -164,7 +164,7 @@ func TestAll(t *testing.T) {
 		os.MkdirAll(filepath.Join(top, dir, ".ai", "tools"), 0o755)
 		os.WriteFile(filepath.Join(top, dir, ".ai", "tools", "t.py"), []byte("x = 1\n"), 0o644)
 	}
-	got, err := All(top, "")
+	got, err := all(top, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestAll(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got, err = All(filepath.Join(top, "p"), "")
+	got, err = all(filepath.Join(top, "p"), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestAll(t *testing.T) {
 	if len(got) != 3 || got[0] != filepath.Join(top, "node_modules/m") || got[1] != filepath.Join(top, "p/q") || got[2] != filepath.Join(top, "x") {
 		t.Errorf("in git: %v", got)
 	}
-	if got, _ := All(top, filepath.Join(top, "x")); len(got) != 2 {
+	if got, _ := all(top, filepath.Join(top, "x")); len(got) != 2 {
 		t.Errorf("the user space's root is a project: %v", got)
 	}
 }

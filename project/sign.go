@@ -16,7 +16,7 @@ import (
 // Fields of a signing setup, as a verify.RequestError names them.
 const (
 	FieldFormat      = "format"
-	FieldSpace       = "space"
+	fieldSpace       = "space"
 	FieldDestination = "destination"
 )
 
@@ -39,7 +39,7 @@ type Signing struct {
 func (p *Project) SignRequest(s Signing) (sign.Request, error) {
 	sp, err := p.Writable(s.Space)
 	if err != nil {
-		return sign.Request{}, verify.RequestErrorOf(FieldSpace, err)
+		return sign.Request{}, verify.RequestErrorOf(fieldSpace, err)
 	}
 	name := s.Format
 	if name == "" && p.Settings != nil {
@@ -90,10 +90,10 @@ func (p *Project) signedBy() func(sign.Target, []byte) *sign.Signature {
 	}
 }
 
-// ChangedSince narrows a signing run in space sp to the items whose bytes
+// changedSince narrows a signing run in space sp to the items whose bytes
 // differ from git commit ref (rye sign --changed-since), for
 // sign.Request.Changed.
-func ChangedSince(sp *space.Space, ref string) func([]space.Found) ([]space.Found, error) {
+func changedSince(sp *space.Space, ref string) func([]space.Found) ([]space.Found, error) {
 	return func(items []space.Found) ([]space.Found, error) {
 		repo, prefix, err := gitrepo.OpenAt(sp.Root)
 		if err != nil {
@@ -125,7 +125,7 @@ type SignRun struct {
 	Signing
 	Kinds         []item.Kind // nil: every kind
 	Force, DryRun bool
-	// ChangedSince signs only the selected items whose bytes differ from
+	// changedSince signs only the selected items whose bytes differ from
 	// this git commit's.
 	ChangedSince string
 	// FromChange says the patterns are a change's file list (sign.Request).
@@ -145,12 +145,12 @@ type SignRun struct {
 	AllowContent bool
 }
 
-// Signed is a finished signing run.
-type Signed struct {
+// signed is a finished signing run.
+type signed struct {
 	Key         *sign.Key   // nil when nothing needed the key
 	Fingerprint string      // the signer's key, when known (from the key or its public half)
 	Format      sign.Format // the first project's
-	Selected    int         // items the patterns selected, before ChangedSince
+	Selected    int         // items the patterns selected, before changedSince
 	Skipped     []string    // paths given that name no item
 	Results     []sign.Result
 }
@@ -159,8 +159,8 @@ type Signed struct {
 // pre-commit passes them from a repository's root, sign each in its own
 // project), each in its project's format and checked by its extractor
 // rules, all at one time.
-func Sign(parts []Part, o SignRun) (*Signed, error) {
-	out := &Signed{}
+func Sign(parts []Part, o SignRun) (*signed, error) {
+	out := &signed{}
 	var pub ed25519.PublicKey
 	public := func() (ed25519.PublicKey, error) {
 		if pub == nil && o.PublicKey != nil {
@@ -194,7 +194,7 @@ func Sign(parts []Part, o SignRun) (*Signed, error) {
 		req.Kinds, req.Patterns, req.Time, req.Key, req.PublicKey, req.ReplaceOthers = o.Kinds, p.Patterns, when, key, public, o.ReplaceOthers
 		req.Force, req.DryRun, req.Progress, req.FromChange, req.AllowContent = o.Force, o.DryRun, o.Progress, o.FromChange, o.AllowContent
 		if o.ChangedSince != "" {
-			req.Changed = ChangedSince(req.Space, o.ChangedSince)
+			req.Changed = changedSince(req.Space, o.ChangedSince)
 		}
 		res, err := sign.Run(req)
 		if err != nil {

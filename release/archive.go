@@ -13,43 +13,43 @@ import (
 	"unicode"
 )
 
-// Limits bound what an archive may hold. A bundle is a set of items, each
+// limits bound what an archive may hold. A bundle is a set of items, each
 // at most 1 MiB (bundle.MaxItemSize), so anything far beyond that is
 // hostile or broken.
-type Limits struct {
+type limits struct {
 	MaxCompressed int64 // bytes of the .tar.gz itself
 	MaxEntry      int64 // bytes of one file
 	MaxTotal      int64 // bytes of all files, decompressed
 	MaxEntries    int   // number of entries
 }
 
-// DefaultLimits are the limits rye applies.
-var DefaultLimits = Limits{MaxCompressed: 64 << 20, MaxEntry: 1 << 20, MaxTotal: 256 << 20, MaxEntries: 20000}
+// defaultLimits are the limits rye applies.
+var defaultLimits = limits{MaxCompressed: 64 << 20, MaxEntry: 1 << 20, MaxTotal: 256 << 20, MaxEntries: 20000}
 
-// File is one file of an archive.
-type File struct {
+// file is one file of an archive.
+type file struct {
 	Path string // slash-separated, starting with ".ai/"
 	Data []byte
 	Exec bool // written 0755 rather than 0644
 }
 
-// Archive is the content of a bundle file, read in memory.
-type Archive struct {
-	Files  []File // in archive order
-	byPath map[string]*File
+// archive is the content of a bundle file, read in memory.
+type archive struct {
+	Files  []file // in archive order
+	byPath map[string]*file
 }
 
 // Get returns the file at p, or nil.
-func (a *Archive) Get(p string) *File { return a.byPath[p] }
+func (a *archive) Get(p string) *file { return a.byPath[p] }
 
-// UnsafeError is an archive refused for its shape, before its content is
+// unsafeError is an archive refused for its shape, before its content is
 // looked at: the entry and why.
-type UnsafeError struct {
+type unsafeError struct {
 	Entry  string
 	Reason string
 }
 
-func (e *UnsafeError) Error() string {
+func (e *unsafeError) Error() string {
 	if e.Entry == "" {
 		return "unsafe archive: " + e.Reason
 	}
@@ -64,21 +64,21 @@ func (e *UnsafeError) Error() string {
 // the limits, counted as the data decompresses (a gzip bomb stops at the
 // limit, not at the end of memory). Directory entries are accepted and
 // ignored (rye writes none).
-func ReadArchive(data []byte, lim Limits) (*Archive, error) {
+func ReadArchive(data []byte, lim limits) (*archive, error) {
 	if int64(len(data)) > lim.MaxCompressed {
-		return nil, &UnsafeError{Reason: fmt.Sprintf("the file is larger than %d bytes", lim.MaxCompressed)}
+		return nil, &unsafeError{Reason: fmt.Sprintf("the file is larger than %d bytes", lim.MaxCompressed)}
 	}
 	src := bytes.NewReader(data)
 	gz, err := gzip.NewReader(src)
 	if err != nil {
-		return nil, &UnsafeError{Reason: "not a gzip file: " + err.Error()}
+		return nil, &unsafeError{Reason: "not a gzip file: " + err.Error()}
 	}
 	gz.Multistream(false)
 	// total counts every decompressed byte, tar headers and padding
 	// included, so that no layout can make it inflate past the limit.
 	total := &limitedReader{r: gz, left: lim.MaxTotal + 64<<10}
 	tr := tar.NewReader(total)
-	a := &Archive{byPath: map[string]*File{}}
+	a := &archive{byPath: map[string]*file{}}
 	seen := map[string]bool{}
 	folded := map[string]string{}
 	var size int64
@@ -89,59 +89,59 @@ func ReadArchive(data []byte, lim Limits) (*Archive, error) {
 		}
 		if err != nil {
 			if total.exceeded {
-				return nil, &UnsafeError{Reason: fmt.Sprintf("it decompresses to more than %d bytes", lim.MaxTotal)}
+				return nil, &unsafeError{Reason: fmt.Sprintf("it decompresses to more than %d bytes", lim.MaxTotal)}
 			}
-			return nil, &UnsafeError{Reason: "not a valid tar archive: " + err.Error()}
+			return nil, &unsafeError{Reason: "not a valid tar archive: " + err.Error()}
 		}
 		if entries >= lim.MaxEntries {
-			return nil, &UnsafeError{Reason: fmt.Sprintf("more than %d entries", lim.MaxEntries)}
+			return nil, &unsafeError{Reason: fmt.Sprintf("more than %d entries", lim.MaxEntries)}
 		}
 		name := h.Name
 		if err := checkEntryName(name); err != "" {
-			return nil, &UnsafeError{Entry: name, Reason: err}
+			return nil, &unsafeError{Entry: name, Reason: err}
 		}
 		if reason := checkEntryType(h); reason != "" {
-			return nil, &UnsafeError{Entry: name, Reason: reason}
+			return nil, &unsafeError{Entry: name, Reason: reason}
 		}
 		if h.Typeflag == tar.TypeDir {
 			continue
 		}
 		if seen[name] {
-			return nil, &UnsafeError{Entry: name, Reason: "appears twice"}
+			return nil, &unsafeError{Entry: name, Reason: "appears twice"}
 		}
 		seen[name] = true
 		key := strings.ToLower(name)
 		if other, dup := folded[key]; dup {
-			return nil, &UnsafeError{Entry: name, Reason: fmt.Sprintf("differs from %q only in case (they would collide on a case-insensitive file system)", other)}
+			return nil, &unsafeError{Entry: name, Reason: fmt.Sprintf("differs from %q only in case (they would collide on a case-insensitive file system)", other)}
 		}
 		folded[key] = name
 		if h.Size > lim.MaxEntry {
-			return nil, &UnsafeError{Entry: name, Reason: fmt.Sprintf("is %d bytes, over the %d-byte limit for one file", h.Size, lim.MaxEntry)}
+			return nil, &unsafeError{Entry: name, Reason: fmt.Sprintf("is %d bytes, over the %d-byte limit for one file", h.Size, lim.MaxEntry)}
 		}
 		size += h.Size
 		if size > lim.MaxTotal {
-			return nil, &UnsafeError{Reason: fmt.Sprintf("its files add up to more than %d bytes", lim.MaxTotal)}
+			return nil, &unsafeError{Reason: fmt.Sprintf("its files add up to more than %d bytes", lim.MaxTotal)}
 		}
 		body, err := io.ReadAll(io.LimitReader(tr, lim.MaxEntry+1))
 		if err != nil {
 			if total.exceeded {
-				return nil, &UnsafeError{Reason: fmt.Sprintf("it decompresses to more than %d bytes", lim.MaxTotal)}
+				return nil, &unsafeError{Reason: fmt.Sprintf("it decompresses to more than %d bytes", lim.MaxTotal)}
 			}
-			return nil, &UnsafeError{Entry: name, Reason: "cannot be read: " + err.Error()}
+			return nil, &unsafeError{Entry: name, Reason: "cannot be read: " + err.Error()}
 		}
 		if int64(len(body)) != h.Size {
-			return nil, &UnsafeError{Entry: name, Reason: "its size does not match its header"}
+			return nil, &unsafeError{Entry: name, Reason: "its size does not match its header"}
 		}
-		a.Files = append(a.Files, File{Path: name, Data: body, Exec: h.Mode&0o111 != 0})
+		a.Files = append(a.Files, file{Path: name, Data: body, Exec: h.Mode&0o111 != 0})
 	}
 	// Nothing may follow the tar stream but its zero padding, and nothing
 	// may follow the gzip stream (reading to its end also checks its CRC).
 	rest, err := io.ReadAll(io.LimitReader(total, 1<<20))
 	if err != nil || len(bytes.Trim(rest, "\x00")) > 0 {
-		return nil, &UnsafeError{Reason: "data after the end of the tar archive"}
+		return nil, &unsafeError{Reason: "data after the end of the tar archive"}
 	}
 	if src.Len() > 0 {
-		return nil, &UnsafeError{Reason: "data after the end of the gzip stream"}
+		return nil, &unsafeError{Reason: "data after the end of the gzip stream"}
 	}
 	for i := range a.Files {
 		a.byPath[a.Files[i].Path] = &a.Files[i]
@@ -220,13 +220,13 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// WriteArchive writes files as a deterministic .tar.gz: entries sorted by
+// writeArchive writes files as a deterministic .tar.gz: entries sorted by
 // path, no directory entries, every header the same but for name, size
 // and mode (0644, or 0755 for executables), mtime fixed to mtime (whole
 // seconds), owner 0:0 without names, and a gzip header without name or
 // time. The same files and mtime always give the same bytes.
-func WriteArchive(w io.Writer, files []File, mtime time.Time) error {
-	sorted := append([]File(nil), files...)
+func writeArchive(w io.Writer, files []file, mtime time.Time) error {
+	sorted := append([]file(nil), files...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
 	gz, err := gzip.NewWriterLevel(w, gzip.BestCompression)
 	if err != nil {

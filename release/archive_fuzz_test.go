@@ -20,7 +20,7 @@ func FuzzReadArchive(f *testing.F) {
 	f.Add(build(f, []entry{{h: tar.Header{Typeflag: tar.TypeSymlink, Name: ".ai/x", Linkname: "/etc"}}}))
 	f.Add(build(f, []entry{reg("../x", []byte("x"))}))
 	f.Add([]byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff})
-	small := Limits{MaxCompressed: 1 << 20, MaxEntry: 64 << 10, MaxTotal: 1 << 20, MaxEntries: 100}
+	small := limits{MaxCompressed: 1 << 20, MaxEntry: 64 << 10, MaxTotal: 1 << 20, MaxEntries: 100}
 	policy := verify.Policy{Now: time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		a, err := ReadArchive(data, small)
@@ -46,6 +46,6 @@ func FuzzReadArchive(f *testing.F) {
 		if total > small.MaxTotal || len(a.Files) > small.MaxEntries {
 			t.Fatalf("accepted %d bytes in %d files", total, len(a.Files))
 		}
-		Check(data, p.trust, policy, small)
+		check(data, p.trust, policy, small)
 	})
 }

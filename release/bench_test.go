@@ -67,7 +67,7 @@ func BenchmarkCheck(b *testing.B) {
 	b.SetBytes(int64(len(c.Archive)))
 	policy := verify.Policy{Now: time.Now()}
 	for b.Loop() {
-		if r := Check(c.Archive, p.trust, policy, DefaultLimits); r.Failed() {
+		if r := check(c.Archive, p.trust, policy, defaultLimits); r.Failed() {
 			b.Fatal(r.Reason)
 		}
 	}
@@ -76,7 +76,7 @@ func BenchmarkCheck(b *testing.B) {
 
 func BenchmarkInstall(b *testing.B) {
 	p, c := benchCreated(b)
-	r := Check(c.Archive, p.trust, verify.Policy{Now: time.Now()}, DefaultLimits)
+	r := check(c.Archive, p.trust, verify.Policy{Now: time.Now()}, defaultLimits)
 	for b.Loop() {
 		dest := b.TempDir()
 		os.MkdirAll(filepath.Join(dest, ".ai"), 0o755)

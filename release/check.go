@@ -18,16 +18,16 @@ import (
 
 // Bundle verdicts: the first check that fails decides, in this order.
 const (
-	Verified        = "verified"
-	Unsafe          = "unsafe-archive"     // the archive's shape (ReadArchive)
-	NoManifest      = "no-manifest"        // none, or more than one
-	ManifestInvalid = "invalid-manifest"   // does not parse, or disagrees with its path
-	ManifestFailed  = "manifest-signature" // the manifest's own signature: Reason says which verdict
-	MissingFile     = "missing-file"       // listed in the manifest, absent from the archive
-	ExtraFile       = "extra-file"         // in the archive, not in the manifest
-	HashMismatch    = "hash-mismatch"      // a file's bytes differ from the manifest's sha256
-	EntryMismatch   = "entry-mismatch"     // a file's kind, id or signature differ from its manifest entry
-	ItemFailed      = "item-failed"        // an item's own signature does not verify
+	verified        = "verified"
+	unsafe          = "unsafe-archive"     // the archive's shape (ReadArchive)
+	noManifest      = "no-manifest"        // none, or more than one
+	manifestInvalid = "invalid-manifest"   // does not parse, or disagrees with its path
+	manifestFailed  = "manifest-signature" // the manifest's own signature: Reason says which verdict
+	missingFile     = "missing-file"       // listed in the manifest, absent from the archive
+	extraFile       = "extra-file"         // in the archive, not in the manifest
+	hashMismatch    = "hash-mismatch"      // a file's bytes differ from the manifest's sha256
+	entryMismatch   = "entry-mismatch"     // a file's kind, id or signature differ from its manifest entry
+	itemFailed      = "item-failed"        // an item's own signature does not verify
 )
 
 // Result is a checked bundle: one verdict for the bundle, one per item.
@@ -35,26 +35,26 @@ type Result struct {
 	Verdict  string
 	Reason   string
 	ID       item.ID
-	Manifest *Manifest
-	Archive  *Archive
+	Manifest *manifest
+	Archive  *archive
 	Items    []verify.Result
 	// Shipped are the copies of its signers' keys the bundle carries (by
 	// fingerprint, those that parse), never trusted by themselves.
-	Shipped []Shipped
+	Shipped []shipped
 	// Untrusted are the shipped keys that signed the manifest or an item
 	// and that the trust store does not hold: what --trust would name.
-	Untrusted []Shipped
+	Untrusted []shipped
 	unknown   []string // fingerprints of signers the trust store lacks
 }
 
-// Shipped is a key a bundle carries: its fingerprint and owner.
-type Shipped struct {
+// shipped is a key a bundle carries: its fingerprint and owner.
+type shipped struct {
 	Fingerprint string `json:"fingerprint"`
 	Owner       string `json:"owner,omitempty"`
 }
 
 // String is "0adcddbb0f7539ca (Alice <alice@example.com>)".
-func (s Shipped) String() string {
+func (s shipped) String() string {
 	if s.Owner == "" {
 		return s.Fingerprint
 	}
@@ -75,42 +75,42 @@ func (r *Result) TrustCommand(file string) string {
 }
 
 // Failed reports whether the bundle did not verify.
-func (r *Result) Failed() bool { return r.Verdict != Verified }
+func (r *Result) Failed() bool { return r.Verdict != verified }
 
 func (r *Result) fail(verdict, format string, args ...any) *Result {
 	r.Verdict, r.Reason = verdict, fmt.Sprintf(format, args...)
 	return r
 }
 
-// Check reads a bundle file's bytes (ReadArchive) and checks them
-// (CheckArchive); an archive ReadArchive refuses is the Unsafe verdict.
-func Check(data []byte, ts *verify.TrustStore, p verify.Policy, lim Limits) *Result {
+// check reads a bundle file's bytes (ReadArchive) and checks them
+// (checkArchive); an archive ReadArchive refuses is the Unsafe verdict.
+func check(data []byte, ts *verify.TrustStore, p verify.Policy, lim limits) *Result {
 	a, err := ReadArchive(data, lim)
 	if err != nil {
-		return Refused(err)
+		return refused(err)
 	}
-	return CheckArchive(a, ts, p)
+	return checkArchive(a, ts, p)
 }
 
-// Refused is the result of an archive that ReadArchive refused.
-func Refused(err error) *Result { return (&Result{}).fail(Unsafe, "%v", err) }
+// refused is the result of an archive that ReadArchive refused.
+func refused(err error) *Result { return (&Result{}).fail(unsafe, "%v", err) }
 
-// CheckArchive verifies a bundle read by ReadArchive, without writing
+// checkArchive verifies a bundle read by ReadArchive, without writing
 // anything: the manifest (found, parsed, its v2 signature by a key of ts,
 // for kind bundle and the bundle's id), then that the archive's files are
 // exactly the manifest's with the same hashes, then every item's own
 // signature. Keys shipped inside the bundle are never trusted here: ts
-// decides (rye bundle install --trust FP adds one, after ShippedKey
+// decides (rye bundle install --trust FP adds one, after shippedKey
 // checked it).
-func CheckArchive(a *Archive, ts *verify.TrustStore, p verify.Policy) *Result {
+func checkArchive(a *archive, ts *verify.TrustStore, p verify.Policy) *Result {
 	r := &Result{Archive: a}
 	mp, err := manifestPath(a)
 	if err != nil {
-		return r.fail(NoManifest, "%v", err)
+		return r.fail(noManifest, "%v", err)
 	}
 	id, err := bundleID(mp)
 	if err != nil {
-		return r.fail(ManifestInvalid, "%s: the bundle id in its path: %v", mp, err)
+		return r.fail(manifestInvalid, "%s: the bundle id in its path: %v", mp, err)
 	}
 	r.ID = id
 	r.Shipped = shippedKeys(a, id)
@@ -118,14 +118,14 @@ func CheckArchive(a *Archive, ts *verify.TrustStore, p verify.Policy) *Result {
 	mdata := a.Get(mp).Data
 	if v, reason := r.checkManifestSignature(mdata, mp, id, ts, p); v != verify.Verified {
 		r.checkItems(ts, p) // still useful to see, though nothing installs
-		return r.fail(ManifestFailed, "%s: %s: %s", mp, v, reason)
+		return r.fail(manifestFailed, "%s: %s: %s", mp, v, reason)
 	}
-	m, err := ParseManifest(mdata)
+	m, err := parseManifest(mdata)
 	if err != nil {
-		return r.fail(ManifestInvalid, "%s: %v", mp, err)
+		return r.fail(manifestInvalid, "%s: %v", mp, err)
 	}
 	if m.Bundle.ID != string(id) {
-		return r.fail(ManifestInvalid, "%s: the manifest names bundle %q, but it is the manifest of %s", mp, m.Bundle.ID, id)
+		return r.fail(manifestInvalid, "%s: the manifest names bundle %q, but it is the manifest of %s", mp, m.Bundle.ID, id)
 	}
 	r.Manifest = m
 	var missing, extra []string
@@ -140,14 +140,14 @@ func CheckArchive(a *Archive, ts *verify.TrustStore, p verify.Policy) *Result {
 		}
 	}
 	if len(missing) > 0 {
-		return r.fail(MissingFile, "the manifest lists %s that the archive does not hold", strings.Join(missing, ", "))
+		return r.fail(missingFile, "the manifest lists %s that the archive does not hold", strings.Join(missing, ", "))
 	}
 	if len(extra) > 0 {
-		return r.fail(ExtraFile, "the archive holds %s that the manifest does not list", strings.Join(extra, ", "))
+		return r.fail(extraFile, "the archive holds %s that the manifest does not list", strings.Join(extra, ", "))
 	}
 	for _, p := range m.Paths() {
 		if got := sha256Hex(a.Get(p).Data); got != m.Files[p].SHA256 {
-			return r.fail(HashMismatch, "%s: its sha256 is %s, the manifest says %s (changed after the bundle was made)", p, got, m.Files[p].SHA256)
+			return r.fail(hashMismatch, "%s: its sha256 is %s, the manifest says %s (changed after the bundle was made)", p, got, m.Files[p].SHA256)
 		}
 	}
 	if v, reason := r.checkEntries(); v != "" {
@@ -161,9 +161,9 @@ func CheckArchive(a *Archive, ts *verify.TrustStore, p verify.Policy) *Result {
 		}
 	}
 	if len(failed) > 0 {
-		return r.fail(ItemFailed, "%s do not verify: %s", countItems(len(failed)), strings.Join(failed, "; "))
+		return r.fail(itemFailed, "%s do not verify: %s", countItems(len(failed)), strings.Join(failed, "; "))
 	}
-	r.Verdict = Verified
+	r.Verdict = verified
 	return r
 }
 
@@ -173,7 +173,7 @@ func CheckArchive(a *Archive, ts *verify.TrustStore, p verify.Policy) *Result {
 // for kind bundle and this id.
 func (r *Result) checkManifestSignature(data []byte, mp string, id item.ID, ts *verify.TrustStore, p verify.Policy) (verify.Verdict, string) {
 	v := verify.Check(verify.Input{
-		Kind: KindBundle, ID: id, Space: "bundle", Path: mp, Data: data, Require: sign.V2,
+		Kind: kindBundle, ID: id, Space: "bundle", Path: mp, Data: data, Require: sign.V2,
 		Resign:    "rye bundle create " + string(id),
 		TrustHint: r.trustHint,
 	}, ts, p)
@@ -197,16 +197,16 @@ func (r *Result) trustHint(fp string) string {
 
 // shippedKeys are the keys a bundle carries, read from its archive (a
 // file that does not parse is left out: checkEntries refuses it).
-func shippedKeys(a *Archive, id item.ID) []Shipped {
-	prefix := strings.TrimSuffix(KeyPath(id, "x"), "x.toml")
-	var out []Shipped
+func shippedKeys(a *archive, id item.ID) []shipped {
+	prefix := strings.TrimSuffix(keyPath(id, "x"), "x.toml")
+	var out []shipped
 	for _, f := range a.Files {
 		name, ok := strings.CutPrefix(f.Path, prefix)
 		if !ok || !strings.HasSuffix(name, ".toml") || strings.Contains(name, "/") {
 			continue
 		}
 		if k, err := verify.ParseTrustedKey(name, f.Data); err == nil {
-			out = append(out, Shipped{Fingerprint: k.Fingerprint, Owner: k.Owner})
+			out = append(out, shipped{Fingerprint: k.Fingerprint, Owner: k.Owner})
 		}
 	}
 	return out
@@ -234,22 +234,22 @@ func (r *Result) checkEntries() (string, string) {
 	for _, p := range r.Manifest.Paths() {
 		e := r.Manifest.Files[p]
 		data := r.Archive.Get(p).Data
-		if e.Kind == KindTrustedKey {
+		if e.Kind == kindTrustedKey {
 			if _, err := verify.ParseTrustedKey(path.Base(p), data); err != nil {
-				return EntryMismatch, fmt.Sprintf("%s: shipped key: %v", p, err)
+				return entryMismatch, fmt.Sprintf("%s: shipped key: %v", p, err)
 			}
 			continue
 		}
 		k, id, _, err := space.KindAndID(strings.TrimPrefix(p, ".ai/"))
 		if err != nil {
-			return EntryMismatch, fmt.Sprintf("%s: %v", p, err)
+			return entryMismatch, fmt.Sprintf("%s: %v", p, err)
 		}
 		if string(k) != e.Kind || string(id) != e.ID {
-			return EntryMismatch, fmt.Sprintf("%s is %s %s, the manifest says %s %s", p, k, id, e.Kind, e.ID)
+			return entryMismatch, fmt.Sprintf("%s is %s %s, the manifest says %s %s", p, k, id, e.Kind, e.ID)
 		}
 		found := sign.Find(data, path.Ext(p))
 		if found.Line == nil || found.Line.Format.String() != e.Signature.Format || found.Line.Fingerprint != e.Signature.FP {
-			return EntryMismatch, fmt.Sprintf("%s: its signature line is not the %s signature by %s that the manifest records", p, e.Signature.Format, e.Signature.FP)
+			return entryMismatch, fmt.Sprintf("%s: its signature line is not the %s signature by %s that the manifest records", p, e.Signature.Format, e.Signature.FP)
 		}
 	}
 	return "", ""
@@ -272,7 +272,7 @@ func (r *Result) checkItems(ts *verify.TrustStore, p verify.Policy) {
 // manifestPath returns the path of the archive's manifest: the one file
 // named .ai/bundles/<id>/manifest.yaml. None, or more than one, is an
 // error.
-func manifestPath(a *Archive) (string, error) {
+func manifestPath(a *archive) (string, error) {
 	var found []string
 	for _, f := range a.Files {
 		if strings.HasPrefix(f.Path, ".ai/bundles/") && strings.HasSuffix(f.Path, "/manifest.yaml") {
@@ -304,17 +304,17 @@ func (e *ShippedKeyError) Unwrap() error { return e.Err }
 // named by trust (fingerprints) among those the bundle ships added to ts
 // (rye bundle verify and install --trust FP): each is taken from the
 // bundle only when its fingerprint, recomputed from the key, is FP
-// (ShippedKey). It returns the shipped keys it trusted, by fingerprint.
+// (shippedKey). It returns the shipped keys it trusted, by fingerprint.
 func CheckTrusting(data []byte, ts *verify.TrustStore, p verify.Policy, trust []string) (*Result, map[string][]byte, error) {
-	archive, err := ReadArchive(data, DefaultLimits)
+	archive, err := ReadArchive(data, defaultLimits)
 	if err != nil {
-		return Refused(err), nil, nil
+		return refused(err), nil, nil
 	}
 	shipped := map[string][]byte{}
 	if len(trust) > 0 {
 		var sources []verify.TrustSource
 		for _, fp := range trust {
-			src, keyData, err := ShippedKey(archive, fp)
+			src, keyData, err := shippedKey(archive, fp)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -325,15 +325,15 @@ func CheckTrusting(data []byte, ts *verify.TrustStore, p verify.Policy, trust []
 			return nil, nil, err
 		}
 	}
-	return CheckArchive(archive, ts, p), shipped, nil
+	return checkArchive(archive, ts, p), shipped, nil
 }
 
-// ShippedKey returns the trust tier made of the bundle's shipped copy of
+// shippedKey returns the trust tier made of the bundle's shipped copy of
 // key fp, for rye bundle install --trust fp: the file must be in the
 // archive at its place, parse, and hold the key whose fingerprint,
 // recomputed from the key itself, is fp (ParseTrustedKey refuses a file
 // named after another key). Its errors are *ShippedKeyError.
-func ShippedKey(a *Archive, fp string) (verify.TrustSource, []byte, error) {
+func shippedKey(a *archive, fp string) (verify.TrustSource, []byte, error) {
 	fail := func(format string, args ...any) (verify.TrustSource, []byte, error) {
 		return verify.TrustSource{}, nil, &ShippedKeyError{Fingerprint: fp, Err: fmt.Errorf(format, args...)}
 	}
@@ -348,7 +348,7 @@ func ShippedKey(a *Archive, fp string) (verify.TrustSource, []byte, error) {
 	if err != nil {
 		return fail("%s: the bundle id in its path: %v", mp, err)
 	}
-	kp := KeyPath(id, fp)
+	kp := keyPath(id, fp)
 	f := a.Get(kp)
 	if f == nil {
 		return fail("the bundle ships no key %s (%s)", fp, kp)
@@ -360,7 +360,7 @@ func ShippedKey(a *Archive, fp string) (verify.TrustSource, []byte, error) {
 	return src, f.Data, nil
 }
 
-// ReadFile reads a bundle file, refusing one over DefaultLimits'
+// ReadFile reads a bundle file, refusing one over defaultLimits'
 // compressed size before reading it all.
 func ReadFile(file string) ([]byte, error) {
 	f, err := os.Open(file)
@@ -368,7 +368,7 @@ func ReadFile(file string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, DefaultLimits.MaxCompressed+1))
+	data, err := io.ReadAll(io.LimitReader(f, defaultLimits.MaxCompressed+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", file, err)
 	}

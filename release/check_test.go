@@ -32,7 +32,7 @@ func resigned(t *testing.T, p *project, archive []byte, edit func(string) string
 			if files == nil && text == string(e.data) {
 				t.Fatal("the edit changed nothing")
 			}
-			data, err := sign.Sign(p.key, sign.V2, KindBundle, "rel", ".yaml", []byte(text), signTime)
+			data, err := sign.Sign(p.key, sign.V2, kindBundle, "rel", ".yaml", []byte(text), signTime)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -52,7 +52,7 @@ func TestManifestEntriesAreChecked(t *testing.T) {
 	p := newProject(t)
 	good := p.create(t).Archive
 	fp := p.key.Fingerprint
-	kp := KeyPath("rel", fp)
+	kp := keyPath("rel", fp)
 	key := readArchive(t, good).Get(kp).Data
 	garbage := []byte("this is not toml [")
 	other := testKey(9)
@@ -69,26 +69,26 @@ func TestManifestEntriesAreChecked(t *testing.T) {
 		verdict string
 		reason  string
 	}{
-		{"re-signed unchanged", resigned(t, p, good, func(m string) string { return m }, map[string][]byte{}), Verified, ""},
+		{"re-signed unchanged", resigned(t, p, good, func(m string) string { return m }, map[string][]byte{}), verified, ""},
 		{"another id", resigned(t, p, good, replace(`id: "rel/hello"`, `id: "rel/other"`), nil),
-			EntryMismatch, ".ai/tools/rel/hello.sh is tool rel/hello, the manifest says tool rel/other"},
+			entryMismatch, ".ai/tools/rel/hello.sh is tool rel/hello, the manifest says tool rel/other"},
 		{"another kind", resigned(t, p, good, replace("kind: \"knowledge\"\n    id: \"rel/notes\"", "kind: \"directive\"\n    id: \"rel/notes\""), nil),
-			EntryMismatch, ".ai/knowledge/rel/notes.md is knowledge rel/notes, the manifest says directive rel/notes"},
+			entryMismatch, ".ai/knowledge/rel/notes.md is knowledge rel/notes, the manifest says directive rel/notes"},
 		{"another signature format", resigned(t, p, good, replace(`format: "v2"`, `format: "v1"`), nil),
-			EntryMismatch, "its signature line is not the v1 signature by " + fp},
+			entryMismatch, "its signature line is not the v1 signature by " + fp},
 		{"another signer", resigned(t, p, good, replace(`fp: "`+fp+`"`, `fp: "0123456789abcdef"`), nil),
-			EntryMismatch, "its signature line is not the v2 signature by 0123456789abcdef"},
+			entryMismatch, "its signature line is not the v2 signature by 0123456789abcdef"},
 		{"a shipped key that does not parse", resigned(t, p, good, withKey(garbage), map[string][]byte{kp: garbage}),
-			EntryMismatch, kp + ": shipped key: invalid trusted-key file"},
+			entryMismatch, kp + ": shipped key: invalid trusted-key file"},
 		{"a shipped key that is another key", resigned(t, p, good, withKey(otherKey), map[string][]byte{kp: otherKey}),
-			EntryMismatch, kp + ": shipped key: the file is named " + fp + " but its key's fingerprint is " + other.Fingerprint},
+			entryMismatch, kp + ": shipped key: the file is named " + fp + " but its key's fingerprint is " + other.Fingerprint},
 		{"another bundle", resigned(t, p, good, func(m string) string {
 			m = strings.Replace(m, "  id: \"rel\"\n", "  id: \"other\"\n", 1)
 			return strings.ReplaceAll(m, ".ai/bundles/rel/", ".ai/bundles/other/")
-		}, nil), ManifestInvalid, `the manifest names bundle "other", but it is the manifest of rel`},
+		}, nil), manifestInvalid, `the manifest names bundle "other", but it is the manifest of rel`},
 	}
 	for _, c := range cases {
-		r := Check(c.archive, p.trust, verify.Policy{Now: time.Now()}, DefaultLimits)
+		r := check(c.archive, p.trust, verify.Policy{Now: time.Now()}, defaultLimits)
 		if r.Verdict != c.verdict || !strings.Contains(r.Reason, c.reason) {
 			t.Errorf("%s: %s: %s\nwant %s containing %q", c.name, r.Verdict, r.Reason, c.verdict, c.reason)
 		}
@@ -97,7 +97,7 @@ func TestManifestEntriesAreChecked(t *testing.T) {
 
 // Directory entries count towards MaxEntries like files.
 func TestMaxEntries(t *testing.T) {
-	lim := DefaultLimits
+	lim := defaultLimits
 	lim.MaxEntries = 3
 	entries := []entry{
 		{h: tar.Header{Typeflag: tar.TypeDir, Name: ".ai/tools/a/", Mode: 0o755}},
@@ -109,7 +109,7 @@ func TestMaxEntries(t *testing.T) {
 		t.Fatalf("at the limit: %v", err)
 	}
 	_, err = ReadArchive(build(t, append(entries, reg(".ai/tools/a/z.sh", []byte("z")))), lim)
-	var ue *UnsafeError
+	var ue *unsafeError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "more than 3 entries") {
 		t.Errorf("over the limit: %v", err)
 	}
@@ -120,19 +120,19 @@ func TestMaxEntries(t *testing.T) {
 // needs for --trust.
 func TestManifestSignerKeyIsShipped(t *testing.T) {
 	releaser, c := releasedByAnotherKey(t)
-	kp := KeyPath("rel", releaser.Fingerprint)
-	if e, ok := c.Manifest.Files[kp]; !ok || e.Kind != KindTrustedKey || e.ID != releaser.Fingerprint {
+	kp := keyPath("rel", releaser.Fingerprint)
+	if e, ok := c.Manifest.Files[kp]; !ok || e.Kind != kindTrustedKey || e.ID != releaser.Fingerprint {
 		t.Fatalf("the manifest does not list %s: %+v", kp, c.Manifest.Files)
 	}
 	// An installer who trusts the items' signer but not the releaser: the
 	// manifest fails, and --trust with the releaser's fingerprint mends it.
 	installer := newProject(t)
-	r := Check(c.Archive, installer.trust, verify.Policy{Now: time.Now()}, DefaultLimits)
-	if r.Verdict != ManifestFailed || !strings.Contains(r.Reason, "--trust "+releaser.Fingerprint) {
+	r := check(c.Archive, installer.trust, verify.Policy{Now: time.Now()}, defaultLimits)
+	if r.Verdict != manifestFailed || !strings.Contains(r.Reason, "--trust "+releaser.Fingerprint) {
 		t.Fatalf("%s: %s", r.Verdict, r.Reason)
 	}
 	a := readArchive(t, c.Archive)
-	src, _, err := ShippedKey(a, releaser.Fingerprint)
+	src, _, err := shippedKey(a, releaser.Fingerprint)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestManifestSignerKeyIsShipped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := CheckArchive(a, ts, verify.Policy{Now: time.Now()}); r.Failed() {
+	if r := checkArchive(a, ts, verify.Policy{Now: time.Now()}); r.Failed() {
 		t.Errorf("with --trust %s: %s: %s", releaser.Fingerprint, r.Verdict, r.Reason)
 	}
 }
@@ -152,7 +152,7 @@ func TestFailedUndoKeepsOriginals(t *testing.T) {
 	policy := verify.Policy{Now: time.Now()}
 	dest := t.TempDir()
 	os.MkdirAll(filepath.Join(dest, ".ai"), 0o755)
-	if _, err := Install(Check(p.create(t).Archive, p.trust, policy, DefaultLimits), InstallOptions{Root: dest, Now: time.Now()}); err != nil {
+	if _, err := Install(check(p.create(t).Archive, p.trust, policy, defaultLimits), InstallOptions{Root: dest, Now: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	plan := filepath.Join(dest, ".ai/directives/rel/sub/plan.md")
@@ -174,7 +174,7 @@ func TestFailedUndoKeepsOriginals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Install(Check(v2.Archive, p.trust, policy, DefaultLimits), InstallOptions{Root: dest, Now: time.Now(), faults: faults{after: 2, restore: true}})
+	_, err = Install(check(v2.Archive, p.trust, policy, defaultLimits), InstallOptions{Root: dest, Now: time.Now(), faults: faults{after: 2, restore: true}})
 	if err == nil {
 		t.Fatal("installed")
 	}
@@ -228,7 +228,7 @@ func TestInstallRecordsTheArchiveSum(t *testing.T) {
 	dest := t.TempDir()
 	os.MkdirAll(filepath.Join(dest, ".ai"), 0o755)
 	archive := p.create(t).Archive
-	rec, err := Install(Check(archive, p.trust, verify.Policy{Now: time.Now()}, DefaultLimits), InstallOptions{Root: dest, Now: time.Now(), Archive: archive})
+	rec, err := Install(check(archive, p.trust, verify.Policy{Now: time.Now()}, defaultLimits), InstallOptions{Root: dest, Now: time.Now(), Archive: archive})
 	if err != nil {
 		t.Fatal(err)
 	}

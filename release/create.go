@@ -68,7 +68,7 @@ func countItems(n int) string {
 // Created is a made bundle.
 type Created struct {
 	Archive  []byte
-	Manifest *Manifest
+	Manifest *manifest
 	Items    []verify.Result
 }
 
@@ -101,10 +101,10 @@ func Create(o CreateOptions) (*Created, error) {
 	if _, err := item.ParseSemver(version); err != nil {
 		return nil, &VersionError{Version: version, Err: err}
 	}
-	var files []File
+	var files []file
 	var results []verify.Result
 	var failed []verify.Result
-	m := &Manifest{Bundle: Info{ID: string(o.ID), Version: version, RyeVersion: o.RyeVersion}, Files: map[string]Entry{}}
+	m := &manifest{Bundle: info{ID: string(o.ID), Version: version, RyeVersion: o.RyeVersion}, Files: map[string]Entry{}}
 	signers := map[string]bool{o.Key.Fingerprint: true}
 	newest := time.Time{}
 	for _, f := range sel.Items {
@@ -127,8 +127,8 @@ func Create(o CreateOptions) (*Created, error) {
 			return nil, err
 		}
 		p := ".ai/" + f.Rel
-		files = append(files, File{Path: p, Data: data, Exec: info.Mode()&0o111 != 0})
-		m.Files[p] = Entry{Kind: string(f.Kind), ID: string(f.ID), SHA256: sha256Hex(data), Signature: &SigEntry{Format: r.Format, FP: r.Fingerprint}}
+		files = append(files, file{Path: p, Data: data, Exec: info.Mode()&0o111 != 0})
+		m.Files[p] = Entry{Kind: string(f.Kind), ID: string(f.ID), SHA256: sha256Hex(data), Signature: &sigEntry{Format: r.Format, FP: r.Fingerprint}}
 		signers[r.Fingerprint] = true
 	}
 	if len(failed) > 0 {
@@ -137,9 +137,9 @@ func Create(o CreateOptions) (*Created, error) {
 	for fp := range signers {
 		k := o.Trust.Lookup(fp)
 		data := verify.FormatTrustedKey(k)
-		p := KeyPath(o.ID, fp)
-		files = append(files, File{Path: p, Data: data})
-		m.Files[p] = Entry{Kind: KindTrustedKey, ID: fp, SHA256: sha256Hex(data)}
+		p := keyPath(o.ID, fp)
+		files = append(files, file{Path: p, Data: data})
+		m.Files[p] = Entry{Kind: kindTrustedKey, ID: fp, SHA256: sha256Hex(data)}
 	}
 	created := o.Time
 	if created.IsZero() {
@@ -147,19 +147,19 @@ func Create(o CreateOptions) (*Created, error) {
 	}
 	created = created.UTC().Truncate(time.Second)
 	m.Bundle.CreatedAt = created.Format(time.RFC3339)
-	manifest, err := sign.Sign(o.Key, sign.V2, KindBundle, o.ID, ".yaml", m.Marshal(), created)
+	manifest, err := sign.Sign(o.Key, sign.V2, kindBundle, o.ID, ".yaml", m.Marshal(), created)
 	if err != nil {
 		return nil, err
 	}
-	files = append(files, File{Path: ManifestPath(o.ID), Data: manifest})
+	files = append(files, file{Path: ManifestPath(o.ID), Data: manifest})
 	var buf bytes.Buffer
-	if err := WriteArchive(&buf, files, created); err != nil {
+	if err := writeArchive(&buf, files, created); err != nil {
 		return nil, err
 	}
 	sort.Slice(results, func(i, j int) bool { return results[i].Path < results[j].Path })
 	c := &Created{Archive: buf.Bytes(), Manifest: m, Items: results}
 	// The check reads the archive back from its bytes, as an installer will.
-	if check := Check(c.Archive, o.Trust, o.Policy, DefaultLimits); check.Failed() {
+	if check := check(c.Archive, o.Trust, o.Policy, defaultLimits); check.Failed() {
 		return nil, fmt.Errorf("the bundle was made but does not verify with your own trust store: %s: %s", check.Verdict, check.Reason)
 	}
 	return c, nil
@@ -170,20 +170,20 @@ func sha256Hex(data []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// Written is a bundle written to a file: what rye bundle create --json
+// written is a bundle written to a file: what rye bundle create --json
 // prints.
-type Written struct {
+type written struct {
 	File   string `json:"file"`
 	SHA256 string `json:"sha256"`
-	Bundle Info   `json:"bundle"`
+	Bundle info   `json:"bundle"`
 	Items  int    `json:"items"`
 }
 
 // Write writes the bundle's archive to file, atomically (a crash leaves no
 // half-written bundle, and an existing file is replaced whole).
-func (c *Created) Write(file string) (*Written, error) {
+func (c *Created) Write(file string) (*written, error) {
 	if err := atomicfile.WriteFile(file, c.Archive, 0o644); err != nil {
 		return nil, err
 	}
-	return &Written{File: file, SHA256: sha256Hex(c.Archive), Bundle: c.Manifest.Bundle, Items: len(c.Items)}, nil
+	return &written{File: file, SHA256: sha256Hex(c.Archive), Bundle: c.Manifest.Bundle, Items: len(c.Items)}, nil
 }

@@ -22,19 +22,19 @@ import (
 	"github.com/ryekit/rye/verify"
 )
 
-// InstalledPath is the record of an installed bundle, in the space it was
+// installedPath is the record of an installed bundle, in the space it was
 // installed into.
-func InstalledPath(id item.ID) string { return ".ai/bundles/" + string(id) + "/installed.yaml" }
+func installedPath(id item.ID) string { return ".ai/bundles/" + string(id) + "/installed.yaml" }
 
 // trustedKeyPath is where --trust installs key fp in a space.
 func trustedKeyPath(fp string) string {
 	return ".ai/" + verify.TrustedKeysDir + "/" + fp + ".toml"
 }
 
-// Installed records what an installation wrote, so that rye bundle list
+// installed records what an installation wrote, so that rye bundle list
 // can show it and the next install of the same bundle can replace it
 // cleanly (removing files the new version no longer ships).
-type Installed struct {
+type installed struct {
 	Bundle struct {
 		ID            string `yaml:"id" json:"id"`
 		Version       string `yaml:"version" json:"version"`
@@ -53,13 +53,13 @@ type Installed struct {
 
 // ListAll lists the bundles installed in each space given (nil ones are
 // skipped), in order: rye bundle list, over the project and user spaces.
-func ListAll(spaces ...*space.Space) ([]*Installed, error) {
-	var all []*Installed
+func ListAll(spaces ...*space.Space) ([]*installed, error) {
+	var all []*installed
 	for _, sp := range spaces {
 		if sp == nil {
 			continue
 		}
-		list, err := List(sp.Root, sp.Label)
+		list, err := list(sp.Root, sp.Label)
 		if err != nil {
 			return nil, err
 		}
@@ -69,7 +69,7 @@ func ListAll(spaces ...*space.Space) ([]*Installed, error) {
 }
 
 // Rows are installations as rye bundle list --json prints them.
-func Rows(all []*Installed) []map[string]any {
+func Rows(all []*installed) []map[string]any {
 	rows := []map[string]any{}
 	for _, in := range all {
 		rows = append(rows, map[string]any{"id": in.Bundle.ID, "version": in.Bundle.Version, "space": in.Space, "installed_at": in.Bundle.InstalledAt, "files": len(in.Files), "archive_sha256": in.Bundle.ArchiveSHA256})
@@ -77,7 +77,7 @@ func Rows(all []*Installed) []map[string]any {
 	return rows
 }
 
-func (in *Installed) marshal() []byte {
+func (in *installed) marshal() []byte {
 	data, err := yaml.Marshal(in)
 	if err != nil {
 		panic(err) // strings only
@@ -90,7 +90,7 @@ type InstallOptions struct {
 	Root  string // the space's root (the folder that holds .ai/)
 	Force bool   // replace files that another bundle, or no bundle, installed
 	// Trust are the shipped key files to add to .ai/trusted_keys, by
-	// fingerprint (from --trust FP, repeatable, after ShippedKey checked
+	// fingerprint (from --trust FP, repeatable, after shippedKey checked
 	// each: CheckTrusting's shipped keys).
 	Trust map[string][]byte
 	// Archive is the bundle file as it was read and checked: the record
@@ -134,7 +134,7 @@ func (e *ConflictError) Error() string {
 // bundle installed it before. Files the previous version shipped and this
 // one does not are removed, unless the user changed them or another
 // bundle also claims them.
-func Install(r *Result, o InstallOptions) (*Installed, error) {
+func Install(r *Result, o InstallOptions) (*installed, error) {
 	if r.Failed() {
 		return nil, fmt.Errorf("the bundle does not verify: %s: %s", r.Verdict, r.Reason)
 	}
@@ -149,7 +149,7 @@ func Install(r *Result, o InstallOptions) (*Installed, error) {
 	id := string(r.ID)
 	previous := owners.records[id]
 
-	rec := &Installed{Files: map[string]string{}}
+	rec := &installed{Files: map[string]string{}}
 	rec.Bundle.ID, rec.Bundle.Version = id, r.Manifest.Bundle.Version
 	rec.Bundle.InstalledAt = o.Now.UTC().Truncate(time.Second).Format(time.RFC3339)
 	if o.Archive != nil {
@@ -265,7 +265,7 @@ func Install(r *Result, o InstallOptions) (*Installed, error) {
 	if len(conflicts) > 0 {
 		return nil, &ConflictError{Conflicts: conflicts}
 	}
-	ip := InstalledPath(r.ID)
+	ip := installedPath(r.ID)
 	if err := space.CheckNoSymlinks(o.Root, ip); err != nil {
 		return nil, err
 	}
@@ -414,7 +414,7 @@ func writeSynced(p string, data []byte, mode os.FileMode) error {
 
 // owners are the installed bundles of a space, and which claim each file.
 type owners struct {
-	records map[string]*Installed
+	records map[string]*installed
 	byPath  map[string][]string
 }
 
@@ -423,11 +423,11 @@ func (o *owners) claims(p, id string) bool { return slices.Contains(o.byPath[p],
 
 // readOwners reads every .ai/bundles/**/installed.yaml of a space.
 func readOwners(root string) (*owners, error) {
-	list, err := List(root, "")
+	list, err := list(root, "")
 	if err != nil {
 		return nil, err
 	}
-	o := &owners{records: map[string]*Installed{}, byPath: map[string][]string{}}
+	o := &owners{records: map[string]*installed{}, byPath: map[string][]string{}}
 	for _, in := range list {
 		o.records[in.Bundle.ID] = in
 		for p := range in.Files {
@@ -441,13 +441,13 @@ func readOwners(root string) (*owners, error) {
 	return o, nil
 }
 
-// List reads the installed bundles of the space rooted at root (label
+// list reads the installed bundles of the space rooted at root (label
 // names the space in the result), sorted by id. A record that does not
 // parse is an error naming it: a broken record must not make files look
 // unowned.
-func List(root, label string) ([]*Installed, error) {
+func list(root, label string) ([]*installed, error) {
 	base := filepath.Join(root, space.AIDir, "bundles")
-	var out []*Installed
+	var out []*installed
 	err := filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
 		if errors.Is(err, fs.ErrNotExist) && p == base {
 			return fs.SkipAll
@@ -465,7 +465,7 @@ func List(root, label string) ([]*Installed, error) {
 		if err != nil {
 			return err
 		}
-		var in Installed
+		var in installed
 		dec := yaml.NewDecoder(bytes.NewReader(data))
 		dec.KnownFields(true)
 		if err := dec.Decode(&in); err != nil {
@@ -498,7 +498,7 @@ func bundleFile(p, id string) bool {
 	return strings.HasPrefix(p, ".ai/") && err == nil && k.HasExtension(ext)
 }
 
-func (in *Installed) check() error {
+func (in *installed) check() error {
 	for p, sum := range in.Files {
 		if reason := checkEntryName(p); reason != "" {
 			return fmt.Errorf("file %q: %s", p, reason)

@@ -18,33 +18,33 @@ import (
 	"github.com/ryekit/rye/item"
 )
 
-// KindBundle is the kind a manifest is signed as (spec 2.3): the message
+// kindBundle is the kind a manifest is signed as (spec 2.3): the message
 // binds the signature to the bundle's id, so a manifest cannot be passed
 // off as another bundle's.
-const KindBundle item.Kind = "bundle"
+const kindBundle item.Kind = "bundle"
 
-// KindTrustedKey marks the shipped copies of the signers' keys in a
+// kindTrustedKey marks the shipped copies of the signers' keys in a
 // manifest.
-const KindTrustedKey = "trusted-key"
+const kindTrustedKey = "trusted-key"
 
 // ManifestPath is where a bundle's manifest sits in the archive (and,
 // once installed, in the space).
 func ManifestPath(id item.ID) string { return ".ai/bundles/" + string(id) + "/manifest.yaml" }
 
-// KeyPath is where the shipped copy of a signer's key sits.
-func KeyPath(id item.ID, fp string) string {
+// keyPath is where the shipped copy of a signer's key sits.
+func keyPath(id item.ID, fp string) string {
 	return ".ai/bundles/" + string(id) + "/trusted_keys/" + fp + ".toml"
 }
 
-// Manifest describes a bundle: what it is, and every file it ships but the
+// manifest describes a bundle: what it is, and every file it ships but the
 // manifest itself, with the file's hash and, for items, how it is signed.
-type Manifest struct {
-	Bundle Info             `yaml:"bundle"`
+type manifest struct {
+	Bundle info             `yaml:"bundle"`
 	Files  map[string]Entry `yaml:"files"`
 }
 
-// Info is the manifest's bundle section.
-type Info struct {
+// info is the manifest's bundle section.
+type info struct {
 	ID         string `yaml:"id" json:"id"`
 	Version    string `yaml:"version" json:"version"`
 	CreatedAt  string `yaml:"created_at" json:"created_at"`
@@ -56,11 +56,11 @@ type Entry struct {
 	Kind      string    `yaml:"kind"` // directive, tool, knowledge or trusted-key
 	ID        string    `yaml:"id"`   // the item id, or the key's fingerprint
 	SHA256    string    `yaml:"sha256"`
-	Signature *SigEntry `yaml:"signature,omitempty"` // items only
+	Signature *sigEntry `yaml:"signature,omitempty"` // items only
 }
 
-// SigEntry is how an item is signed.
-type SigEntry struct {
+// sigEntry is how an item is signed.
+type sigEntry struct {
 	Format string `yaml:"format"` // v1 or v2
 	FP     string `yaml:"fp"`
 }
@@ -68,7 +68,7 @@ type SigEntry struct {
 // Marshal writes the manifest (without its signature line) in one fixed
 // layout, every string double-quoted and the files sorted by path, so
 // that the same content always gives the same bytes.
-func (m *Manifest) Marshal() []byte {
+func (m *manifest) Marshal() []byte {
 	var b bytes.Buffer
 	q := strconv.Quote
 	fmt.Fprintf(&b, "bundle:\n  id: %s\n  version: %s\n  created_at: %s\n  rye_version: %s\n", q(m.Bundle.ID), q(m.Bundle.Version), q(m.Bundle.CreatedAt), q(m.Bundle.RyeVersion))
@@ -84,7 +84,7 @@ func (m *Manifest) Marshal() []byte {
 }
 
 // Paths lists the shipped files, sorted.
-func (m *Manifest) Paths() []string { return slices.Sorted(maps.Keys(m.Files)) }
+func (m *manifest) Paths() []string { return slices.Sorted(maps.Keys(m.Files)) }
 
 // Compiled on first use: every rye process links this package.
 var (
@@ -92,11 +92,11 @@ var (
 	hexFP     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{16}$`) })
 )
 
-// ParseManifest decodes a manifest strictly (unknown fields are an error:
+// parseManifest decodes a manifest strictly (unknown fields are an error:
 // a field rye does not understand must not be silently ignored in a
 // document that decides what gets installed) and checks every value.
-func ParseManifest(data []byte) (*Manifest, error) {
-	var m Manifest
+func parseManifest(data []byte) (*manifest, error) {
+	var m manifest
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&m); err != nil {
@@ -126,9 +126,9 @@ func ParseManifest(data []byte) (*Manifest, error) {
 			return nil, fmt.Errorf("manifest: file %s: sha256 %q is not 64 lowercase hex digits", p, e.SHA256)
 		}
 		switch e.Kind {
-		case KindTrustedKey:
-			if !hexFP().MatchString(e.ID) || p != KeyPath(item.ID(m.Bundle.ID), e.ID) {
-				return nil, fmt.Errorf("manifest: file %s: a trusted key must be %s", p, KeyPath(item.ID(m.Bundle.ID), "<fingerprint>"))
+		case kindTrustedKey:
+			if !hexFP().MatchString(e.ID) || p != keyPath(item.ID(m.Bundle.ID), e.ID) {
+				return nil, fmt.Errorf("manifest: file %s: a trusted key must be %s", p, keyPath(item.ID(m.Bundle.ID), "<fingerprint>"))
 			}
 		case string(item.Directive), string(item.Tool), string(item.Knowledge):
 			if _, err := item.ParseID(e.ID); err != nil {

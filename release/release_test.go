@@ -117,7 +117,7 @@ func TestCreateIsDeterministicAndVerifies(t *testing.T) {
 	if c := p.create(t); !bytes.Equal(a.Archive, c.Archive) {
 		t.Fatal("an mtime on disk changed the archive")
 	}
-	r := Check(a.Archive, p.trust, verify.Policy{Now: time.Now()}, DefaultLimits)
+	r := check(a.Archive, p.trust, verify.Policy{Now: time.Now()}, defaultLimits)
 	if r.Failed() {
 		t.Fatalf("%s: %s", r.Verdict, r.Reason)
 	}
@@ -214,9 +214,9 @@ func build(t testing.TB, entries []entry) []byte {
 	return buf.Bytes()
 }
 
-func readArchive(t testing.TB, archive []byte) *Archive {
+func readArchive(t testing.TB, archive []byte) *archive {
 	t.Helper()
-	a, err := ReadArchive(archive, DefaultLimits)
+	a, err := ReadArchive(archive, defaultLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,7 +309,7 @@ func TestHostileArchivesAreRefused(t *testing.T) {
 			manifest = e.data
 		}
 	}
-	foreign, err := sign.Sign(stranger, sign.V2, KindBundle, "rel", ".yaml", manifest, signTime)
+	foreign, err := sign.Sign(stranger, sign.V2, kindBundle, "rel", ".yaml", manifest, signTime)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,25 +334,25 @@ func TestHostileArchivesAreRefused(t *testing.T) {
 		verdict string
 		reason  string
 	}{
-		{"path traversal", build(t, with(reg(".ai/tools/../../etc/passwd", []byte("x")))), Unsafe, "path goes up (..)"},
-		{"absolute path", build(t, with(reg("/etc/passwd", []byte("x")))), Unsafe, "absolute path"},
-		{"outside .ai", build(t, with(reg("README.md", []byte("x")))), Unsafe, "outside .ai/"},
-		{"symlink", build(t, with(link(tar.TypeSymlink, ".ai/tools/rel/link.sh", "/etc/passwd"))), Unsafe, "symbolic link"},
-		{"hard link", build(t, with(link(tar.TypeLink, ".ai/tools/rel/hard.sh", ".ai/tools/rel/hello.sh"))), Unsafe, "hard link"},
-		{"device", build(t, with(device)), Unsafe, "device file"},
-		{"setuid", build(t, with(setuid)), Unsafe, "setuid"},
-		{"duplicate entry", build(t, with(ok[len(ok)-1])), Unsafe, "appears twice"},
-		{"case-fold duplicate", build(t, with(reg(".ai/tools/rel/HELLO.sh", []byte("x")))), Unsafe, "only in case"},
-		{"oversize entry", build(t, with(reg(".ai/knowledge/rel/big.md", bigData))), Unsafe, "over the 1048576-byte limit"},
-		{"gzip bomb", bomb.Bytes(), Unsafe, "more than"},
-		{"not gzip", []byte("plain text"), Unsafe, "not a gzip file"},
-		{"no manifest", build(t, without(mp)), NoManifest, "exactly one"},
-		{"listed file absent", build(t, without(".ai/knowledge/rel/notes.md")), MissingFile, ".ai/knowledge/rel/notes.md"},
-		{"extra file", build(t, with(reg(".ai/tools/rel/extra.sh", []byte("x")))), ExtraFile, ".ai/tools/rel/extra.sh"},
-		{"tampered file", build(t, replaced(".ai/tools/rel/hello.sh", tampered)), HashMismatch, ".ai/tools/rel/hello.sh"},
-		{"tampered manifest", build(t, replaced(mp, bytes.Replace(manifest, []byte("1.2.3"), []byte("9.9.9"), 1))), ManifestFailed, "modified"},
-		{"manifest signed by an untrusted key", build(t, replaced(mp, foreign)), ManifestFailed, "untrusted-key"},
-		{"only trusted by its own shipped key", selfTrusting, ManifestFailed, "untrusted-key"},
+		{"path traversal", build(t, with(reg(".ai/tools/../../etc/passwd", []byte("x")))), unsafe, "path goes up (..)"},
+		{"absolute path", build(t, with(reg("/etc/passwd", []byte("x")))), unsafe, "absolute path"},
+		{"outside .ai", build(t, with(reg("README.md", []byte("x")))), unsafe, "outside .ai/"},
+		{"symlink", build(t, with(link(tar.TypeSymlink, ".ai/tools/rel/link.sh", "/etc/passwd"))), unsafe, "symbolic link"},
+		{"hard link", build(t, with(link(tar.TypeLink, ".ai/tools/rel/hard.sh", ".ai/tools/rel/hello.sh"))), unsafe, "hard link"},
+		{"device", build(t, with(device)), unsafe, "device file"},
+		{"setuid", build(t, with(setuid)), unsafe, "setuid"},
+		{"duplicate entry", build(t, with(ok[len(ok)-1])), unsafe, "appears twice"},
+		{"case-fold duplicate", build(t, with(reg(".ai/tools/rel/HELLO.sh", []byte("x")))), unsafe, "only in case"},
+		{"oversize entry", build(t, with(reg(".ai/knowledge/rel/big.md", bigData))), unsafe, "over the 1048576-byte limit"},
+		{"gzip bomb", bomb.Bytes(), unsafe, "more than"},
+		{"not gzip", []byte("plain text"), unsafe, "not a gzip file"},
+		{"no manifest", build(t, without(mp)), noManifest, "exactly one"},
+		{"listed file absent", build(t, without(".ai/knowledge/rel/notes.md")), missingFile, ".ai/knowledge/rel/notes.md"},
+		{"extra file", build(t, with(reg(".ai/tools/rel/extra.sh", []byte("x")))), extraFile, ".ai/tools/rel/extra.sh"},
+		{"tampered file", build(t, replaced(".ai/tools/rel/hello.sh", tampered)), hashMismatch, ".ai/tools/rel/hello.sh"},
+		{"tampered manifest", build(t, replaced(mp, bytes.Replace(manifest, []byte("1.2.3"), []byte("9.9.9"), 1))), manifestFailed, "modified"},
+		{"manifest signed by an untrusted key", build(t, replaced(mp, foreign)), manifestFailed, "untrusted-key"},
+		{"only trusted by its own shipped key", selfTrusting, manifestFailed, "untrusted-key"},
 	}
 	if len(tampered) == len(ok[len(ok)-1].data) && bytes.Equal(tampered, ok[len(ok)-1].data) {
 		t.Fatal("the tampered file is not tampered")
@@ -361,7 +361,7 @@ func TestHostileArchivesAreRefused(t *testing.T) {
 	os.MkdirAll(filepath.Join(dest, ".ai"), 0o755)
 	before := snapshot(t, dest)
 	for _, c := range cases {
-		r := Check(c.archive, p.trust, verify.Policy{Now: time.Now()}, DefaultLimits)
+		r := check(c.archive, p.trust, verify.Policy{Now: time.Now()}, defaultLimits)
 		if r.Verdict != c.verdict || !strings.Contains(r.Reason, c.reason) {
 			t.Errorf("%s: %s: %s\nwant %s containing %q", c.name, r.Verdict, r.Reason, c.verdict, c.reason)
 		}
@@ -373,7 +373,7 @@ func TestHostileArchivesAreRefused(t *testing.T) {
 		t.Errorf("the destination changed:\n%s\nwas\n%s", after, before)
 	}
 	// The untouched archive still verifies.
-	if r := Check(good, p.trust, verify.Policy{Now: time.Now()}, DefaultLimits); r.Failed() {
+	if r := check(good, p.trust, verify.Policy{Now: time.Now()}, defaultLimits); r.Failed() {
 		t.Errorf("the good archive: %s %s", r.Verdict, r.Reason)
 	}
 }
@@ -384,12 +384,12 @@ func TestTrustingAShippedKey(t *testing.T) {
 	installer := newProject(t) // trusts testKey(1) ... use another key
 	os.RemoveAll(filepath.Join(installer.root, ".ai", verify.TrustedKeysDir))
 	installer.reload(t)
-	r := Check(archive, installer.trust, verify.Policy{Now: time.Now()}, DefaultLimits)
-	if r.Verdict != ManifestFailed || !strings.Contains(r.Reason, "--trust "+maker.key.Fingerprint) {
+	r := check(archive, installer.trust, verify.Policy{Now: time.Now()}, defaultLimits)
+	if r.Verdict != manifestFailed || !strings.Contains(r.Reason, "--trust "+maker.key.Fingerprint) {
 		t.Fatalf("%s %s", r.Verdict, r.Reason)
 	}
 	a := readArchive(t, archive)
-	src, keyData, err := ShippedKey(a, maker.key.Fingerprint)
+	src, keyData, err := shippedKey(a, maker.key.Fingerprint)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -397,25 +397,25 @@ func TestTrustingAShippedKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := Check(archive, ts, verify.Policy{Now: time.Now()}, DefaultLimits); r.Failed() {
+	if r := check(archive, ts, verify.Policy{Now: time.Now()}, defaultLimits); r.Failed() {
 		t.Fatalf("with --trust: %s %s", r.Verdict, r.Reason)
 	}
-	if _, _, err := ShippedKey(a, "0123456789abcdef"); err == nil || !strings.Contains(err.Error(), "ships no key") {
+	if _, _, err := shippedKey(a, "0123456789abcdef"); err == nil || !strings.Contains(err.Error(), "ships no key") {
 		t.Errorf("a key the bundle does not ship: %v", err)
 	}
-	if _, _, err := ShippedKey(a, "../"+maker.key.Fingerprint); err == nil || !strings.Contains(err.Error(), "16 lowercase hex digits") {
+	if _, _, err := shippedKey(a, "../"+maker.key.Fingerprint); err == nil || !strings.Contains(err.Error(), "16 lowercase hex digits") {
 		t.Errorf("not a fingerprint: %v", err)
 	}
 	// A shipped key file whose content is another key: refused.
 	entries := entriesOf(t, archive)
-	kp := KeyPath("rel", maker.key.Fingerprint)
+	kp := keyPath("rel", maker.key.Fingerprint)
 	other := testKey(9)
 	for i := range entries {
 		if entries[i].h.Name == kp {
 			entries[i] = reg(kp, verify.FormatTrustedKey(&verify.TrustedKey{Public: other.Public}))
 		}
 	}
-	if _, _, err := ShippedKey(readArchive(t, build(t, entries)), maker.key.Fingerprint); err == nil || !strings.Contains(err.Error(), "fingerprint") {
+	if _, _, err := shippedKey(readArchive(t, build(t, entries)), maker.key.Fingerprint); err == nil || !strings.Contains(err.Error(), "fingerprint") {
 		t.Errorf("a mislabelled shipped key: %v", err)
 	}
 	if !bytes.Contains(keyData, []byte(maker.key.Fingerprint)) {
@@ -432,8 +432,8 @@ func TestItemsAreVerifiedOnTheirOwn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Check(c.Archive, ts, verify.Policy{Now: time.Now()}, DefaultLimits)
-	if r.Verdict != ItemFailed || !strings.Contains(r.Reason, "3 items do not verify") || len(r.Items) != 3 || r.Items[0].Verdict != verify.UntrustedKey {
+	r := check(c.Archive, ts, verify.Policy{Now: time.Now()}, defaultLimits)
+	if r.Verdict != itemFailed || !strings.Contains(r.Reason, "3 items do not verify") || len(r.Items) != 3 || r.Items[0].Verdict != verify.UntrustedKey {
 		t.Errorf("%s: %s (%+v)", r.Verdict, r.Reason, r.Items)
 	}
 }
@@ -446,7 +446,7 @@ func TestInstallUpgradeConflictsAndRollback(t *testing.T) {
 	os.WriteFile(filepath.Join(dest, ".ai", "tools", "mine", "keep.sh"), []byte("mine"), 0o644)
 	policy := verify.Policy{Now: time.Now()}
 	check := func(archive []byte) *Result {
-		r := Check(archive, p.trust, policy, DefaultLimits)
+		r := check(archive, p.trust, policy, defaultLimits)
 		if r.Failed() {
 			t.Fatalf("%s %s", r.Verdict, r.Reason)
 		}
@@ -477,7 +477,7 @@ func TestInstallUpgradeConflictsAndRollback(t *testing.T) {
 	if info, _ := os.Stat(filepath.Join(dest, ".ai/tools/rel/hello.sh")); info.Mode().Perm() != 0o755 {
 		t.Errorf("mode %v", info.Mode())
 	}
-	list, err := List(dest, "project")
+	list, err := list(dest, "project")
 	if err != nil || len(list) != 1 || list[0].Bundle.ID != "rel" {
 		t.Fatalf("list %+v %v", list, err)
 	}
@@ -535,7 +535,7 @@ func TestInstallUpgradeConflictsAndRollback(t *testing.T) {
 
 func TestInstallRefusesSymlinks(t *testing.T) {
 	p := newProject(t)
-	r := Check(p.create(t).Archive, p.trust, verify.Policy{Now: time.Now()}, DefaultLimits)
+	r := check(p.create(t).Archive, p.trust, verify.Policy{Now: time.Now()}, defaultLimits)
 	dest := t.TempDir()
 	elsewhere := t.TempDir()
 	os.MkdirAll(filepath.Join(dest, ".ai"), 0o755)
@@ -551,11 +551,11 @@ func TestInstallRefusesSymlinks(t *testing.T) {
 }
 
 func TestManifestRoundTripAndStrictness(t *testing.T) {
-	m := &Manifest{Bundle: Info{ID: "a/b", Version: "1.0.0", CreatedAt: "2026-01-01T00:00:00Z", RyeVersion: "x"}, Files: map[string]Entry{
-		".ai/tools/a/b/t.py": {Kind: "tool", ID: "a/b/t", SHA256: strings.Repeat("a", 64), Signature: &SigEntry{Format: "v2", FP: strings.Repeat("b", 16)}},
-		".ai/bundles/a/b/trusted_keys/" + strings.Repeat("b", 16) + ".toml": {Kind: KindTrustedKey, ID: strings.Repeat("b", 16), SHA256: strings.Repeat("c", 64)},
+	m := &manifest{Bundle: info{ID: "a/b", Version: "1.0.0", CreatedAt: "2026-01-01T00:00:00Z", RyeVersion: "x"}, Files: map[string]Entry{
+		".ai/tools/a/b/t.py": {Kind: "tool", ID: "a/b/t", SHA256: strings.Repeat("a", 64), Signature: &sigEntry{Format: "v2", FP: strings.Repeat("b", 16)}},
+		".ai/bundles/a/b/trusted_keys/" + strings.Repeat("b", 16) + ".toml": {Kind: kindTrustedKey, ID: strings.Repeat("b", 16), SHA256: strings.Repeat("c", 64)},
 	}}
-	back, err := ParseManifest(m.Marshal())
+	back, err := parseManifest(m.Marshal())
 	if err != nil || !bytes.Equal(back.Marshal(), m.Marshal()) {
 		t.Fatalf("round trip: %v\n%s", err, m.Marshal())
 	}
@@ -571,7 +571,7 @@ func TestManifestRoundTripAndStrictness(t *testing.T) {
 		"no signature": func(s string) string { return strings.Replace(s, `      format: "v2"`, `      format: "v3"`, 1) },
 		"bad time":     func(s string) string { return strings.Replace(s, "2026-01-01T00:00:00Z", "yesterday", 1) },
 	} {
-		if _, err := ParseManifest([]byte(mut(string(m.Marshal())))); err == nil {
+		if _, err := parseManifest([]byte(mut(string(m.Marshal())))); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}
@@ -582,8 +582,8 @@ func TestTrailingDataIsRefused(t *testing.T) {
 	p := newProject(t)
 	good := p.create(t).Archive
 	for _, tail := range [][]byte{[]byte("GARBAGE"), good} {
-		r := Check(append(append([]byte(nil), good...), tail...), p.trust, verify.Policy{Now: time.Now()}, DefaultLimits)
-		if r.Verdict != Unsafe || !strings.Contains(r.Reason, "after the end of the gzip stream") {
+		r := check(append(append([]byte(nil), good...), tail...), p.trust, verify.Policy{Now: time.Now()}, defaultLimits)
+		if r.Verdict != unsafe || !strings.Contains(r.Reason, "after the end of the gzip stream") {
 			t.Errorf("%s: %s", r.Verdict, r.Reason)
 		}
 	}
@@ -593,7 +593,7 @@ func TestTrailingDataIsRefused(t *testing.T) {
 // outside .ai/ is refused, and nothing outside is ever removed.
 func TestForgedInstallRecordIsRefused(t *testing.T) {
 	p := newProject(t)
-	r := Check(p.create(t).Archive, p.trust, verify.Policy{Now: time.Now()}, DefaultLimits)
+	r := check(p.create(t).Archive, p.trust, verify.Policy{Now: time.Now()}, defaultLimits)
 	root := t.TempDir()
 	dest := filepath.Join(root, "dest")
 	os.MkdirAll(filepath.Join(dest, ".ai", "bundles", "rel"), 0o755)
@@ -636,7 +636,7 @@ func TestIdenticalFilesAreNotClaimed(t *testing.T) {
 	policy := verify.Policy{Now: time.Now()}
 	dest := t.TempDir()
 	os.MkdirAll(filepath.Join(dest, ".ai"), 0o755)
-	rel := Check(p.create(t).Archive, p.trust, policy, DefaultLimits)
+	rel := check(p.create(t).Archive, p.trust, policy, defaultLimits)
 	if _, err := Install(rel, InstallOptions{Root: dest, Now: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
@@ -648,7 +648,7 @@ func TestIdenticalFilesAreNotClaimed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Install(Check(v1.Archive, p.trust, policy, DefaultLimits), InstallOptions{Root: dest, Now: time.Now(), Force: true}); err != nil {
+	if _, err := Install(check(v1.Archive, p.trust, policy, defaultLimits), InstallOptions{Root: dest, Now: time.Now(), Force: true}); err != nil {
 		t.Fatal(err)
 	}
 	o.Include, o.Version = nil, "2.0.0"
@@ -656,7 +656,7 @@ func TestIdenticalFilesAreNotClaimed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Install(Check(v2.Archive, p.trust, policy, DefaultLimits), InstallOptions{Root: dest, Now: time.Now()}); err != nil {
+	if _, err := Install(check(v2.Archive, p.trust, policy, defaultLimits), InstallOptions{Root: dest, Now: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(dest, ".ai/tools/rel/hello.sh")); err != nil {
@@ -674,7 +674,7 @@ func TestNamespaceAndShadowConflicts(t *testing.T) {
 	// The user's own rel/hello as a YAML tool: the bundle's .sh would be
 	// shadowed by it (or shadow another form).
 	os.WriteFile(filepath.Join(dest, ".ai/tools/rel/hello.yaml"), []byte("mine"), 0o644)
-	r := Check(p.create(t).Archive, p.trust, policy, DefaultLimits)
+	r := check(p.create(t).Archive, p.trust, policy, defaultLimits)
 	_, err := Install(r, InstallOptions{Root: dest, Now: time.Now()})
 	if err == nil || !strings.Contains(err.Error(), ".ai/tools/rel/hello.sh (the item already exists as .ai/tools/rel/hello.yaml") {
 		t.Errorf("shadow: %v", err)
@@ -686,7 +686,7 @@ func TestNamespaceAndShadowConflicts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Install(Check(c.Archive, p.trust, policy, DefaultLimits), InstallOptions{Root: dest, Now: time.Now()})
+	_, err = Install(check(c.Archive, p.trust, policy, defaultLimits), InstallOptions{Root: dest, Now: time.Now()})
 	if err == nil || !strings.Contains(err.Error(), ".ai/tools/other/x.yaml (outside the bundle's namespace rel/)") {
 		t.Errorf("namespace: %v", err)
 	}

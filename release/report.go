@@ -10,15 +10,15 @@ import (
 
 // verdicts describe each bundle verdict, for reports.
 var verdicts = map[string]string{
-	Unsafe:          "The archive has an entry a bundle never contains, or that could write outside its destination.",
-	NoManifest:      "The archive has no manifest, or more than one.",
-	ManifestInvalid: "The manifest does not parse, or disagrees with its place.",
-	ManifestFailed:  "The manifest's signature does not verify against the trust store.",
-	MissingFile:     "The manifest lists a file the archive does not hold.",
-	ExtraFile:       "The archive holds a file the manifest does not list.",
-	HashMismatch:    "A file's bytes differ from the hash the manifest records.",
-	EntryMismatch:   "A file's kind, id or signature differ from its manifest entry.",
-	ItemFailed:      "An item of the bundle does not verify on its own.",
+	unsafe:          "The archive has an entry a bundle never contains, or that could write outside its destination.",
+	noManifest:      "The archive has no manifest, or more than one.",
+	manifestInvalid: "The manifest does not parse, or disagrees with its place.",
+	manifestFailed:  "The manifest's signature does not verify against the trust store.",
+	missingFile:     "The manifest lists a file the archive does not hold.",
+	extraFile:       "The archive holds a file the manifest does not list.",
+	hashMismatch:    "A file's bytes differ from the hash the manifest records.",
+	entryMismatch:   "A file's kind, id or signature differ from its manifest entry.",
+	itemFailed:      "An item of the bundle does not verify on its own.",
 }
 
 // Report is the finding model of a checked bundle file: one verdict per

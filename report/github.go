@@ -8,13 +8,13 @@ import (
 	"strings"
 )
 
-// MaxAnnotations is how many workflow commands of one type GitHub shows
+// maxAnnotations is how many workflow commands of one type GitHub shows
 // for a step; rye prints at most that many of each and puts the full list
 // in the job summary.
-const MaxAnnotations = 10
+const maxAnnotations = 10
 
-// WriteGitHub writes GitHub Actions workflow commands
-// (::error file=…,line=…,col=…,title=…::message), at most MaxAnnotations
+// writeGitHub writes GitHub Actions workflow commands
+// (::error file=…,line=…,col=…,title=…::message), at most maxAnnotations
 // per severity, then appends every finding to the job summary file
 // (GITHUB_STEP_SUMMARY) when there is one.
 //
@@ -22,7 +22,7 @@ const MaxAnnotations = 10
 // line of the job summary. A finding whose path is not in the repository
 // (Report.Root: a file of the user space or the system bundle) cannot be
 // placed on a file: its annotation names the path in its message.
-func WriteGitHub(w io.Writer, r *Report, summary, stepSummaryPath string) error {
+func writeGitHub(w io.Writer, r *Report, summary, stepSummaryPath string) error {
 	r.Sort()
 	if r.Failure != nil {
 		fmt.Fprintf(w, "::error title=%s::%s\n", escapeProperty(r.Tool), escapeData(r.Failure.Message))
@@ -30,7 +30,7 @@ func WriteGitHub(w io.Writer, r *Report, summary, stepSummaryPath string) error 
 	shown := map[Severity]int{}
 	hidden := map[Severity]int{}
 	for _, f := range r.collapsed() {
-		if shown[f.Severity] >= MaxAnnotations {
+		if shown[f.Severity] >= maxAnnotations {
 			hidden[f.Severity]++
 			continue
 		}
@@ -39,7 +39,7 @@ func WriteGitHub(w io.Writer, r *Report, summary, stepSummaryPath string) error 
 			fmt.Fprintf(w, "::%s title=%s::%s\n", command(f.Severity), escapeProperty("rye "+f.Rule), escapeData(f.Message))
 			continue
 		}
-		if !InRoot(f.Path) {
+		if !inRoot(f.Path) {
 			fmt.Fprintf(w, "::%s title=%s::%s\n", command(f.Severity), escapeProperty("rye "+f.Rule), escapeData(position(f)+": "+f.Message))
 			continue
 		}
@@ -53,7 +53,7 @@ func WriteGitHub(w io.Writer, r *Report, summary, stepSummaryPath string) error 
 		props = append(props, "title="+escapeProperty("rye "+f.Rule))
 		fmt.Fprintf(w, "::%s %s::%s\n", command(f.Severity), strings.Join(props, ","), escapeData(f.Message))
 	}
-	for _, s := range []Severity{Error, Warning, Info} {
+	for _, s := range []Severity{Error, Warning, info} {
 		if hidden[s] > 0 {
 			fmt.Fprintf(w, "::notice title=rye::%s more (%s) not shown as annotations; the job summary lists them all\n", Count(hidden[s]), s)
 		}

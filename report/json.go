@@ -146,10 +146,10 @@ func (j *jsonStream) tail(r *Report, summary any) error {
 	return err
 }
 
-// WriteJSON writes the whole report as one JSON document: its items as
+// writeJSON writes the whole report as one JSON document: its items as
 // they are, then the rest (jsonStream). Outputs stream the items of a run
 // instead (Stream).
-func WriteJSON(w io.Writer, r *Report, summary any) error {
+func writeJSON(w io.Writer, r *Report, summary any) error {
 	j := newJSONStream(w)
 	if err := j.head(r.Tool, r.Root, r.Version); err != nil {
 		return err

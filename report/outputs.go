@@ -160,15 +160,15 @@ func (o Outputs) render(out Output, r *Report, line string, summary any) func(w 
 		case "text":
 			return WriteText(w, r, line, out.File == "" && o.Color)
 		case "json":
-			return WriteJSON(w, r, summary)
+			return writeJSON(w, r, summary)
 		case "sarif":
-			return WriteSARIF(w, r)
+			return writeSARIF(w, r)
 		case "github":
 			step := ""
 			if out == o.stepSummary() {
 				step = o.StepSummary
 			}
-			return WriteGitHub(w, r, line, step)
+			return writeGitHub(w, r, line, step)
 		}
 		return nil
 	}

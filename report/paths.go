@@ -40,7 +40,7 @@ func NewPaths(work, real, top, prefix string, usePrefix bool) Paths {
 		return m
 	}
 	if top != "" {
-		if rel, err := filepath.Rel(top, real); err == nil && !Outside(rel) {
+		if rel, err := filepath.Rel(top, real); err == nil && !outside(rel) {
 			m.root, m.workRel = top, filepath.ToSlash(rel)
 		}
 	}
@@ -62,7 +62,7 @@ func (m Paths) Map(p string) string {
 			if real, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
 				abs = filepath.Join(real, filepath.Base(p))
 			}
-			if rel, err := filepath.Rel(m.root, abs); err == nil && !Outside(rel) {
+			if rel, err := filepath.Rel(m.root, abs); err == nil && !outside(rel) {
 				return filepath.ToSlash(rel)
 			}
 		}
@@ -77,7 +77,7 @@ func (m Paths) Map(p string) string {
 	return rel
 }
 
-// Outside reports a relative path that leaves its base.
-func Outside(rel string) bool {
+// outside reports a relative path that leaves its base.
+func outside(rel string) bool {
 	return rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

@@ -15,7 +15,7 @@ type Severity string
 const (
 	Error   Severity = "error"
 	Warning Severity = "warning"
-	Info    Severity = "info"
+	info    Severity = "info"
 )
 
 // Finding is one problem at one place.
@@ -43,9 +43,9 @@ type Group struct {
 	Summary string
 }
 
-// GroupAfter is the largest group shown finding by finding in text and
+// groupAfter is the largest group shown finding by finding in text and
 // GitHub output; a larger one is shown as its summary line.
-const GroupAfter = 3
+const groupAfter = 3
 
 // Rule describes a rule, for SARIF and for readers of the JSON output.
 type Rule struct {
@@ -98,8 +98,8 @@ type Failure struct {
 	ExitCode int
 }
 
-// Relocatable is an item value whose path can be rewritten (Relocated).
-type Relocatable interface {
+// relocatable is an item value whose path can be rewritten (Relocated).
+type relocatable interface {
 	ItemPath() string
 	WithPath(path string) any
 }
@@ -131,7 +131,7 @@ func (r *Report) AddGroup(g Group) {
 }
 
 // collapsed splits the findings into those shown one by one and, for each
-// group larger than GroupAfter, one finding that stands for the group: the
+// group larger than groupAfter, one finding that stands for the group: the
 // first member's rule and severity, no path, the summary as message.
 func (r *Report) collapsed() []Finding {
 	size := map[string]int{}
@@ -144,7 +144,7 @@ func (r *Report) collapsed() []Finding {
 	seen := map[string]bool{}
 	for _, f := range r.Findings {
 		g, ok := r.Groups[f.Group]
-		if f.Group == "" || !ok || size[f.Group] <= GroupAfter {
+		if f.Group == "" || !ok || size[f.Group] <= groupAfter {
 			out = append(out, f)
 			continue
 		}

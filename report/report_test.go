@@ -56,7 +56,7 @@ a note
 
 func TestJSON(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteJSON(&b, sample(), map[string]int{"items": 2}); err != nil {
+	if err := writeJSON(&b, sample(), map[string]int{"items": 2}); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
@@ -78,7 +78,7 @@ func TestJSON(t *testing.T) {
 	}
 	// An empty report still has arrays, not nulls.
 	b.Reset()
-	WriteJSON(&b, &Report{Tool: "x"}, nil)
+	writeJSON(&b, &Report{Tool: "x"}, nil)
 	if !strings.Contains(b.String(), `"findings": []`) || !strings.Contains(b.String(), `"items": []`) {
 		t.Errorf("empty: %s", b.String())
 	}
@@ -86,7 +86,7 @@ func TestJSON(t *testing.T) {
 
 func TestSARIF(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteSARIF(&b, sample()); err != nil {
+	if err := writeSARIF(&b, sample()); err != nil {
 		t.Fatal(err)
 	}
 	if err := sarifcheck.Validate(b.Bytes()); err != nil {
@@ -138,7 +138,7 @@ func TestSARIF(t *testing.T) {
 	}
 	// An empty run validates too.
 	b.Reset()
-	WriteSARIF(&b, &Report{Tool: "x", Version: "devel"})
+	writeSARIF(&b, &Report{Tool: "x", Version: "devel"})
 	if err := sarifcheck.Validate(b.Bytes()); err != nil {
 		t.Fatal(err)
 	}
@@ -153,12 +153,12 @@ func TestGitHub(t *testing.T) {
 	summary := filepath.Join(t.TempDir(), "summary.md")
 	os.WriteFile(summary, []byte("earlier step\n"), 0o644)
 	var b bytes.Buffer
-	if err := WriteGitHub(&b, r, "14 items: 13 failed", summary); err != nil {
+	if err := writeGitHub(&b, r, "14 items: 13 failed", summary); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
-	if n := strings.Count(out, "::error "); n != MaxAnnotations {
-		t.Errorf("%d error annotations, want %d", n, MaxAnnotations)
+	if n := strings.Count(out, "::error "); n != maxAnnotations {
+		t.Errorf("%d error annotations, want %d", n, maxAnnotations)
 	}
 	for _, want := range []string{
 		"::error file=.ai/tools/t00.py,line=1,col=1,title=rye verify/modified::50%25 done,%0Anext line\n",
@@ -176,7 +176,7 @@ func TestGitHub(t *testing.T) {
 	}
 	// Without GITHUB_STEP_SUMMARY nothing is written anywhere else.
 	b.Reset()
-	if err := WriteGitHub(&b, r, "s", ""); err != nil {
+	if err := writeGitHub(&b, r, "s", ""); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -187,7 +187,7 @@ func TestGitHub(t *testing.T) {
 func TestSARIFForGitHub(t *testing.T) {
 	r := sample().Relocated(func(p string) string { return "sub/" + p }, "/repo")
 	var b bytes.Buffer
-	if err := WriteSARIF(&b, r); err != nil {
+	if err := writeSARIF(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	if err := sarifcheck.Validate(b.Bytes()); err != nil {
@@ -206,7 +206,7 @@ func TestSARIFForGitHub(t *testing.T) {
 	// bundle's is escaped.
 	r = &Report{Tool: "x", Root: "/repo", Findings: []Finding{{Rule: "r", Severity: Error, Path: "/home/u/.ai/a b.py", Message: "m"}, {Rule: "r", Severity: Error, Path: "<system>/.ai/x.py", Message: "m"}}}
 	b.Reset()
-	WriteSARIF(&b, r)
+	writeSARIF(&b, r)
 	if err := sarifcheck.GitHub(b.Bytes()); err != nil {
 		t.Fatalf("%v\n%s", err, b.Bytes())
 	}
@@ -222,7 +222,7 @@ func TestFailure(t *testing.T) {
 		t.Errorf("exit %d", r.ExitCode())
 	}
 	var b bytes.Buffer
-	if err := WriteSARIF(&b, r); err != nil {
+	if err := writeSARIF(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	if err := sarifcheck.Validate(b.Bytes()); err != nil {
@@ -246,7 +246,7 @@ func TestFailure(t *testing.T) {
 		t.Errorf("invocation %+v", inv)
 	}
 	b.Reset()
-	WriteJSON(&b, r, nil)
+	writeJSON(&b, r, nil)
 	var doc struct {
 		Error struct {
 			Message  string
@@ -260,7 +260,7 @@ func TestFailure(t *testing.T) {
 	}
 	b.Reset()
 	summary := filepath.Join(t.TempDir(), "summary.md")
-	WriteGitHub(&b, r, "", summary)
+	writeGitHub(&b, r, "", summary)
 	if b.String() != "::error title=rye check::--trust-ref%3A git ref \"nope\"%3A not found\n" && b.String() != "::error title=rye check::--trust-ref: git ref \"nope\": not found\n" {
 		t.Errorf("github %q", b.String())
 	}

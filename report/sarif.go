@@ -12,20 +12,20 @@ import (
 	"github.com/owenrumney/go-sarif/v2/sarif"
 )
 
-// SourceRoot is the uriBaseId of the relative URIs of a SARIF log: the
+// sourceRoot is the uriBaseId of the relative URIs of a SARIF log: the
 // folder Report.Root names (the repository's top level), as
 // originalUriBaseIds records it. GitHub code scanning reads URIs relative to
 // the repository root; other consumers resolve them through the base.
-const SourceRoot = "%SRCROOT%"
+const sourceRoot = "%SRCROOT%"
 
-// SystemRoot is the uriBaseId of the files of the embedded system bundle
+// systemRoot is the uriBaseId of the files of the embedded system bundle
 // ("<system>/.ai/…"), which are on no disk: originalUriBaseIds describes
 // it without a URI.
-const SystemRoot = "RYE_SYSTEM"
+const systemRoot = "RYE_SYSTEM"
 
 const systemPrefix = "<system>/"
 
-// WriteSARIF writes a SARIF 2.1.0 log for GitHub code scanning: one run,
+// writeSARIF writes a SARIF 2.1.0 log for GitHub code scanning: one run,
 // the rules with their descriptions, help text and URL, one result per
 // finding with its file and region, and the invocation: whether rye could
 // run, its exit code, and for a failed run the error as a tool execution
@@ -36,7 +36,7 @@ const systemPrefix = "<system>/"
 // (sarifRun), so that a run with a hundred thousand findings holds them
 // once, not again as SARIF values and again as their encoding. The bytes
 // are those of go-sarif's PrettyWrite of the whole log.
-func WriteSARIF(w io.Writer, r *Report) error {
+func writeSARIF(w io.Writer, r *Report) error {
 	r.Sort()
 	log, run, err := sarifRun(r)
 	if err != nil {
@@ -123,12 +123,12 @@ func sarifRun(r *Report) (*sarif.Report, *sarif.Run, error) {
 	bases := map[string]*sarif.ArtifactLocation{}
 	for _, f := range r.Findings {
 		if strings.HasPrefix(f.Path, systemPrefix) {
-			bases[SystemRoot] = sarif.NewArtifactLocation().WithDescriptionText("the system bundle compiled into rye " + r.Version + ": no file on disk")
+			bases[systemRoot] = sarif.NewArtifactLocation().WithDescriptionText("the system bundle compiled into rye " + r.Version + ": no file on disk")
 			break
 		}
 	}
 	if r.Root != "" {
-		bases[SourceRoot] = sarif.NewArtifactLocation().WithUri(dirURI(r.Root))
+		bases[sourceRoot] = sarif.NewArtifactLocation().WithUri(dirURI(r.Root))
 	}
 	if len(bases) > 0 {
 		run.WithOriginalUriBaseIds(bases)
@@ -166,9 +166,9 @@ func sarifResult(r *Report, f Finding) *sarif.Result {
 	loc := sarif.NewArtifactLocation().WithUri(uri(f.Path))
 	switch {
 	case strings.HasPrefix(f.Path, systemPrefix):
-		loc.WithUri(escapePath(strings.TrimPrefix(f.Path, systemPrefix))).WithUriBaseId(SystemRoot)
-	case r.Root != "" && InRoot(f.Path):
-		loc.WithUriBaseId(SourceRoot)
+		loc.WithUri(escapePath(strings.TrimPrefix(f.Path, systemPrefix))).WithUriBaseId(systemRoot)
+	case r.Root != "" && inRoot(f.Path):
+		loc.WithUriBaseId(sourceRoot)
 	}
 	res := sarif.NewRuleResult(f.Rule).WithLevel(level(f.Severity)).WithMessage(sarif.NewTextMessage(f.Message))
 	res.AddLocation(sarif.NewLocationWithPhysicalLocation(sarif.NewPhysicalLocation().WithArtifactLocation(loc).WithRegion(region)))
@@ -204,10 +204,10 @@ func level(s Severity) string {
 	return "note"
 }
 
-// InRoot reports whether a finding's path is relative to the report's
+// inRoot reports whether a finding's path is relative to the report's
 // Root: not absolute, not above it, and not a file of the embedded system
 // bundle ("<system>/.ai/…"), which is in no repository.
-func InRoot(p string) bool {
+func inRoot(p string) bool {
 	p = filepath.ToSlash(p)
 	return p != "" && !strings.HasPrefix(p, "/") && !filepath.IsAbs(p) && !strings.HasPrefix(p, "<") &&
 		p != ".." && !strings.HasPrefix(p, "../")

@@ -63,7 +63,7 @@ func (s *Stream) begin(so *streamOut) error {
 }
 
 // Item writes one item (a verdict: any JSON-encodable value, its path
-// renamed as machine formats name it when it is Relocatable) to every
+// renamed as machine formats name it when it is relocatable) to every
 // JSON output. An item that cannot be encoded, or an error writing
 // standard output, is returned: the run should stop (and Fail). A file's
 // error is returned by Close.
@@ -96,7 +96,7 @@ func (s *Stream) Item(v any) error {
 
 // relocate is an item with its path as machine formats name it.
 func (o Outputs) relocate(v any) any {
-	if r, ok := v.(Relocatable); ok && r.ItemPath() != "" {
+	if r, ok := v.(relocatable); ok && r.ItemPath() != "" {
 		return r.WithPath(o.Paths.Map(r.ItemPath()))
 	}
 	return v

@@ -98,7 +98,7 @@ func TestStreamedJSONIsTheDocument(t *testing.T) {
 		summary any
 	}{
 		"items":    {many(), paths, VerifySummary{Projects: 1, Items: 4, Verified: 3, Failed: 1}},
-		"no items": {&Report{Tool: "rye lint", Version: "v1"}, paths, LintSummary{Items: 0}},
+		"no items": {&Report{Tool: "rye lint", Version: "v1"}, paths, lintSummary{Items: 0}},
 		"no root":  {many(), Paths{}, nil},
 		"failure":  {&Report{Tool: "rye check", Version: "v1", Failure: &Failure{Message: "--trust-ref: <nope>", ExitCode: 2}}, paths, nil},
 	}
@@ -107,7 +107,7 @@ func TestStreamedJSONIsTheDocument(t *testing.T) {
 			var items []any
 			for _, it := range c.rep.Items {
 				v := it.Value
-				if r, ok := v.(Relocatable); ok {
+				if r, ok := v.(relocatable); ok {
 					v = r.WithPath(c.paths.Map(r.ItemPath()))
 				}
 				items = append(items, v)
@@ -116,7 +116,7 @@ func TestStreamedJSONIsTheDocument(t *testing.T) {
 			want := reference(t, withRoot, items, c.summary)
 
 			var whole bytes.Buffer
-			if err := WriteJSON(&whole, &Report{Tool: withRoot.Tool, Root: withRoot.Root, Version: withRoot.Version, Items: itemsOf(items),
+			if err := writeJSON(&whole, &Report{Tool: withRoot.Tool, Root: withRoot.Root, Version: withRoot.Version, Items: itemsOf(items),
 				Findings: withRoot.Findings, Rules: c.rep.Rules, Notes: c.rep.Notes, Failure: c.rep.Failure}, c.summary); err != nil {
 				t.Fatal(err)
 			}
@@ -158,7 +158,7 @@ func itemsOf(values []any) []Item {
 // The summary comes after the items and the lists, as docs/json.md says.
 func TestJSONFieldOrder(t *testing.T) {
 	var b bytes.Buffer
-	WriteJSON(&b, sample(), map[string]int{"items": 2})
+	writeJSON(&b, sample(), map[string]int{"items": 2})
 	var keys []string
 	dec := json.NewDecoder(&b)
 	dec.Token() // {
@@ -253,7 +253,7 @@ func TestStreamFail(t *testing.T) {
 		t.Errorf("standard output %s", stdout.Bytes())
 	}
 	var whole bytes.Buffer
-	WriteJSON(&whole, fail, nil)
+	writeJSON(&whole, fail, nil)
 	if got, _ := os.ReadFile(file); !bytes.Equal(got, whole.Bytes()) {
 		t.Errorf("file %s\nwant %s", got, whole.Bytes())
 	}
@@ -279,14 +279,14 @@ func (f *failAfter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// WriteSARIF, which writes the results one at a time into the log, gives
+// writeSARIF, which writes the results one at a time into the log, gives
 // the bytes of go-sarif's encoding of the whole log with every result in
 // it: with and without findings, a root, files of the system bundle,
 // characters that need escaping, a failure.
 func TestSARIFStreamedIsTheLog(t *testing.T) {
 	withSystem := sample().Relocated(func(p string) string { return "sub/" + p }, "/repo")
 	withSystem.Add(Finding{Rule: "verify/warning", Severity: Warning, Path: "<system>/.ai/tools/x.py", Line: 1, Message: "v1 <signature> & \"more\""})
-	withSystem.Add(Finding{Rule: "lint/metadata", Severity: Info, Path: "/abs/a b.py", Message: "no position"})
+	withSystem.Add(Finding{Rule: "lint/metadata", Severity: info, Path: "/abs/a b.py", Message: "no position"})
 	cases := map[string]*Report{
 		"findings":     sample(),
 		"root, system": withSystem,
@@ -295,7 +295,7 @@ func TestSARIFStreamedIsTheLog(t *testing.T) {
 	}
 	for name, r := range cases {
 		var got, want bytes.Buffer
-		if err := WriteSARIF(&got, r); err != nil {
+		if err := writeSARIF(&got, r); err != nil {
 			t.Fatal(err)
 		}
 		log, run, err := sarifRun(r)

@@ -57,8 +57,8 @@ func (s CheckSummary) Line() string {
 		Join(Count(s.Verified)+" verified", Count(s.Failed)+" failed"), Join(Plural(s.Errors, "error"), Plural(s.Warnings, "warning")))
 }
 
-// LintSummary is the summary of rye lint: Items counts the files linted.
-type LintSummary struct {
+// lintSummary is the summary of rye lint: Items counts the files linted.
+type lintSummary struct {
 	Projects int `json:"projects"`
 	Items    int `json:"items"`
 	Errors   int `json:"errors"`
@@ -66,12 +66,12 @@ type LintSummary struct {
 }
 
 // LintCounts are the counts of a lint report over files files.
-func (r *Report) LintCounts(projects, files int) LintSummary {
-	return LintSummary{Projects: projects, Items: files, Errors: r.Count(Error), Warnings: r.Count(Warning)}
+func (r *Report) LintCounts(projects, files int) lintSummary {
+	return lintSummary{Projects: projects, Items: files, Errors: r.Count(Error), Warnings: r.Count(Warning)}
 }
 
 // Line is "4 files: 1 error, 2 warnings" or "4 files: no problems".
-func (s LintSummary) Line() string {
+func (s lintSummary) Line() string {
 	if s.Errors+s.Warnings == 0 {
 		return projectsPrefix(s.Projects) + Plural(s.Items, "file") + ": no problems"
 	}

@@ -50,7 +50,7 @@ func FuzzParsePath(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		p, msg := ParsePath(s)
+		p, msg := parsePath(s)
 		if msg != "" {
 			return
 		}
@@ -63,7 +63,7 @@ func FuzzParsePath(f *testing.F) {
 
 func checkPath(t *testing.T, p Path) {
 	t.Helper()
-	if p.Var != "" && Placeholder(p.Var) == "" {
+	if p.Var != "" && placeholder(p.Var) == "" {
 		t.Fatalf("%q: unknown placeholder %q accepted", p.Text, p.Var)
 	}
 	for _, seg := range strings.Split(p.Rel, "/") {

@@ -6,8 +6,8 @@ import (
 	"github.com/ryekit/rye/item/python"
 )
 
-// PythonName is the module-level name a Python tool binds its block to.
-const PythonName = "__sandbox__"
+// pythonName is the module-level name a Python tool binds its block to.
+const pythonName = "__sandbox__"
 
 // PythonElsewhere looks in a Python tool whose metadata reader found no
 // module-level __sandbox__ for the name anywhere else in its code: bound
@@ -21,16 +21,16 @@ const PythonName = "__sandbox__"
 func PythonElsewhere(src []byte) (off int, msg string) {
 	toks, err := python.Tokens(src)
 	if err != nil {
-		return 0, fmt.Sprintf("cannot be read for %s: %v", PythonName, err)
+		return 0, fmt.Sprintf("cannot be read for %s: %v", pythonName, err)
 	}
 	for _, t := range toks {
 		found := false
 		switch t.Kind {
 		case python.Name:
-			found = string(src[t.Start:t.End]) == PythonName
+			found = string(src[t.Start:t.End]) == pythonName
 		case python.String:
 			v, ok := python.StringValue(src, t)
-			found = ok && v == PythonName
+			found = ok && v == pythonName
 		}
 		if found {
 			line := 1
@@ -39,7 +39,7 @@ func PythonElsewhere(src []byte) (off int, msg string) {
 					line++
 				}
 			}
-			return t.Start, fmt.Sprintf("line %d names %s, but not as a module-level assignment of a dict literal, the only form rye reads: the tool would run unconfined; write `%s = {...}` at module level", line, PythonName, PythonName)
+			return t.Start, fmt.Sprintf("line %d names %s, but not as a module-level assignment of a dict literal, the only form rye reads: the tool would run unconfined; write `%s = {...}` at module level", line, pythonName, pythonName)
 		}
 	}
 	return 0, ""

@@ -15,7 +15,7 @@
 // port out of range is a problem, and a tool whose block has one does not
 // run. What a block leaves out is denied: no network key means no network,
 // no subprocess key means no subprocess, no filesystem key means the
-// defaults only. The executor turns a parsed block into a confine.Policy
+// defaults only. The executor turns a parsed block into a confinement policy
 // (package confine); lint reports the problems at their positions.
 //
 // The package is separate from the engine (confine) because the engine is
@@ -49,8 +49,8 @@ var placeholderNames = [...][2]string{
 	{"tmp", "tmp"},
 }
 
-// Placeholder returns the canonical name of a placeholder word, or "".
-func Placeholder(word string) string {
+// placeholder returns the canonical name of a placeholder word, or "".
+func placeholder(word string) string {
 	for _, p := range placeholderNames {
 		if p[0] == word {
 			return p[1]
@@ -59,8 +59,8 @@ func Placeholder(word string) string {
 	return ""
 }
 
-// PlaceholderWords lists the words a path may start with, for messages.
-func PlaceholderWords() string {
+// placeholderWords lists the words a path may start with, for messages.
+func placeholderWords() string {
 	words := make([]string, len(placeholderNames))
 	for i, p := range placeholderNames {
 		words[i] = "{" + p[0] + "}"
@@ -80,10 +80,10 @@ type Path struct {
 
 func (p Path) String() string { return p.Text }
 
-// Endpoint is one entry of a network list: ":port" (any host) or
+// endpoint is one entry of a network list: ":port" (any host) or
 // "host:port" (a named host, which rye cannot enforce without a network
 // namespace and a proxy: see confine).
-type Endpoint struct {
+type endpoint struct {
 	Text string
 	Host string // "" for ":port"
 	Port uint16
@@ -97,7 +97,7 @@ type Block struct {
 	// NetworkNone is true for `network: none` and for a block without a
 	// network key; otherwise Endpoints lists what may be connected to.
 	NetworkNone bool
-	Endpoints   []Endpoint
+	Endpoints   []endpoint
 	Subprocess  bool
 }
 
@@ -116,8 +116,8 @@ func (b *Block) Ports() []uint16 {
 }
 
 // Hosts are the entries that name a host.
-func (b *Block) Hosts() []Endpoint {
-	var out []Endpoint
+func (b *Block) Hosts() []endpoint {
+	var out []endpoint
 	for _, e := range b.Endpoints {
 		if e.Host != "" {
 			out = append(out, e)
@@ -242,7 +242,7 @@ func (r *reader) paths(n *syntax.Node, what string) []Path {
 			r.add(it, "%s: a path must be a string, found %s", what, describe(it))
 			continue
 		}
-		p, msg := ParsePath(it.Str)
+		p, msg := parsePath(it.Str)
 		if msg != "" {
 			r.add(it, "%s: %q %s", what, it.Str, msg)
 			continue
@@ -253,9 +253,9 @@ func (r *reader) paths(n *syntax.Node, what string) []Path {
 	return out
 }
 
-// ParsePath reads one path entry. The message says what is wrong with it
+// parsePath reads one path entry. The message says what is wrong with it
 // ("" when nothing is).
-func ParsePath(s string) (Path, string) {
+func parsePath(s string) (Path, string) {
 	p := Path{Text: s}
 	if s == "" {
 		return p, "is empty"
@@ -274,9 +274,9 @@ func ParsePath(s string) (Path, string) {
 			return p, "starts with { but has no closing }"
 		}
 		word := s[1:end]
-		p.Var = Placeholder(word)
+		p.Var = placeholder(word)
 		if p.Var == "" {
-			return p, fmt.Sprintf("starts with the unknown placeholder {%s} (known: %s)", word, PlaceholderWords())
+			return p, fmt.Sprintf("starts with the unknown placeholder {%s} (known: %s)", word, placeholderWords())
 		}
 		rest = s[end+1:]
 		if rest != "" && rest[0] != '/' {
@@ -285,7 +285,7 @@ func ParsePath(s string) (Path, string) {
 	case strings.HasPrefix(s, "~"):
 		return p, "starts with ~: write {home}"
 	case !strings.HasPrefix(s, "/"):
-		return p, fmt.Sprintf("is relative: start it with a placeholder (%s) or /", PlaceholderWords())
+		return p, fmt.Sprintf("is relative: start it with a placeholder (%s) or /", placeholderWords())
 	}
 	if strings.ContainsAny(rest, "{}") {
 		return p, "holds a brace after its start: only one placeholder, at the start, is allowed"
@@ -323,13 +323,13 @@ func (r *reader) network(b *Block, n *syntax.Node) {
 		r.add(n, "network is an empty list: write network: none")
 		return
 	}
-	var eps []Endpoint
+	var eps []endpoint
 	for _, it := range n.Items {
 		if it.Kind != syntax.StringNode {
 			r.add(it, "network: an entry must be a string \"host:port\" or \":port\", found %s", describe(it))
 			continue
 		}
-		e, msg := ParseEndpoint(it.Str)
+		e, msg := parseEndpoint(it.Str)
 		if msg != "" {
 			r.add(it, "network: %q %s", it.Str, msg)
 			continue
@@ -342,10 +342,10 @@ func (r *reader) network(b *Block, n *syntax.Node) {
 	}
 }
 
-// ParseEndpoint reads one network entry: ":port", "host:port" or
+// parseEndpoint reads one network entry: ":port", "host:port" or
 // "[ipv6]:port".
-func ParseEndpoint(s string) (Endpoint, string) {
-	e := Endpoint{Text: s}
+func parseEndpoint(s string) (endpoint, string) {
+	e := endpoint{Text: s}
 	i := strings.LastIndexByte(s, ':')
 	if i < 0 {
 		return e, "has no port: write \":port\" (any host) or \"host:port\""

@@ -131,7 +131,7 @@ func TestParseForms(t *testing.T) {
 }
 
 func TestExpand(t *testing.T) {
-	p, msg := ParsePath("{project}/data/x")
+	p, msg := parsePath("{project}/data/x")
 	if msg != "" {
 		t.Fatal(msg)
 	}
@@ -139,11 +139,11 @@ func TestExpand(t *testing.T) {
 	if err != nil || base != "/p" || rel != "data/x" {
 		t.Fatalf("%q %q %v", base, rel, err)
 	}
-	p, _ = ParsePath("{user_space}/x")
+	p, _ = parsePath("{user_space}/x")
 	if _, _, err := p.Expand(func(string) string { return "" }); err == nil {
 		t.Fatal("a placeholder without a value expanded")
 	}
-	p, _ = ParsePath("/opt//data/./x/")
+	p, _ = parsePath("/opt//data/./x/")
 	if base, rel, _ := p.Expand(nil); base != "/" || rel != "opt/data/x" {
 		t.Fatalf("%q %q", base, rel)
 	}

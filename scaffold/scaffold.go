@@ -29,14 +29,14 @@ import (
 //go:embed templates/*.tmpl
 var files embed.FS
 
-// Langs are the languages of tool templates, the first the default, each
+// langs are the languages of tool templates, the first the default, each
 // with its file extension.
-var Langs = []struct{ Name, Ext string }{{"python", ".py"}, {"shell", ".sh"}, {"node", ".js"}}
+var langs = []struct{ Name, Ext string }{{"python", ".py"}, {"shell", ".sh"}, {"node", ".js"}}
 
 // LangNames are the names of Langs.
 func LangNames() []string {
-	out := make([]string, len(Langs))
-	for i, l := range Langs {
+	out := make([]string, len(langs))
+	for i, l := range langs {
 		out[i] = l.Name
 	}
 	return out
@@ -73,9 +73,9 @@ type data struct {
 	Sandbox                                        bool // a tool declares its sandbox block
 }
 
-// Render is the file of a new item of kind k and id: its extension and
+// render is the file of a new item of kind k and id: its extension and
 // its bytes.
-func Render(k item.Kind, id item.ID, o Options) (string, []byte, error) {
+func render(k item.Kind, id item.ID, o Options) (string, []byte, error) {
 	name := id.Name()
 	if strings.ContainsAny(o.Description, "\r\n") {
 		return "", nil, errors.New("the description is one line")
@@ -86,13 +86,13 @@ func Render(k item.Kind, id item.ID, o Options) (string, []byte, error) {
 	case item.Tool:
 		lang := o.Lang
 		if lang == "" {
-			lang = Langs[0].Name
+			lang = langs[0].Name
 		}
-		i := slices.IndexFunc(Langs, func(l struct{ Name, Ext string }) bool { return l.Name == lang })
+		i := slices.IndexFunc(langs, func(l struct{ Name, Ext string }) bool { return l.Name == lang })
 		if i < 0 {
 			return "", nil, fmt.Errorf("no tool template for %q: the languages are %s", lang, strings.Join(LangNames(), ", "))
 		}
-		ext = Langs[i].Ext
+		ext = langs[i].Ext
 		tmpl = "tool" + ext + ".tmpl"
 		if d.Description == "" {
 			d.Description = "Greet someone by name"
@@ -135,7 +135,7 @@ func Write(sp *space.Space, k item.Kind, id item.ID, o Options) (string, error) 
 	if sp == nil || sp.Embedded() {
 		return "", errors.New("no project to write into (rye init makes one)")
 	}
-	ext, src, err := Render(k, id, o)
+	ext, src, err := render(k, id, o)
 	if err != nil {
 		return "", err
 	}

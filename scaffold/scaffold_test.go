@@ -24,13 +24,13 @@ func TestTemplatesMeetTheRules(t *testing.T) {
 		lang string
 	}
 	cases := []tc{{item.Directive, ""}, {item.Knowledge, ""}}
-	for _, l := range Langs {
+	for _, l := range langs {
 		cases = append(cases, tc{item.Tool, l.Name})
 	}
 	for _, c := range cases {
 		for _, id := range []item.ID{"deploy_app", "team/ops/deploy_app"} {
 			for _, desc := range []string{"", `Say "hi" & <wave> \ back: it's #1 {x}`} {
-				ext, src, err := Render(c.kind, id, Options{Lang: c.lang, Description: desc, Author: "Ada <ada@example.com>"})
+				ext, src, err := render(c.kind, id, Options{Lang: c.lang, Description: desc, Author: "Ada <ada@example.com>"})
 				if err != nil {
 					t.Fatalf("%s %s %s: %v", c.kind, c.lang, id, err)
 				}
@@ -65,7 +65,7 @@ func TestRenderRefuses(t *testing.T) {
 		{item.Directive, "a/b", Options{}, "names its author"},
 		{item.Tool, "a/b", Options{Description: "two\nlines"}, "one line"},
 	} {
-		if _, _, err := Render(c.kind, c.id, c.o); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, _, err := render(c.kind, c.id, c.o); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s %s %+v: %v, want %q", c.kind, c.id, c.o, err, c.want)
 		}
 	}

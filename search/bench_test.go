@@ -24,13 +24,13 @@ func benchSpaces(b *testing.B) []*space.Space {
 func BenchmarkSearch10kWarm(b *testing.B) {
 	spaces := benchSpaces(b)
 	cache := b.TempDir()
-	if _, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret, RacyMargin: time.Nanosecond}); err != nil {
+	if _, err := open(spaces, options{CacheDir: cache, Secret: testSecret, RacyMargin: time.Nanosecond}); err != nil {
 		b.Fatal(err)
 	}
-	sc, _ := ParseScope("all")
+	sc, _ := parseScope("all")
 	b.ResetTimer()
 	for b.Loop() {
-		ix, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret, RacyMargin: time.Nanosecond})
+		ix, err := open(spaces, options{CacheDir: cache, Secret: testSecret, RacyMargin: time.Nanosecond})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -44,10 +44,10 @@ func BenchmarkSearch10kWarm(b *testing.B) {
 // item read and parsed.
 func BenchmarkSearch10kCold(b *testing.B) {
 	spaces := benchSpaces(b)
-	sc, _ := ParseScope("all")
+	sc, _ := parseScope("all")
 	b.ResetTimer()
 	for b.Loop() {
-		ix, err := Open(spaces, Options{})
+		ix, err := open(spaces, options{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -57,11 +57,11 @@ func BenchmarkSearch10kCold(b *testing.B) {
 
 // BenchmarkQuery10k is the ranking alone, on an index in memory.
 func BenchmarkQuery10k(b *testing.B) {
-	ix, err := Open(benchSpaces(b), Options{})
+	ix, err := open(benchSpaces(b), options{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	sc, _ := ParseScope("all")
+	sc, _ := parseScope("all")
 	b.ResetTimer()
 	for b.Loop() {
 		ix.Search(sc, "deploy verify token", 10)

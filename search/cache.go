@@ -53,7 +53,7 @@ func unseal(data, secret []byte) ([]byte, error) {
 	return body, nil
 }
 
-func (ix *Index) encode() []byte {
+func (ix *index) encode() []byte {
 	buf := append([]byte(nil), cacheMagic...)
 	buf = binary.AppendUvarint(buf, uint64(len(ix.terms)))
 	for _, t := range ix.terms {
@@ -153,12 +153,12 @@ func (d *decoder) string() string {
 
 // decodeIndex reads a cache file. Every count is checked against the bytes
 // left, so a hostile file cannot make it allocate more than its own size.
-func decodeIndex(data []byte) (*Index, error) {
+func decodeIndex(data []byte) (*index, error) {
 	if len(data) < len(cacheMagic) || string(data[:len(cacheMagic)]) != string(cacheMagic) {
 		return nil, errCorrupt
 	}
 	d := &decoder{buf: data, text: string(data), off: len(cacheMagic)}
-	ix := NewIndex()
+	ix := newIndex()
 	nterms := d.uvarint(uint64(d.left()))
 	ix.terms = make([]string, 0, nterms)
 	for i := uint64(0); i < nterms && d.err == nil; i++ {

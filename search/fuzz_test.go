@@ -15,7 +15,7 @@ func FuzzParseScope(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		sc, err := ParseScope(s)
+		sc, err := parseScope(s)
 		if err != nil {
 			return
 		}

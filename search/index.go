@@ -31,16 +31,16 @@ const (
 
 var fieldNames = [numFields]string{"name", "title", "description", "category", "content"}
 
-// Weights are per-field weights, indexed like fieldNames.
-type Weights [numFields]float64
+// weights are per-field weights, indexed like fieldNames.
+type weights [numFields]float64
 
-// DefaultWeights are the shipped extractors' search_fields.
-var DefaultWeights = Weights{3, 3, 2, 1.5, 1}
+// defaultWeights are the shipped extractors' search_fields.
+var defaultWeights = weights{3, 3, 2, 1.5, 1}
 
-// WeightsFrom reads weights from an extractor's search_fields; fields it
+// weightsFrom reads weights from an extractor's search_fields; fields it
 // does not name keep their default.
-func WeightsFrom(x *item.Extractor) Weights {
-	w := DefaultWeights
+func weightsFrom(x *item.Extractor) weights {
+	w := defaultWeights
 	if x == nil {
 		return w
 	}
@@ -83,21 +83,21 @@ type Doc struct {
 	sum  [32]byte
 }
 
-// Index is a set of documents over one term dictionary.
-type Index struct {
+// index is a set of documents over one term dictionary.
+type index struct {
 	terms   []string
 	stems   []string // stem of each term, filled by termStems
 	termIDs map[string]uint32
 	Docs    []*Doc
-	Weights map[item.Kind]Weights
+	Weights map[item.Kind]weights
 }
 
-// NewIndex returns an empty index.
-func NewIndex() *Index {
-	return &Index{termIDs: map[string]uint32{}, Weights: map[item.Kind]Weights{}}
+// newIndex returns an empty index.
+func newIndex() *index {
+	return &index{termIDs: map[string]uint32{}, Weights: map[item.Kind]weights{}}
 }
 
-func (ix *Index) termID(t string) uint32 {
+func (ix *index) termID(t string) uint32 {
 	if id, ok := ix.termIDs[t]; ok {
 		return id
 	}
@@ -107,14 +107,14 @@ func (ix *Index) termID(t string) uint32 {
 	return id
 }
 
-// Fields is the text of an item that search indexes.
-type Fields struct {
+// fields is the text of an item that search indexes.
+type fields struct {
 	Name, Title, Description, Category, Content string
 }
 
 // FieldsOf picks an item's searchable text from its metadata.
-func FieldsOf(it *item.Item, md *item.Metadata) Fields {
-	f := Fields{Name: it.ID.Name(), Category: it.ID.Dir()}
+func FieldsOf(it *item.Item, md *item.Metadata) fields {
+	f := fields{Name: it.ID.Name(), Category: it.ID.Dir()}
 	if md == nil {
 		return f
 	}
@@ -139,7 +139,7 @@ func FieldsOf(it *item.Item, md *item.Metadata) Fields {
 }
 
 // Add indexes a document.
-func (ix *Index) Add(d *Doc, f Fields) {
+func (ix *index) Add(d *Doc, f fields) {
 	texts := [numFields]string{f.Name, f.Title, f.Description, f.Category, f.Content}
 	d.Name, d.Title, d.Description, d.Category = f.Name, f.Title, f.Description, f.Category
 	var words []string
@@ -197,7 +197,7 @@ type queryTerm struct {
 // no limit. An empty query, or "*", lists everything in scope by id.
 // Results are ordered by score, then kind, then id, so equal scores come out
 // in the same order every time.
-func (ix *Index) Search(sc Scope, query string, limit int) (results []Result, total int) {
+func (ix *index) Search(sc scope, query string, limit int) (results []Result, total int) {
 	hits, total := ix.hits(sc, query, limit)
 	results = make([]Result, len(hits))
 	for i, h := range hits {
@@ -207,7 +207,7 @@ func (ix *Index) Search(sc Scope, query string, limit int) (results []Result, to
 }
 
 // hits ranks the documents in scope and keeps the first limit of them.
-func (ix *Index) hits(sc Scope, query string, limit int) (hits []hit, total int) {
+func (ix *index) hits(sc scope, query string, limit int) (hits []hit, total int) {
 	var inScope []*Doc
 	for _, d := range ix.Docs {
 		if sc.Contains(d.Kind, d.ID) {
@@ -251,7 +251,7 @@ func compareHits(x, y hit) int {
 // maxQueryWords bounds a query (the ranking keeps one bit per word).
 const maxQueryWords = 64
 
-func (ix *Index) parseQuery(query string) []queryTerm {
+func (ix *index) parseQuery(query string) []queryTerm {
 	var qs []queryTerm
 	for _, raw := range strings.Fields(query) {
 		prefix := strings.HasSuffix(raw, "*")
@@ -278,7 +278,7 @@ func (ix *Index) parseQuery(query string) []queryTerm {
 
 // termStems are the stems of the dictionary's terms, by term id, computed
 // as terms are first searched.
-func (ix *Index) termStems() []string {
+func (ix *index) termStems() []string {
 	for len(ix.stems) < len(ix.terms) {
 		ix.stems = append(ix.stems, stem(ix.terms[len(ix.stems)]))
 	}
@@ -287,7 +287,7 @@ func (ix *Index) termStems() []string {
 
 // rank scores docs with BM25F: per query term, the field frequencies are
 // weighted and length-normalised per field, then saturated once.
-func (ix *Index) rank(docs []*Doc, qs []queryTerm) []hit {
+func (ix *index) rank(docs []*Doc, qs []queryTerm) []hit {
 	n := float64(len(docs))
 	var avg [numFields]float64
 	for _, d := range docs {
@@ -360,11 +360,11 @@ func (ix *Index) rank(docs []*Doc, qs []queryTerm) []hit {
 	return out
 }
 
-func (ix *Index) weights(k item.Kind) Weights {
+func (ix *index) weights(k item.Kind) weights {
 	if w, ok := ix.Weights[k]; ok {
 		return w
 	}
-	return DefaultWeights
+	return defaultWeights
 }
 
 func (d *Doc) result(score float64) Result {

@@ -14,8 +14,8 @@ import (
 	"github.com/ryekit/rye/space"
 )
 
-// Options control Open.
-type Options struct {
+// options control Open.
+type options struct {
 	// CacheDir holds the index cache ("" disables it).
 	CacheDir string
 	// Secret authenticates the cache file (internal/cachedir.Secret): a
@@ -24,17 +24,17 @@ type Options struct {
 	Secret []byte
 	// Extractors supply the field weights per kind (nil: defaults).
 	Extractors map[item.Kind]*item.Extractor
-	// RacyMargin is how long before its read a file must last have changed
+	// racyMargin is how long before its read a file must last have changed
 	// for its cached entry to be reused later (filestat.Stat.Racy); 0 is
-	// the default, RacyMargin. Tests that index files they have just
+	// the default, racyMargin. Tests that index files they have just
 	// written make it tiny.
 	RacyMargin time.Duration
 }
 
-// RacyMargin is the default of Options.RacyMargin.
-const RacyMargin = 2 * time.Second
+// racyMargin is the default of Options.RacyMargin.
+const racyMargin = 2 * time.Second
 
-// Open indexes every item of the spaces, reusing the cached entry of each
+// open indexes every item of the spaces, reusing the cached entry of each
 // file whose stat data (size, modification and change times, inode and
 // device; filestat) are those it had when it was indexed. An entry for a
 // file that changed within Options.RacyMargin of its read is never reused. An
@@ -42,12 +42,12 @@ const RacyMargin = 2 * time.Second
 // of one space) is indexed once, from the file that resolution would
 // pick. Items whose metadata does not parse are still indexed by their
 // id.
-func Open(spaces []*space.Space, o Options) (*Index, error) {
+func open(spaces []*space.Space, o options) (*index, error) {
 	if o.RacyMargin == 0 {
-		o.RacyMargin = RacyMargin
+		o.RacyMargin = racyMargin
 	}
 	cachePath := ""
-	var cached *Index
+	var cached *index
 	if o.CacheDir != "" && len(o.Secret) > 0 {
 		cachePath = filepath.Join(o.CacheDir, cacheName(spaces))
 		if data, err := os.ReadFile(cachePath); err == nil {
@@ -62,14 +62,14 @@ func Open(spaces []*space.Space, o Options) (*Index, error) {
 			old[d.Space+"\x00"+d.rel] = d
 		}
 	}
-	ix := NewIndex()
+	ix := newIndex()
 	if cached != nil {
 		// Keep the cached dictionary so that cached postings need no
 		// translation; terms of deleted items linger harmlessly.
 		ix.terms, ix.termIDs = cached.terms, cached.termIDs
 	}
 	for k, x := range o.Extractors {
-		ix.Weights[k] = WeightsFrom(x)
+		ix.Weights[k] = weightsFrom(x)
 	}
 	files, err := walkAll(spaces)
 	if err != nil {
@@ -159,10 +159,10 @@ func walkAll(spaces []*space.Space) ([]file, error) {
 
 // fieldsOf reads an item for indexing, and the SHA-256 of the bytes read;
 // unreadable or unparsable items are indexed by id alone.
-func fieldsOf(f space.Found) (Fields, [32]byte) {
+func fieldsOf(f space.Found) (fields, [32]byte) {
 	it, err := f.Load()
 	if err != nil {
-		return Fields{Name: f.ID.Name(), Category: f.ID.Dir()}, [32]byte{}
+		return fields{Name: f.ID.Name(), Category: f.ID.Dir()}, [32]byte{}
 	}
 	md, err := it.Metadata()
 	if err != nil {

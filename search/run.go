@@ -17,7 +17,7 @@ import (
 // one, and Run is the pipeline both run.
 type Request struct {
 	Spaces *space.Spaces
-	// Scope is a kind with an optional namespace, as ParseScope reads it.
+	// Scope is a kind with an optional namespace, as parseScope reads it.
 	Scope string
 	Query string
 	// Tier is the space searched: "project", "user", "system" or "all"
@@ -63,17 +63,17 @@ func Over(ss *space.Spaces, cache bool) (Request, error) {
 	return req, nil
 }
 
-// Results are the ranked results of a Request.
-type Results struct {
-	Scope   Scope
+// results are the ranked results of a Request.
+type results struct {
+	Scope   scope
 	Total   int // results in scope before the limit
 	Results []Result
 }
 
 // Field names of a RequestError.
 const (
-	FieldScope = "scope"
-	FieldTier  = "space"
+	fieldScope = "scope"
+	fieldTier  = "space"
 )
 
 // RequestError is a request whose scope or tier does not parse.
@@ -96,22 +96,22 @@ func (e *RequestError) Unwrap() error { return e.Err }
 // that verifies shows the words read from the bytes that verified, and
 // only those a signature covers (verify.CoveredFields), never the index's: the
 // index is a cache, and a file can change between its indexing and now.
-func Run(req Request) (*Results, error) {
-	sc, err := ParseScope(req.Scope)
+func Run(req Request) (*results, error) {
+	sc, err := parseScope(req.Scope)
 	if err != nil {
-		return nil, &RequestError{Field: FieldScope, Err: err}
+		return nil, &RequestError{Field: fieldScope, Err: err}
 	}
 	spaces, err := req.Spaces.Named(req.Tier)
 	if err != nil {
-		return nil, &RequestError{Field: FieldTier, Err: err}
+		return nil, &RequestError{Field: fieldTier, Err: err}
 	}
-	ix, err := Open(spaces, Options{CacheDir: req.CacheDir, Secret: req.Secret, Extractors: req.Extractors})
+	ix, err := open(spaces, options{CacheDir: req.CacheDir, Secret: req.Secret, Extractors: req.Extractors})
 	if err != nil {
 		return nil, err
 	}
 	if req.Trust == nil {
 		hits, total := ix.hits(sc, req.Query, req.Limit)
-		out := &Results{Scope: sc, Total: total, Results: make([]Result, len(hits))}
+		out := &results{Scope: sc, Total: total, Results: make([]Result, len(hits))}
 		for i, h := range hits {
 			out.Results[i] = h.doc.result(h.score)
 		}
@@ -162,7 +162,7 @@ func Run(req Request) (*Results, error) {
 		}
 		slices.SortFunc(hits, compareHits)
 	}
-	out := &Results{Scope: sc, Total: len(hits)}
+	out := &results{Scope: sc, Total: len(hits)}
 	if req.Limit > 0 && len(hits) > req.Limit {
 		hits = hits[:req.Limit]
 	}
@@ -188,7 +188,7 @@ func Run(req Request) (*Results, error) {
 type checked struct {
 	result verify.Result
 	sum    [32]byte
-	fields Fields
+	fields fields
 }
 
 // verifyDoc reads and verifies the file of an indexed document as it is

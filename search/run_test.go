@@ -96,8 +96,8 @@ func TestRun(t *testing.T) {
 		}
 	}
 	for field, bad := range map[string]Request{
-		FieldScope: {Spaces: ss, Scope: "gadget"},
-		FieldTier:  {Spaces: ss, Scope: "all", Tier: "galaxy"},
+		fieldScope: {Spaces: ss, Scope: "gadget"},
+		fieldTier:  {Spaces: ss, Scope: "all", Tier: "galaxy"},
 	} {
 		var re *RequestError
 		if _, err := Run(bad); !errors.As(err, &re) || re.Field != field {

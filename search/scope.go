@@ -7,8 +7,8 @@ import (
 	"github.com/ryekit/rye/item"
 )
 
-// Scope limits a search to kinds and to a namespace of ids.
-type Scope struct {
+// scope limits a search to kinds and to a namespace of ids.
+type scope struct {
 	Kinds     []item.Kind
 	Namespace string // "" for all ids; else ids equal to it or below it
 	// Partial says Namespace ends with part of a segment ("tool/hello/gr*"):
@@ -19,7 +19,7 @@ type Scope struct {
 // scopeHelp says what a scope looks like, for errors.
 const scopeHelp = "a kind (directive, tool, knowledge or all) with an optional namespace: tool, tool/my-project/*, my-project/*, tool.my-project.*"
 
-// ParseScope reads a search scope (docs/search.md). Ids are written as ids
+// parseScope reads a search scope (docs/search.md). Ids are written as ids
 // are, with slashes: "tool/hello/*", "hello/*" (every kind), "all/hello";
 // the first segment is a kind when it names one. The dotted form of spec
 // 4.1 is still read: "tool", "directive.my-project.*", "tool.rye.core", the
@@ -28,20 +28,20 @@ const scopeHelp = "a kind (directive, tool, knowledge or all) with an optional n
 // "rye.core") matches rye/core and rye/core/x, not rye/core_x; a final
 // "*" after part of a segment ("hello/gr*") matches every id that starts
 // so.
-func ParseScope(s string) (Scope, error) {
+func parseScope(s string) (scope, error) {
 	s = strings.TrimPrefix(strings.TrimSpace(s), "rye.search.")
 	if strings.Contains(s, "/") {
 		return parseSlashed(s)
 	}
 	head, rest, _ := strings.Cut(s, ".")
-	var sc Scope
+	var sc scope
 	switch head {
 	case "all", "*", "":
 		sc.Kinds = item.Kinds
 	default:
 		k, err := item.ParseKind(head)
 		if err != nil {
-			return Scope{}, fmt.Errorf("invalid scope %q: write %s", s, scopeHelp)
+			return scope{}, fmt.Errorf("invalid scope %q: write %s", s, scopeHelp)
 		}
 		sc.Kinds = []item.Kind{k}
 	}
@@ -49,7 +49,7 @@ func ParseScope(s string) (Scope, error) {
 	if rest != "" {
 		ns := strings.ReplaceAll(rest, ".", "/")
 		if _, err := item.ParseID(ns); err != nil {
-			return Scope{}, fmt.Errorf("invalid scope %q: namespace %s", s, err)
+			return scope{}, fmt.Errorf("invalid scope %q: namespace %s", s, err)
 		}
 		sc.Namespace = ns
 	}
@@ -57,8 +57,8 @@ func ParseScope(s string) (Scope, error) {
 }
 
 // parseSlashed reads a scope written with slashes, as ids are.
-func parseSlashed(s string) (Scope, error) {
-	sc := Scope{Kinds: item.Kinds}
+func parseSlashed(s string) (scope, error) {
+	sc := scope{Kinds: item.Kinds}
 	ns := s
 	head, rest, _ := strings.Cut(s, "/")
 	switch head {
@@ -82,17 +82,17 @@ func parseSlashed(s string) (Scope, error) {
 		return sc, nil
 	}
 	if strings.ContainsAny(ns, "*?[") {
-		return Scope{}, fmt.Errorf("invalid scope %q: a * may only end it (tool/hello/*, hello/gr*); write %s", s, scopeHelp)
+		return scope{}, fmt.Errorf("invalid scope %q: a * may only end it (tool/hello/*, hello/gr*); write %s", s, scopeHelp)
 	}
 	if _, err := item.ParseID(ns); err != nil {
-		return Scope{}, fmt.Errorf("invalid scope %q: namespace %s", s, err)
+		return scope{}, fmt.Errorf("invalid scope %q: namespace %s", s, err)
 	}
 	sc.Namespace = ns
 	return sc, nil
 }
 
 // Contains reports whether an item is inside the scope.
-func (sc Scope) Contains(k item.Kind, id item.ID) bool {
+func (sc scope) Contains(k item.Kind, id item.ID) bool {
 	ok := false
 	for _, sk := range sc.Kinds {
 		ok = ok || sk == k

@@ -38,7 +38,7 @@ func TestParseScope(t *testing.T) {
 		"knowledge/my.notes/x":       "[knowledge] my.notes/x",
 	}
 	for in, want := range cases {
-		sc, err := ParseScope(in)
+		sc, err := parseScope(in)
 		if err != nil {
 			t.Errorf("%s: %v", in, err)
 			continue
@@ -52,11 +52,11 @@ func TestParseScope(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"gadget", "tool..x", "tool.a..b", "tool/a/*/b", "tool/a//b", "tool/../x"} {
-		if _, err := ParseScope(bad); err == nil {
+		if _, err := parseScope(bad); err == nil {
 			t.Errorf("%s accepted", bad)
 		}
 	}
-	sc, _ := ParseScope("tool.rye.core")
+	sc, _ := parseScope("tool.rye.core")
 	for id, want := range map[string]bool{"rye/core": true, "rye/core/x": true, "rye/core_x": false, "rye": false} {
 		if sc.Contains(item.Tool, item.ID(id)) != want {
 			t.Errorf("rye.core contains %s: %v", id, !want)
@@ -65,7 +65,7 @@ func TestParseScope(t *testing.T) {
 	if sc.Contains(item.Directive, "rye/core/x") {
 		t.Error("kind ignored")
 	}
-	sc, _ = ParseScope("tool/hello/gr*")
+	sc, _ = parseScope("tool/hello/gr*")
 	for id, want := range map[string]bool{"hello/greet": true, "hello/gr": true, "hello/grx/y": true, "hello/style": false} {
 		if sc.Contains(item.Tool, item.ID(id)) != want {
 			t.Errorf("tool/hello/gr* contains %s: %v", id, !want)
@@ -91,11 +91,11 @@ func TestStem(t *testing.T) {
 // finds an item about greets, "deplo" one about deployment; the very word
 // outranks its variants.
 func TestStemAndPrefixMatch(t *testing.T) {
-	ix := NewIndex()
-	ix.Add(doc(item.Tool, "a/greet", Fields{Name: "greet", Description: "Greet someone by name"}))
-	ix.Add(doc(item.Knowledge, "a/style", Fields{Name: "style", Title: "House style for greetings"}))
-	ix.Add(doc(item.Tool, "a/ship", Fields{Name: "ship", Description: "Deployment of the app"}))
-	all, _ := ParseScope("all")
+	ix := newIndex()
+	ix.Add(doc(item.Tool, "a/greet", fields{Name: "greet", Description: "Greet someone by name"}))
+	ix.Add(doc(item.Knowledge, "a/style", fields{Name: "style", Title: "House style for greetings"}))
+	ix.Add(doc(item.Tool, "a/ship", fields{Name: "ship", Description: "Deployment of the app"}))
+	all, _ := parseScope("all")
 	ids := func(q string) string {
 		rs, _ := ix.Search(all, q, 0)
 		var s []string
@@ -118,16 +118,16 @@ func TestStemAndPrefixMatch(t *testing.T) {
 	}
 }
 
-func doc(k item.Kind, id string, f Fields) (*Doc, Fields) {
+func doc(k item.Kind, id string, f fields) (*Doc, fields) {
 	return &Doc{Kind: k, ID: item.ID(id), Space: "project"}, f
 }
 
 func TestRanking(t *testing.T) {
-	ix := NewIndex()
-	ix.Add(doc(item.Tool, "a/deploy", Fields{Name: "deploy", Description: "Deploy the app to production"}))
-	ix.Add(doc(item.Tool, "a/build", Fields{Name: "build", Description: "Build the app", Content: "after the build you may deploy"}))
-	ix.Add(doc(item.Knowledge, "a/notes", Fields{Name: "notes", Title: "Release notes", Content: "nothing about shipping"}))
-	ix.Add(doc(item.Directive, "b/deploy_all", Fields{Name: "deploy_all", Description: "Deploy everything", Category: "b"}))
+	ix := newIndex()
+	ix.Add(doc(item.Tool, "a/deploy", fields{Name: "deploy", Description: "Deploy the app to production"}))
+	ix.Add(doc(item.Tool, "a/build", fields{Name: "build", Description: "Build the app", Content: "after the build you may deploy"}))
+	ix.Add(doc(item.Knowledge, "a/notes", fields{Name: "notes", Title: "Release notes", Content: "nothing about shipping"}))
+	ix.Add(doc(item.Directive, "b/deploy_all", fields{Name: "deploy_all", Description: "Deploy everything", Category: "b"}))
 
 	ids := func(rs []Result) string {
 		var s []string
@@ -136,7 +136,7 @@ func TestRanking(t *testing.T) {
 		}
 		return strings.Join(s, " ")
 	}
-	all, _ := ParseScope("all")
+	all, _ := parseScope("all")
 	rs, total := ix.Search(all, "deploy", 0)
 	// Name and description matches outrank a body mention; no match, no result.
 	if got := ids(rs); total != 3 || !strings.HasSuffix(got, "a/build") || strings.Contains(got, "a/notes") {
@@ -160,7 +160,7 @@ func TestRanking(t *testing.T) {
 	if ids(rs) != "a/notes" {
 		t.Errorf("prefix: %s", ids(rs))
 	}
-	tools, _ := ParseScope("tool")
+	tools, _ := parseScope("tool")
 	if rs, total := ix.Search(tools, "*", 1); ids(rs) != "a/build" || total != 2 {
 		t.Errorf("list: %s %d", ids(rs), total)
 	}
@@ -168,7 +168,7 @@ func TestRanking(t *testing.T) {
 		t.Errorf("zebra: %s", ids(rs))
 	}
 	// Weights: with the description weighted 0, a match only there is none.
-	ix.Weights[item.Directive] = Weights{0, 3, 0, 0, 1}
+	ix.Weights[item.Directive] = weights{0, 3, 0, 0, 1}
 	rs, _ = ix.Search(all, "everything", 0)
 	if len(rs) != 0 {
 		t.Errorf("zero weights still matched: %+v", rs)
@@ -190,18 +190,18 @@ func TestCacheRoundTripAndRefresh(t *testing.T) {
 	cache := t.TempDir()
 	sp := space.NewDiskSpace(space.Project, root, "")
 	spaces := []*space.Space{sp, space.EmbeddedSpace()}
-	first, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret, RacyMargin: noRacy})
+	first, err := open(spaces, options{CacheDir: cache, Secret: testSecret, RacyMargin: noRacy})
 	if err != nil {
 		t.Fatal(err)
 	}
-	all, _ := ParseScope("all")
+	all, _ := parseScope("all")
 	want, _ := first.Search(all, "deploy verify", 0)
 	files, _ := filepath.Glob(filepath.Join(cache, "*.idx"))
 	if len(files) != 1 {
 		t.Fatalf("cache files: %v", files)
 	}
 	info, _ := os.Stat(files[0])
-	second, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret, RacyMargin: noRacy})
+	second, err := open(spaces, options{CacheDir: cache, Secret: testSecret, RacyMargin: noRacy})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +223,7 @@ func TestCacheRoundTripAndRefresh(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Remove(filepath.Join(root, ".ai", "tools", "ns02", "group02", "item_00002.py"))
-	third, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret, RacyMargin: noRacy})
+	third, err := open(spaces, options{CacheDir: cache, Secret: testSecret, RacyMargin: noRacy})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +237,7 @@ func TestCacheRoundTripAndRefresh(t *testing.T) {
 	if err := os.WriteFile(files[0], append(append([]byte(nil), cacheMagic...), "garbage"...), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if fourth, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret, RacyMargin: noRacy}); err != nil || len(fourth.Docs) != len(third.Docs) {
+	if fourth, err := open(spaces, options{CacheDir: cache, Secret: testSecret, RacyMargin: noRacy}); err != nil || len(fourth.Docs) != len(third.Docs) {
 		t.Errorf("damaged cache: %v", err)
 	}
 }
@@ -249,7 +249,7 @@ func TestShadowedItemsIndexedOnce(t *testing.T) {
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		os.WriteFile(p, []byte("id: k\ntitle: from "+filepath.Base(root)+"\n"), 0o644)
 	}
-	ix, err := Open([]*space.Space{space.NewDiskSpace(space.Project, project, ""), space.NewDiskSpace(space.User, user, "")}, Options{})
+	ix, err := open([]*space.Space{space.NewDiskSpace(space.Project, project, ""), space.NewDiskSpace(space.User, user, "")}, options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,11 +264,11 @@ func TestShadowedItemsIndexedOnce(t *testing.T) {
 func TestCachedPathFollowsShown(t *testing.T) {
 	root, cache := t.TempDir(), t.TempDir()
 	writeItem(t, root, "tools/acme/x.js", "// A tool.\n")
-	open := func(shown string) *Index {
+	open := func(shown string) *index {
 		t.Helper()
 		sp := space.NewDiskSpace(space.Project, root, "")
 		sp.Shown = shown
-		ix, err := Open([]*space.Space{sp}, Options{CacheDir: cache, Secret: testSecret, RacyMargin: noRacy})
+		ix, err := open([]*space.Space{sp}, options{CacheDir: cache, Secret: testSecret, RacyMargin: noRacy})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -285,7 +285,7 @@ func TestCachedPathFollowsShown(t *testing.T) {
 		t.Fatalf("cache files: %v", files)
 	}
 	before, _ := os.Stat(files[0])
-	all, _ := ParseScope("all")
+	all, _ := parseScope("all")
 	ix := open("..")
 	if got, want := ix.Docs[0].Path, filepath.Join("..", ".ai", "tools", "acme", "x.js"); got != want {
 		t.Errorf("from a sub-folder: %s, want %s", got, want)
@@ -312,8 +312,8 @@ func TestTwoFormsIndexTheResolvedOne(t *testing.T) {
 		t.Fatalf("resolution picks %s (%v)", rel, err)
 	}
 	cache := t.TempDir()
-	for _, o := range []Options{{}, {CacheDir: cache}, {CacheDir: cache}} {
-		ix, err := Open([]*space.Space{sp}, o)
+	for _, o := range []options{{}, {CacheDir: cache}, {CacheDir: cache}} {
+		ix, err := open([]*space.Space{sp}, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -335,8 +335,8 @@ func writeItem(t *testing.T, root, rel, content string) {
 }
 
 func FuzzDecodeCache(f *testing.F) {
-	ix := NewIndex()
-	ix.Add(doc(item.Tool, "a/b", Fields{Name: "b", Description: "hello world"}))
+	ix := newIndex()
+	ix.Add(doc(item.Tool, "a/b", fields{Name: "b", Description: "hello world"}))
 	f.Add(ix.encode())
 	f.Add(append([]byte(nil), cacheMagic...))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -344,7 +344,7 @@ func FuzzDecodeCache(f *testing.F) {
 		if err != nil {
 			return
 		}
-		all, _ := ParseScope("all")
+		all, _ := parseScope("all")
 		ix.Search(all, "hello wor*", 5)
 		if _, err := decodeIndex(ix.encode()); err != nil {
 			t.Fatalf("re-encoding a decoded cache fails: %v", err)
@@ -362,13 +362,13 @@ func TestCacheIsAuthenticatedAndKeyedOnAllStatData(t *testing.T) {
 	writeItem(t, root, "knowledge/acme/k.md", "```yaml\nid: k\ntitle: Real title\n```\n")
 	p := filepath.Join(root, ".ai", "knowledge", "acme", "k.md")
 	spaces := []*space.Space{space.NewDiskSpace(space.Project, root, "")}
-	if _, err := Open(spaces, Options{CacheDir: cache}); err != nil {
+	if _, err := open(spaces, options{CacheDir: cache}); err != nil {
 		t.Fatal(err)
 	}
 	if files, _ := filepath.Glob(filepath.Join(cache, "*.idx")); len(files) != 0 {
 		t.Fatalf("a cache without a secret: %v", files)
 	}
-	if _, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret, RacyMargin: noRacy}); err != nil {
+	if _, err := open(spaces, options{CacheDir: cache, Secret: testSecret, RacyMargin: noRacy}); err != nil {
 		t.Fatal(err)
 	}
 	files, _ := filepath.Glob(filepath.Join(cache, "*.idx"))
@@ -390,7 +390,7 @@ func TestCacheIsAuthenticatedAndKeyedOnAllStatData(t *testing.T) {
 		"no HMAC":        forged.encode(),
 	} {
 		os.WriteFile(files[0], sealed, 0o600)
-		ix, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret, RacyMargin: noRacy})
+		ix, err := open(spaces, options{CacheDir: cache, Secret: testSecret, RacyMargin: noRacy})
 		if err != nil || ix.Docs[0].Title != "Real title" {
 			t.Errorf("%s: %v %+v", name, err, ix.Docs)
 		}
@@ -399,7 +399,7 @@ func TestCacheIsAuthenticatedAndKeyedOnAllStatData(t *testing.T) {
 	info, _ := os.Stat(p)
 	os.WriteFile(p, []byte("```yaml\nid: k\ntitle: Next title\n```\n"), 0o644)
 	os.Chtimes(p, info.ModTime(), info.ModTime())
-	if ix, err := Open(spaces, Options{CacheDir: cache, Secret: testSecret, RacyMargin: noRacy}); err != nil || ix.Docs[0].Title != "Next title" {
+	if ix, err := open(spaces, options{CacheDir: cache, Secret: testSecret, RacyMargin: noRacy}); err != nil || ix.Docs[0].Title != "Next title" {
 		t.Errorf("same size and time: %v %+v", err, ix.Docs[0])
 	}
 }

@@ -13,10 +13,10 @@ import (
 	"golang.org/x/crypto/ssh/agent"
 )
 
-// DialAgent connects to the ssh-agent listening on socket, the value of
+// dialAgent connects to the ssh-agent listening on socket, the value of
 // SSH_AUTH_SOCK. The connection stays open for the life of the process:
 // rye signs a batch through it and exits.
-func DialAgent(socket string) (agent.ExtendedAgent, error) {
+func dialAgent(socket string) (agent.ExtendedAgent, error) {
 	if socket == "" {
 		return nil, errors.New("SSH_AUTH_SOCK is not set, so there is no ssh-agent to ask (start one with: eval $(ssh-agent), then ssh-add your key)")
 	}
@@ -27,7 +27,7 @@ func DialAgent(socket string) (agent.ExtendedAgent, error) {
 	return agent.NewClient(conn), nil
 }
 
-// AgentKey is the signing key whose public half is pub and whose private
+// agentKey is the signing key whose public half is pub and whose private
 // half ag holds. It fails unless the agent lists the key, so that a missing
 // key is said once, before anything is signed.
 //
@@ -36,7 +36,7 @@ func DialAgent(socket string) (agent.ExtendedAgent, error) {
 // SSH agent protocol, draft-miller-ssh-agent, and RFC 8709): rye hands it
 // the exact message of spec 2 (the v2 message, or v1's 64 hash characters),
 // and Key.SignMessage verifies every answer against pub.
-func AgentKey(ag agent.Agent, pub ed25519.PublicKey) (*Key, error) {
+func agentKey(ag agent.Agent, pub ed25519.PublicKey) (*Key, error) {
 	sshPub, err := ssh.NewPublicKey(pub)
 	if err != nil {
 		return nil, err
@@ -48,7 +48,7 @@ func AgentKey(ag agent.Agent, pub ed25519.PublicKey) (*Key, error) {
 	want := sshPub.Marshal()
 	for _, k := range held {
 		if bytes.Equal(k.Marshal(), want) {
-			return NewSignerKey(&agentSigner{agent: ag, key: sshPub, pub: pub})
+			return newSignerKey(&agentSigner{agent: ag, key: sshPub, pub: pub})
 		}
 	}
 	return nil, fmt.Errorf("ssh-agent does not hold this key (%s; rye fingerprint %s): add its private key with ssh-add", ssh.FingerprintSHA256(sshPub), Fingerprint(pub))

@@ -43,25 +43,25 @@ func (t *Target) resolve() error {
 	return nil
 }
 
-// Outcome is what happened to one target.
-type Outcome int
+// outcome is what happened to one target.
+type outcome int
 
 const (
-	OutcomeSigned    Outcome = iota // rewritten with a new signature line
+	OutcomeSigned    outcome = iota // rewritten with a new signature line
 	OutcomeUnchanged                // already validly signed by this key in this format
 	OutcomeWouldSign                // --dry-run: would be rewritten
 	OutcomeFailed                   // refused or not written; Err says why
 	OutcomeKept                     // validly signed by another trusted key: left as it is
 )
 
-func (o Outcome) String() string {
+func (o outcome) String() string {
 	return [...]string{"signed", "unchanged", "would sign", "failed", "kept"}[o]
 }
 
 // Result is the outcome for one target.
 type Result struct {
 	Target
-	Outcome Outcome
+	Outcome outcome
 	Err     error
 	// Signer is the other signer whose valid signature was kept
 	// (OutcomeKept).
@@ -218,7 +218,7 @@ func (b *Batch) one(t Target, staged *atomicfile.Batch) Result {
 		}
 	}
 	if duplicated(found, src, ext) {
-		r.Err = ErrDuplicate
+		r.Err = errDuplicate
 		return r
 	}
 	if !b.contentAllowed(&r, src) {

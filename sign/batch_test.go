@@ -54,8 +54,8 @@ func shippedValidator(t testing.TB) func(Target, []byte) error {
 	}
 }
 
-func outcomes(rs []Result) map[Outcome]int {
-	m := map[Outcome]int{}
+func outcomes(rs []Result) map[outcome]int {
+	m := map[outcome]int{}
 	for _, r := range rs {
 		m[r.Outcome]++
 	}

@@ -16,12 +16,12 @@ func TestCopyKeyIgnoresTheEncoding(t *testing.T) {
 		sig[i] = byte(i*7 + 0xf3)
 	}
 	hash := strings.Repeat("ab", 32)
-	v1 := &Line{Format: V1, Hash: hash, Signature: base64.URLEncoding.EncodeToString(sig), Fingerprint: strings.Repeat("1", 16)}
+	v1 := &line{Format: V1, Hash: hash, Signature: base64.URLEncoding.EncodeToString(sig), Fingerprint: strings.Repeat("1", 16)}
 	key := CopyKey(v1)
 	if key == "" {
 		t.Fatal("no copy key for v1")
 	}
-	for _, l := range []*Line{
+	for _, l := range []*line{
 		{Format: V1U, Hash: hash, Signature: base64.RawURLEncoding.EncodeToString(sig), Fingerprint: strings.Repeat("2", 16)},
 		{Format: R1, Hash: hash, Signature: base64.StdEncoding.EncodeToString(sig), Fingerprint: strings.Repeat("3", 64)},
 		{Format: RyeOS, Hash: hash, Signature: base64.StdEncoding.EncodeToString(sig), Fingerprint: strings.Repeat("4", 64)},
@@ -32,7 +32,7 @@ func TestCopyKeyIgnoresTheEncoding(t *testing.T) {
 	}
 	other := append([]byte(nil), sig...)
 	other[0] ^= 1
-	for name, l := range map[string]*Line{
+	for name, l := range map[string]*line{
 		"v2":              {Format: V2, Hash: hash, Signature: v1.Signature},
 		"another sig":     {Format: V1, Hash: hash, Signature: base64.URLEncoding.EncodeToString(other)},
 		"another hash":    {Format: V1, Hash: strings.Repeat("cd", 32), Signature: v1.Signature},

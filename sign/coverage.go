@@ -7,14 +7,14 @@ import (
 	"github.com/ryekit/rye/item"
 )
 
-// Coverage is what a signature's hash covers of a signed file: every byte
+// coverage is what a signature's hash covers of a signed file: every byte
 // outside the signature line, but for the spans the format leaves out
 // (Format.Uncovered says which in words). Those bytes can change without
 // changing the verdict, so rye never serves them to an agent as part of
 // an item it calls verified: the executor refuses a directive whose
 // instructions are not covered, the MCP server's load an item with
 // uncovered text, its search the metadata read from uncovered bytes.
-type Coverage struct {
+type coverage struct {
 	// Uncovered are the byte ranges [start, end) of the file that the
 	// hash does not cover, in order; the signature line is in none.
 	Uncovered [][2]int
@@ -22,24 +22,24 @@ type Coverage struct {
 
 // CoverageOf returns what the signature line found in src (a file of kind
 // k) covers. For v2 that is everything; for the Rust-family eras all but
-// what comes before the line (a #! line); for v1 and v1u what HashInputV1
+// what comes before the line (a #! line); for v1 and v1u what hashInputV1
 // hashes: a tool without its #! line, a directive's <directive> element,
 // a knowledge entry without its --- front matter. A file without a
 // signature line is not covered at all.
-func CoverageOf(found Found, k item.Kind, src []byte) Coverage {
+func CoverageOf(found Found, k item.Kind, src []byte) coverage {
 	if found.Line == nil {
-		return Coverage{Uncovered: [][2]int{{0, len(src)}}}
+		return coverage{Uncovered: [][2]int{{0, len(src)}}}
 	}
 	switch f := found.Line.Format; {
 	case f == V2:
-		return Coverage{}
+		return coverage{}
 	case f.rustFamily():
 		if found.Start > 0 {
-			return Coverage{Uncovered: [][2]int{{0, found.Start}}}
+			return coverage{Uncovered: [][2]int{{0, found.Start}}}
 		}
-		return Coverage{}
+		return coverage{}
 	}
-	// v1, v1u: HashInputV1's rules on the file without its line. The
+	// v1, v1u: hashInputV1's rules on the file without its line. The
 	// markers it looks for contain no '\r', so they are where they are in
 	// the normalised text; a lone '\r' ending a #! line makes the span
 	// longer than the reference's, never shorter.
@@ -77,7 +77,7 @@ func CoverageOf(found Found, k item.Kind, src []byte) Coverage {
 		spans = append(spans, [2]int{0, len(view)})
 	}
 	// Back to the file's offsets: the line's bytes come back in.
-	var c Coverage
+	var c coverage
 	for _, sp := range spans {
 		a, b := sp[0], sp[1]
 		switch {
@@ -97,7 +97,7 @@ func CoverageOf(found Found, k item.Kind, src []byte) Coverage {
 // that is not white space and that the signature does not cover, or -1
 // when every such byte is covered: white space alone changes nothing an
 // agent reads.
-func (c Coverage) FirstUncovered(src []byte, from, to int) int {
+func (c coverage) FirstUncovered(src []byte, from, to int) int {
 	for _, sp := range c.Uncovered {
 		a, b := max(sp[0], from), min(sp[1], to, len(src))
 		for i := a; i < b; i++ {

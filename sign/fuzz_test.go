@@ -39,7 +39,7 @@ func FuzzFind(f *testing.F) {
 		}
 		if found.Status == Signed {
 			l := found.Line
-			if _, err := DecodeSignature(l); err != nil {
+			if _, err := decodeSignature(l); err != nil {
 				t.Fatalf("accepted a %s line whose signature does not decode: %q", l.Format, l.Signature)
 			}
 			if want := map[bool]int{false: 16, true: 64}[l.Format.rustFamily()]; len(l.Fingerprint) != want {
@@ -80,19 +80,19 @@ func FuzzParsePublicKey(f *testing.F) {
 	f.Add([]byte("ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQ"))
 	f.Add([]byte("sk-ssh-ed25519@openssh.com AAAAGnNrLXNzaC1lZDI1NTE5QG9wZW5zc2guY29tAAAAIA== x"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		got, _, err := ParsePublicKey(data)
+		got, _, err := parsePublicKey(data)
 		if err != nil {
 			return
 		}
 		if len(got) != ed25519.PublicKeySize {
 			t.Fatalf("a %d-byte key", len(got))
 		}
-		again, _, err := ParsePublicKey([]byte(OpenSSHPublicKey(got)))
+		again, _, err := parsePublicKey([]byte(OpenSSHPublicKey(got)))
 		if err != nil || !again.Equal(got) {
 			t.Fatalf("OpenSSH form does not read back: %v", err)
 		}
 		p, _ := CanonicalPublicPEM(got)
-		again, _, err = ParsePublicKey([]byte(p))
+		again, _, err = parsePublicKey([]byte(p))
 		if err != nil || !again.Equal(got) || Fingerprint(again) != Fingerprint(got) {
 			t.Fatalf("PEM form does not read back: %v", err)
 		}
@@ -105,16 +105,16 @@ func FuzzParsePublicKey(f *testing.F) {
 // verify.
 func FuzzParsePrivateKey(f *testing.F) {
 	priv := testPrivateKey(4)
-	plain, _ := MarshalPrivateKey(priv, nil)
+	plain, _ := marshalPrivateKey(priv, nil)
 	f.Add(plain)
-	ossh, _ := MarshalOpenSSHPrivateKey(priv, "c", nil)
+	ossh, _ := marshalOpenSSHPrivateKey(priv, "c", nil)
 	f.Add(ossh)
-	enc, _ := MarshalOpenSSHPrivateKey(priv, "c", []byte("pw"))
+	enc, _ := marshalOpenSSHPrivateKey(priv, "c", []byte("pw"))
 	f.Add(enc)
 	f.Add([]byte("-----BEGIN ENCRYPTED PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----\n"))
 	f.Add([]byte(OpenSSHPublicKey(priv.Public().(ed25519.PublicKey))))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		got, err := ParsePrivateKey(data, nil)
+		got, err := parsePrivateKey(data, nil)
 		if err != nil {
 			return
 		}

@@ -31,7 +31,7 @@ func checkGrammar(t *testing.T, body []byte) {
 	if got := versionOf(body); got != want {
 		t.Fatalf("%q: version %q, regexp %q", body, got, want)
 	}
-	var l *Line
+	var l *line
 	if rest, ok := strings.CutPrefix(string(body), "v2:"); ok {
 		if f, tail, ok := parseFields([]byte(rest)); ok && len(tail) == 0 {
 			l = f

@@ -11,22 +11,22 @@ import (
 	"github.com/ryekit/rye/item"
 )
 
-// HashV2 is the v2 content hash: SHA-256 of the file's bytes with exactly
+// hashV2 is the v2 content hash: SHA-256 of the file's bytes with exactly
 // the signature line (start..end, including its line ending) removed.
 // Nothing is decoded or normalised, so everything else is covered: the
 // shebang, preamble, body, front matter, line endings and a BOM.
-func HashV2(src []byte, start, end int) string {
+func hashV2(src []byte, start, end int) string {
 	h := sha256.New()
 	h.Write(src[:start])
 	h.Write(src[end:])
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// HashAfterLine is the hash of the RYE OS Rust engine's formats (r1,
+// hashAfterLine is the hash of the RYE OS Rust engine's formats (r1,
 // ryeos; spec 6.3.2): SHA-256 of the exact bytes after the signature line's
 // terminator (end), to the end of the file. A #! line before the signature
 // line is not covered.
-func HashAfterLine(src []byte, end int) string {
+func hashAfterLine(src []byte, end int) string {
 	sum := sha256.Sum256(src[end:])
 	return hex.EncodeToString(sum[:])
 }
@@ -35,11 +35,11 @@ func HashAfterLine(src []byte, end int) string {
 // (the reference reads files as text).
 var ErrNotUTF8 = errors.New("not UTF-8 text")
 
-// ErrNoDirective is returned for v1 hashing of a directive without a
+// errNoDirective is returned for v1 hashing of a directive without a
 // <directive ...> ... </directive> element.
-var ErrNoDirective = errors.New("no <directive> element to hash (v1 signs the XML of the directive)")
+var errNoDirective = errors.New("no <directive> element to hash (v1 signs the XML of the directive)")
 
-// HashInputV1 returns the text the reference implementation hashes for a
+// hashInputV1 returns the text the reference implementation hashes for a
 // v1 signature (spec 2.2). The signature line (start..end, including its
 // line ending, as Find gives it; start == end when there is none) is
 // dropped, the rest is decoded as UTF-8 with "\r\n" and lone "\r" turned
@@ -53,7 +53,7 @@ var ErrNoDirective = errors.New("no <directive> element to hash (v1 signs the XM
 // The reference removes the first signature line; the position rule of
 // spec 2.1, applied to the bytes as stored, decides which line that is, so
 // that signer and verifier agree even on files with odd line ends.
-func HashInputV1(kind item.Kind, src []byte, start, end int) (string, error) {
+func hashInputV1(kind item.Kind, src []byte, start, end int) (string, error) {
 	if end > start {
 		src = append(append(make([]byte, 0, len(src)-(end-start)), src[:start]...), src[end:]...)
 	}
@@ -76,7 +76,7 @@ func HashInputV1(kind item.Kind, src []byte, start, end int) (string, error) {
 		from := directiveTag(s)
 		to := strings.LastIndex(s, "</directive>")
 		if from < 0 || to < 0 {
-			return "", ErrNoDirective
+			return "", errNoDirective
 		}
 		to += len("</directive>")
 		if to < from {
@@ -110,9 +110,9 @@ func directiveTag(s string) int {
 	return i
 }
 
-// HashV1 is the v1 content hash: SHA-256 hex of HashInputV1.
-func HashV1(kind item.Kind, src []byte, start, end int) (string, error) {
-	in, err := HashInputV1(kind, src, start, end)
+// hashV1 is the v1 content hash: SHA-256 hex of hashInputV1.
+func hashV1(kind item.Kind, src []byte, start, end int) (string, error) {
+	in, err := hashInputV1(kind, src, start, end)
 	if err != nil {
 		return "", err
 	}

@@ -109,18 +109,18 @@ func publicOnly(pub ed25519.PublicKey) *Key {
 	return &Key{Public: pub, Fingerprint: Fingerprint(pub)}
 }
 
-// Tally is a signing run's results counted by outcome, with the kept
+// tally is a signing run's results counted by outcome, with the kept
 // items grouped by signer (Who) in the order first met: what a report of
 // the run shows.
-type Tally struct {
-	Counts  map[Outcome]int
+type tally struct {
+	Counts  map[outcome]int
 	Signers []string
 	Kept    map[string][]Result
 }
 
 // Count tallies results.
-func Count(results []Result) *Tally {
-	t := &Tally{Counts: map[Outcome]int{}, Kept: map[string][]Result{}}
+func Count(results []Result) *tally {
+	t := &tally{Counts: map[outcome]int{}, Kept: map[string][]Result{}}
 	for _, r := range results {
 		t.Counts[r.Outcome]++
 		if r.Outcome == OutcomeKept {

@@ -55,7 +55,7 @@ func FindKey(file, userRoot string, getenv func(string) string, ask func(path st
 		return KeyPaths{}, KeySource{}, err
 	}
 	src := KeySource{Path: paths.Private, Passphrase: ask, Tries: 3,
-		Agent: func() (agent.Agent, error) { return DialAgent(getenv("SSH_AUTH_SOCK")) }}
+		Agent: func() (agent.Agent, error) { return dialAgent(getenv("SSH_AUTH_SOCK")) }}
 	if p := getenv("RYE_KEY_PASSWORD"); p != "" {
 		src.Passphrase = func(string, int) ([]byte, error) { return []byte(p), nil }
 		src.Tries = 1
@@ -116,7 +116,7 @@ func (e *KeyError) Error() string {
 
 // KeySource names a signing key and says how to unlock it.
 type KeySource struct {
-	// Path is the key file: a private key in any of AcceptedForms, or an
+	// Path is the key file: a private key in any of acceptedForms, or an
 	// OpenSSH public key (.pub) whose private half ssh-agent holds.
 	Path string
 	// Passphrase returns the passphrase of the encrypted key file path;
@@ -145,7 +145,7 @@ func readKeyFile(path string) ([]byte, fs.FileInfo, error) {
 		return nil, nil, &KeyError{Path: path, Msg: err.Error()}
 	}
 	if !info.Mode().IsRegular() {
-		return nil, nil, &KeyError{Path: path, Msg: "not a regular file", Fix: AcceptedForms}
+		return nil, nil, &KeyError{Path: path, Msg: "not a regular file", Fix: acceptedForms}
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -157,7 +157,7 @@ func readKeyFile(path string) ([]byte, fs.FileInfo, error) {
 		return nil, nil, &KeyError{Path: path, Msg: err.Error()}
 	}
 	if len(data) > maxKeyFile {
-		return nil, nil, &KeyError{Path: path, Msg: "larger than 64 KiB: not a key file", Fix: AcceptedForms}
+		return nil, nil, &KeyError{Path: path, Msg: "larger than 64 KiB: not a key file", Fix: acceptedForms}
 	}
 	return data, info, nil
 }
@@ -172,10 +172,10 @@ func checkPrivateMode(path string, info fs.FileInfo) error {
 }
 
 // privateKeyPEMTypes are the PEM blocks of the private keys rye signs with.
-var privateKeyPEMTypes = map[string]bool{PrivateKeyPEM: true, EncryptedPrivateKeyPEM: true, EncryptedPKCS8PEM: true, OpenSSHPrivateKeyPEM: true}
+var privateKeyPEMTypes = map[string]bool{privateKeyPEM: true, encryptedPrivateKeyPEM: true, encryptedPKCS8PEM: true, openSSHPrivateKeyPEM: true}
 
 // LoadSigningKey returns the key src names, ready to sign: a private key
-// file of any of AcceptedForms (unlocked with src.Passphrase when it is
+// file of any of acceptedForms (unlocked with src.Passphrase when it is
 // encrypted), or an OpenSSH public key file whose private half ssh-agent
 // holds, the way git's user.signingKey works for SSH signing. Every error
 // is a *KeyError that names the file.
@@ -190,7 +190,7 @@ func LoadSigningKey(src KeySource) (*Key, error) {
 	if block, _ := pem.Decode(data); block == nil || !privateKeyPEMTypes[block.Type] {
 		// Not a key rye signs with: say what it is (a public key, another
 		// format) rather than how to protect it.
-		_, err := ParsePrivateKey(data, nil)
+		_, err := parsePrivateKey(data, nil)
 		return nil, &KeyError{Path: src.Path, Msg: err.Error()}
 	}
 	if err := checkPrivateMode(src.Path, info); err != nil {
@@ -202,13 +202,13 @@ func LoadSigningKey(src KeySource) (*Key, error) {
 		if src.Passphrase != nil {
 			ask = func() ([]byte, error) { return src.Passphrase(src.Path, attempt) }
 		}
-		priv, err := ParsePrivateKey(data, ask)
+		priv, err := parsePrivateKey(data, ask)
 		switch {
 		case err == nil:
 			return NewKey(priv), nil
-		case errors.Is(err, ErrWrongPassphrase) && attempt < tries:
+		case errors.Is(err, errWrongPassphrase) && attempt < tries:
 			continue
-		case errors.Is(err, ErrWrongPassphrase) && tries > 1:
+		case errors.Is(err, errWrongPassphrase) && tries > 1:
 			return nil, &KeyError{Path: src.Path, Msg: fmt.Sprintf("%v (%d tries)", err, tries)}
 		}
 		return nil, &KeyError{Path: src.Path, Msg: err.Error()}
@@ -218,7 +218,7 @@ func LoadSigningKey(src KeySource) (*Key, error) {
 // agentKeyFor signs through ssh-agent with the key of the public key file
 // data.
 func agentKeyFor(src KeySource, data []byte) (*Key, error) {
-	pub, _, err := ParsePublicKey(data)
+	pub, _, err := parsePublicKey(data)
 	if err != nil {
 		return nil, &KeyError{Path: src.Path, Msg: err.Error()}
 	}
@@ -230,7 +230,7 @@ func agentKeyFor(src KeySource, data []byte) (*Key, error) {
 	if err != nil {
 		return nil, &KeyError{Path: src.Path, Msg: why + "but " + err.Error()}
 	}
-	key, err := AgentKey(ag, pub)
+	key, err := agentKey(ag, pub)
 	if err != nil {
 		return nil, &KeyError{Path: src.Path, Msg: err.Error()}
 	}
@@ -250,13 +250,13 @@ func PublicKeyOf(src KeySource, besidePEM string) (ed25519.PublicKey, string, er
 		return nil, "", err
 	}
 	if IsOpenSSHPublicKey(data) {
-		pub, _, err := ParsePublicKey(data)
+		pub, _, err := parsePublicKey(data)
 		if err != nil {
 			return nil, "", &KeyError{Path: src.Path, Msg: err.Error()}
 		}
 		return pub, src.Path, nil
 	}
-	if block, _ := pem.Decode(data); block != nil && block.Type == OpenSSHPrivateKeyPEM {
+	if block, _ := pem.Decode(data); block != nil && block.Type == openSSHPrivateKeyPEM {
 		if err := checkPrivateMode(src.Path, info); err != nil {
 			return nil, "", err
 		}
@@ -266,7 +266,7 @@ func PublicKeyOf(src KeySource, besidePEM string) (ed25519.PublicKey, string, er
 		}
 		return pub, src.Path, nil
 	}
-	if pub, err := LoadPublicKey(besidePEM); err == nil {
+	if pub, err := loadPublicKey(besidePEM); err == nil {
 		locked := src
 		locked.Passphrase, locked.Tries = nil, 1
 		if priv, err := LoadSigningKey(locked); err == nil && !priv.Public.Equal(pub) {
@@ -284,7 +284,7 @@ func PublicKeyOf(src KeySource, besidePEM string) (ed25519.PublicKey, string, er
 // SigningPublicKey is the public half of the key src names, for a key that
 // is to sign, read without unlocking it: no passphrase is asked for (src's
 // own Passphrase, such as RYE_KEY_PASSWORD, is still used). The file must
-// be one rye signs with: a private key of AcceptedForms that only its
+// be one rye signs with: a private key of acceptedForms that only its
 // owner can read, or an OpenSSH public key whose private half ssh-agent
 // holds; anything else is an error, as LoadSigningKey would give. A key
 // that is not there, or an encrypted PEM key without public_key.pem
@@ -301,7 +301,7 @@ func SigningPublicKey(src KeySource, besidePEM string) (ed25519.PublicKey, error
 	}
 	if !IsOpenSSHPublicKey(data) {
 		if block, _ := pem.Decode(data); block == nil || !privateKeyPEMTypes[block.Type] {
-			_, err := ParsePrivateKey(data, nil)
+			_, err := parsePrivateKey(data, nil)
 			return nil, &KeyError{Path: src.Path, Msg: err.Error()}
 		}
 		if err := checkPrivateMode(src.Path, info); err != nil {
@@ -343,12 +343,12 @@ func openSSHPublicHalf(data []byte) (ed25519.PublicKey, error) {
 	if k, ok := raw.(*ed25519.PrivateKey); ok {
 		return k.Public().(ed25519.PublicKey), nil
 	}
-	_, err = ParsePrivateKey(data, nil)
+	_, err = parsePrivateKey(data, nil)
 	return nil, err
 }
 
-// LoadPublicKey reads a public key PEM file.
-func LoadPublicKey(path string) (ed25519.PublicKey, error) {
+// loadPublicKey reads a public key PEM file.
+func loadPublicKey(path string) (ed25519.PublicKey, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, &KeyError{Path: path, Msg: err.Error()}
@@ -360,23 +360,23 @@ func LoadPublicKey(path string) (ed25519.PublicKey, error) {
 	return pub, nil
 }
 
-// KeyFileFormat is how GenerateKeyFiles writes the private key.
-type KeyFileFormat int
+// keyFileFormat is how GenerateKeyFiles writes the private key.
+type keyFileFormat int
 
 const (
-	// KeyFilePEM is PKCS#8 (the reference's format), or sigstore's
+	// keyFilePEM is PKCS#8 (the reference's format), or sigstore's
 	// encrypted PEM with a passphrase.
-	KeyFilePEM KeyFileFormat = iota
+	keyFilePEM keyFileFormat = iota
 	// KeyFileOpenSSH is ssh-keygen's format, which ssh-add and git read:
 	// one key for SSH, git commit signing and rye.
 	KeyFileOpenSSH
 )
 
 // ParseKeyFileFormat reads a format name: pem or openssh.
-func ParseKeyFileFormat(s string) (KeyFileFormat, error) {
+func ParseKeyFileFormat(s string) (keyFileFormat, error) {
 	switch s {
 	case "pem", "":
-		return KeyFilePEM, nil
+		return keyFilePEM, nil
 	case "openssh":
 		return KeyFileOpenSSH, nil
 	}
@@ -389,7 +389,7 @@ func ParseKeyFileFormat(s string) (KeyFileFormat, error) {
 // passphrase returns, asked only once the paths are known to be free; nil
 // writes it unencrypted. It never overwrites an existing key unless force,
 // and never writes a private key to a .pub path.
-func GenerateKeyFiles(paths KeyPaths, format KeyFileFormat, passphrase func() ([]byte, error), force bool) (*Key, error) {
+func GenerateKeyFiles(paths KeyPaths, format keyFileFormat, passphrase func() ([]byte, error), force bool) (*Key, error) {
 	if strings.HasSuffix(paths.Private, ".pub") {
 		return nil, &KeyError{Path: paths.Private, Msg: "a .pub file holds a public key; rye will not write a private key there", Fix: "point RYE_SIGNING_KEY at where the private key should go"}
 	}
@@ -415,9 +415,9 @@ func GenerateKeyFiles(paths KeyPaths, format KeyFileFormat, passphrase func() ([
 	key := NewKey(priv)
 	var privData []byte
 	if format == KeyFileOpenSSH {
-		privData, err = MarshalOpenSSHPrivateKey(priv, "rye:"+key.Fingerprint, pass)
+		privData, err = marshalOpenSSHPrivateKey(priv, "rye:"+key.Fingerprint, pass)
 	} else {
-		privData, err = MarshalPrivateKey(priv, pass)
+		privData, err = marshalPrivateKey(priv, pass)
 	}
 	if err != nil {
 		return nil, err

@@ -28,7 +28,7 @@ func TestKeyFiles(t *testing.T) {
 	if _, err := LoadSigningKey(KeySource{Path: paths.Private}); err == nil || !strings.Contains(err.Error(), "no signing key here") {
 		t.Errorf("missing: %v", err)
 	}
-	key, err := GenerateKeyFiles(paths, KeyFilePEM, nil, false)
+	key, err := GenerateKeyFiles(paths, keyFilePEM, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,14 +37,14 @@ func TestKeyFiles(t *testing.T) {
 		t.Error("passphrase asked for a key that will not be written")
 		return nil, nil
 	}
-	if _, err := GenerateKeyFiles(paths, KeyFilePEM, noAsk, false); err == nil || !strings.Contains(err.Error(), "already exists") {
+	if _, err := GenerateKeyFiles(paths, keyFilePEM, noAsk, false); err == nil || !strings.Contains(err.Error(), "already exists") {
 		t.Errorf("overwrite: %v", err)
 	}
 	loaded, err := LoadSigningKey(KeySource{Path: paths.Private})
 	if err != nil || loaded.Fingerprint != key.Fingerprint {
 		t.Fatalf("load: %v", err)
 	}
-	pub, err := LoadPublicKey(paths.Public)
+	pub, err := loadPublicKey(paths.Public)
 	if err != nil || Fingerprint(pub) != key.Fingerprint {
 		t.Fatalf("public: %v", err)
 	}
@@ -60,7 +60,7 @@ func TestKeyFiles(t *testing.T) {
 	}
 	// Encrypted keys: the right passphrase, a wrong one, none.
 	enc := KeyPaths{Private: filepath.Join(dir, "enc", "k.pem"), Public: filepath.Join(dir, "enc", "public_key.pem")}
-	key, err = GenerateKeyFiles(enc, KeyFilePEM, func() ([]byte, error) { return []byte("open sesame"), nil }, false)
+	key, err = GenerateKeyFiles(enc, keyFilePEM, func() ([]byte, error) { return []byte("open sesame"), nil }, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,14 +79,14 @@ func TestKeyFiles(t *testing.T) {
 	// Not Ed25519.
 	ec, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	der, _ := x509.MarshalPKCS8PrivateKey(ec)
-	if _, err := ParsePrivateKey(pem.EncodeToMemory(&pem.Block{Type: PrivateKeyPEM, Bytes: der}), nil); err == nil || !strings.Contains(err.Error(), "Ed25519 keys only") {
+	if _, err := parsePrivateKey(pem.EncodeToMemory(&pem.Block{Type: privateKeyPEM, Bytes: der}), nil); err == nil || !strings.Contains(err.Error(), "Ed25519 keys only") {
 		t.Errorf("ECDSA: %v", err)
 	}
-	if _, err := ParsePrivateKey([]byte("-----BEGIN RSA PRIVATE KEY-----\nAAAA\n-----END RSA PRIVATE KEY-----\n"), nil); err == nil || !strings.Contains(err.Error(), `PEM block is "RSA PRIVATE KEY"`) {
+	if _, err := parsePrivateKey([]byte("-----BEGIN RSA PRIVATE KEY-----\nAAAA\n-----END RSA PRIVATE KEY-----\n"), nil); err == nil || !strings.Contains(err.Error(), `PEM block is "RSA PRIVATE KEY"`) {
 		t.Errorf("RSA: %v", err)
 	}
 	pubDER, _ := x509.MarshalPKIXPublicKey(&ec.PublicKey)
-	if _, err := ParsePublicKeyPEM(pem.EncodeToMemory(&pem.Block{Type: PublicKeyPEM, Bytes: pubDER})); err == nil || !strings.Contains(err.Error(), "Ed25519 keys only") {
+	if _, err := ParsePublicKeyPEM(pem.EncodeToMemory(&pem.Block{Type: publicKeyPEM, Bytes: pubDER})); err == nil || !strings.Contains(err.Error(), "Ed25519 keys only") {
 		t.Errorf("ECDSA public: %v", err)
 	}
 }
@@ -97,15 +97,15 @@ func TestKeyFiles(t *testing.T) {
 func TestKeyWithAForeignPublicHalf(t *testing.T) {
 	priv, other := testPrivateKey(5), testPrivateKey(6)
 	mixed := append(append([]byte{}, priv.Seed()...), other[32:]...)
-	data, err := MarshalOpenSSHPrivateKey(mixed, "c", nil)
+	data, err := marshalOpenSSHPrivateKey(mixed, "c", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ParsePrivateKey(data, nil); err == nil || !strings.Contains(err.Error(), "its public half is not the one its private half makes") {
+	if _, err := parsePrivateKey(data, nil); err == nil || !strings.Contains(err.Error(), "its public half is not the one its private half makes") {
 		t.Fatalf("mixed halves: %v", err)
 	}
-	good, _ := MarshalOpenSSHPrivateKey(priv, "c", nil)
-	if got, err := ParsePrivateKey(good, nil); err != nil || !got.Equal(priv) {
+	good, _ := marshalOpenSSHPrivateKey(priv, "c", nil)
+	if got, err := parsePrivateKey(good, nil); err != nil || !got.Equal(priv) {
 		t.Fatalf("whole key: %v", err)
 	}
 }

@@ -21,15 +21,15 @@ import (
 
 // PEM block types of the key files rye reads and writes (spec 2.4).
 const (
-	PublicKeyPEM           = "PUBLIC KEY"
-	PrivateKeyPEM          = "PRIVATE KEY"                    // PKCS#8, the reference's format
-	EncryptedPrivateKeyPEM = "ENCRYPTED SIGSTORE PRIVATE KEY" // sigstore cryptoutils (scrypt + secretbox)
-	EncryptedPKCS8PEM      = "ENCRYPTED PRIVATE KEY"          // PKCS#8 encrypted with PBES2 (openssl, and others)
-	OpenSSHPrivateKeyPEM   = "OPENSSH PRIVATE KEY"            // ssh-keygen's format
+	publicKeyPEM           = "PUBLIC KEY"
+	privateKeyPEM          = "PRIVATE KEY"                    // PKCS#8, the reference's format
+	encryptedPrivateKeyPEM = "ENCRYPTED SIGSTORE PRIVATE KEY" // sigstore cryptoutils (scrypt + secretbox)
+	encryptedPKCS8PEM      = "ENCRYPTED PRIVATE KEY"          // PKCS#8 encrypted with PBES2 (openssl, and others)
+	openSSHPrivateKeyPEM   = "OPENSSH PRIVATE KEY"            // ssh-keygen's format
 )
 
-// AcceptedForms names every key file rye signs with, for error messages.
-const AcceptedForms = `rye signs with a PKCS#8 private key ("PRIVATE KEY"), an encrypted PKCS#8 key ("ENCRYPTED PRIVATE KEY"), ` +
+// acceptedForms names every key file rye signs with, for error messages.
+const acceptedForms = `rye signs with a PKCS#8 private key ("PRIVATE KEY"), an encrypted PKCS#8 key ("ENCRYPTED PRIVATE KEY"), ` +
 	`sigstore's encrypted key ("ENCRYPTED SIGSTORE PRIVATE KEY", what rye keys generate writes), ` +
 	`an OpenSSH ed25519 private key ("OPENSSH PRIVATE KEY", with or without a passphrase), ` +
 	`or an OpenSSH public key file (ssh-ed25519 AAAA..., a .pub file) whose private half ssh-agent holds`
@@ -63,8 +63,8 @@ func ParsePublicKeyPEM(data []byte) (ed25519.PublicKey, error) {
 	if block == nil {
 		return nil, errors.New("no PEM block found")
 	}
-	if block.Type != PublicKeyPEM {
-		return nil, fmt.Errorf("PEM block is %q, expected %q", block.Type, PublicKeyPEM)
+	if block.Type != publicKeyPEM {
+		return nil, fmt.Errorf("PEM block is %q, expected %q", block.Type, publicKeyPEM)
 	}
 	if len(strings.TrimSpace(string(rest))) != 0 {
 		return nil, errors.New("text after the PEM block")
@@ -83,13 +83,13 @@ func ParsePublicKeyPEM(data []byte) (ed25519.PublicKey, error) {
 // publicForms names the public key forms rye reads, for error messages.
 const publicForms = `rye reads a PEM public key ("-----BEGIN PUBLIC KEY-----") or an OpenSSH public key line ("ssh-ed25519 AAAA... [comment]", as in a .pub file)`
 
-// ParsePublicKey reads an Ed25519 public key in either form a user has one:
+// parsePublicKey reads an Ed25519 public key in either form a user has one:
 // a PEM PUBLIC KEY block, or one OpenSSH public key line (a .pub file:
 // "ssh-ed25519 <base64> [comment]"), whose comment it returns. Blank lines
 // and # comment lines around an OpenSSH line are ignored; a second key is
 // an error. The fingerprint of the result is rye's (Fingerprint), whatever
 // the form.
-func ParsePublicKey(data []byte) (pub ed25519.PublicKey, comment string, err error) {
+func parsePublicKey(data []byte) (pub ed25519.PublicKey, comment string, err error) {
 	if bytes.HasPrefix(bytes.TrimSpace(data), []byte("-----BEGIN ")) {
 		pub, err := ParsePublicKeyPEM(data)
 		return pub, "", err
@@ -184,28 +184,28 @@ func OpenSSHPublicKey(pub ed25519.PublicKey) string {
 	return strings.TrimSuffix(string(ssh.MarshalAuthorizedKey(key)), "\n")
 }
 
-// MarshalPrivateKey writes a private key as PEM: PKCS#8, or encrypted with
+// marshalPrivateKey writes a private key as PEM: PKCS#8, or encrypted with
 // passphrase (sigstore's format) when passphrase is not nil.
-func MarshalPrivateKey(priv ed25519.PrivateKey, passphrase []byte) ([]byte, error) {
+func marshalPrivateKey(priv ed25519.PrivateKey, passphrase []byte) ([]byte, error) {
 	if passphrase == nil {
 		der, err := x509.MarshalPKCS8PrivateKey(priv)
 		if err != nil {
 			return nil, err
 		}
-		return pem.EncodeToMemory(&pem.Block{Type: PrivateKeyPEM, Bytes: der}), nil
+		return pem.EncodeToMemory(&pem.Block{Type: privateKeyPEM, Bytes: der}), nil
 	}
 	der, err := cryptoutils.MarshalPrivateKeyToEncryptedDER(priv, cryptoutils.StaticPasswordFunc(passphrase))
 	if err != nil {
 		return nil, err
 	}
-	return pem.EncodeToMemory(&pem.Block{Type: EncryptedPrivateKeyPEM, Bytes: der}), nil
+	return pem.EncodeToMemory(&pem.Block{Type: encryptedPrivateKeyPEM, Bytes: der}), nil
 }
 
-// MarshalOpenSSHPrivateKey writes a private key in OpenSSH's format, the
+// marshalOpenSSHPrivateKey writes a private key in OpenSSH's format, the
 // one ssh-keygen writes and ssh-add and git read: unencrypted, or with
 // passphrase (bcrypt KDF, aes256-ctr) when passphrase is not nil. comment
 // is the key's label in ssh-add -l.
-func MarshalOpenSSHPrivateKey(priv ed25519.PrivateKey, comment string, passphrase []byte) ([]byte, error) {
+func marshalOpenSSHPrivateKey(priv ed25519.PrivateKey, comment string, passphrase []byte) ([]byte, error) {
 	var block *pem.Block
 	var err error
 	if passphrase == nil {
@@ -223,17 +223,17 @@ func MarshalOpenSSHPrivateKey(priv ed25519.PrivateKey, comment string, passphras
 // source is available.
 var ErrPassphraseNeeded = errors.New("the key is encrypted and there is no terminal to ask for its passphrase on: set RYE_KEY_PASSWORD (in CI), or run rye from a terminal")
 
-// ErrWrongPassphrase is returned when an encrypted key does not open with
+// errWrongPassphrase is returned when an encrypted key does not open with
 // the passphrase given. The formats cannot tell a wrong passphrase from a
 // damaged file.
-var ErrWrongPassphrase = errors.New("wrong passphrase, or the key file is damaged")
+var errWrongPassphrase = errors.New("wrong passphrase, or the key file is damaged")
 
-// ParsePrivateKey reads a private key file's contents: PKCS#8, encrypted
+// parsePrivateKey reads a private key file's contents: PKCS#8, encrypted
 // PKCS#8, sigstore's encrypted PEM or an OpenSSH private key. passphrase is
 // called only for an encrypted key; it may return ErrPassphraseNeeded. A
-// passphrase that does not open the key gives ErrWrongPassphrase; a nil
+// passphrase that does not open the key gives errWrongPassphrase; a nil
 // passphrase gives ErrPassphraseNeeded.
-func ParsePrivateKey(data []byte, passphrase func() ([]byte, error)) (ed25519.PrivateKey, error) {
+func parsePrivateKey(data []byte, passphrase func() ([]byte, error)) (ed25519.PrivateKey, error) {
 	if passphrase == nil {
 		passphrase = func() ([]byte, error) { return nil, ErrPassphraseNeeded }
 	}
@@ -242,16 +242,16 @@ func ParsePrivateKey(data []byte, passphrase func() ([]byte, error)) (ed25519.Pr
 		if IsOpenSSHPublicKey(data) {
 			return nil, errors.New("this is an OpenSSH public key, not a private key: rye signs with it only through ssh-agent")
 		}
-		return nil, errors.New("not a key file rye reads: " + AcceptedForms)
+		return nil, errors.New("not a key file rye reads: " + acceptedForms)
 	}
 	switch block.Type {
-	case PrivateKeyPEM:
+	case privateKeyPEM:
 		key, err := x509.ParsePKCS8PrivateKey(block.Bytes)
 		if err != nil {
 			return nil, fmt.Errorf("not a PKCS#8 private key: %v", err)
 		}
 		return ed25519Key(key)
-	case EncryptedPrivateKeyPEM, EncryptedPKCS8PEM:
+	case encryptedPrivateKeyPEM, encryptedPKCS8PEM:
 		pass, err := passphrase()
 		if err != nil {
 			return nil, err
@@ -261,12 +261,12 @@ func ParsePrivateKey(data []byte, passphrase func() ([]byte, error)) (ed25519.Pr
 			return nil, err
 		}
 		return ed25519Key(key)
-	case OpenSSHPrivateKeyPEM:
+	case openSSHPrivateKeyPEM:
 		return parseOpenSSHPrivateKey(data, passphrase)
-	case PublicKeyPEM:
+	case publicKeyPEM:
 		return nil, errors.New(`this is a PEM public key ("PUBLIC KEY"): signing needs the private key`)
 	}
-	return nil, fmt.Errorf("PEM block is %q; %s", block.Type, AcceptedForms)
+	return nil, fmt.Errorf("PEM block is %q; %s", block.Type, acceptedForms)
 }
 
 // decryptPEM opens an encrypted PEM key (sigstore's or PKCS#8) with
@@ -276,7 +276,7 @@ func ParsePrivateKey(data []byte, passphrase func() ([]byte, error)) (ed25519.Pr
 func decryptPEM(data, pass []byte) (key any, err error) {
 	if len(pass) == 0 {
 		// The PKCS#8 reader takes an empty passphrase for "not encrypted".
-		return nil, ErrWrongPassphrase
+		return nil, errWrongPassphrase
 	}
 	defer func() {
 		if recover() != nil {
@@ -289,7 +289,7 @@ func decryptPEM(data, pass []byte) (key any, err error) {
 		if strings.Contains(msg, "unsupported") || strings.Contains(msg, "only PBES2") || strings.Contains(msg, "only PKCS #5") || strings.Contains(msg, "unknown") {
 			return nil, fmt.Errorf("the key is encrypted in a way rye cannot read (%v): re-encrypt it with PBES2 (openssl pkcs8 -topk8 -v2 aes-256-cbc)", err)
 		}
-		return nil, ErrWrongPassphrase
+		return nil, errWrongPassphrase
 	}
 	return key, nil
 }
@@ -315,11 +315,11 @@ func parseOpenSSHPrivateKey(data []byte, passphrase func() ([]byte, error)) (ed2
 			return nil, perr
 		}
 		if len(pass) == 0 {
-			return nil, ErrWrongPassphrase
+			return nil, errWrongPassphrase
 		}
 		raw, err = ssh.ParseRawPrivateKeyWithPassphrase(data, pass)
 		if errors.Is(err, x509.IncorrectPasswordError) {
-			return nil, ErrWrongPassphrase
+			return nil, errWrongPassphrase
 		}
 	}
 	if err != nil {
@@ -386,23 +386,23 @@ func wholeKey(priv ed25519.PrivateKey) (ed25519.PrivateKey, error) {
 	return priv, nil
 }
 
-// MessageV2 is what a v2 signature signs (spec 2.3): ASCII lines joined by
+// messageV2 is what a v2 signature signs (spec 2.3): ASCII lines joined by
 // '\n', no trailing newline.
-func MessageV2(kind item.Kind, id item.ID, timestamp, fingerprint, hash string) string {
+func messageV2(kind item.Kind, id item.ID, timestamp, fingerprint, hash string) string {
 	return "rye-signature-v2\n" + string(kind) + "\n" + string(id) + "\n" + timestamp + "\n" + fingerprint + "\n" + hash
 }
 
 // SignedBytes is what the signature of a line covers: the v2 message, or
 // for every other format the 64 ASCII characters of the hash.
-func SignedBytes(l *Line, kind item.Kind, id item.ID) []byte {
+func SignedBytes(l *line, kind item.Kind, id item.ID) []byte {
 	if l.Format == V2 {
-		return []byte(MessageV2(kind, id, l.Timestamp, l.Fingerprint, l.Hash))
+		return []byte(messageV2(kind, id, l.Timestamp, l.Fingerprint, l.Hash))
 	}
 	return []byte(l.Hash)
 }
 
-// EncodeSignature is base64url with padding (88 characters for Ed25519).
-func EncodeSignature(sig []byte) string { return base64.URLEncoding.EncodeToString(sig) }
+// encodeSignature is base64url with padding (88 characters for Ed25519).
+func encodeSignature(sig []byte) string { return base64.URLEncoding.EncodeToString(sig) }
 
 // signatureEncoding is how a format writes its signature: base64url padded
 // (v1, v2), unpadded (v1u), standard base64 padded (r1, ryeos). Decoding is
@@ -417,9 +417,9 @@ func signatureEncoding(f Format) *base64.Encoding {
 	return base64.URLEncoding.Strict()
 }
 
-// DecodeSignature returns the 64 signature bytes of a line, or an error
+// decodeSignature returns the 64 signature bytes of a line, or an error
 // when they do not decode to exactly that.
-func DecodeSignature(l *Line) ([]byte, error) {
+func decodeSignature(l *line) ([]byte, error) {
 	sig, err := signatureEncoding(l.Format).DecodeString(l.Signature)
 	if err != nil || len(sig) != ed25519.SignatureSize {
 		return nil, fmt.Errorf("the signature does not decode to %d bytes", ed25519.SignatureSize)
@@ -436,11 +436,11 @@ func DecodeSignature(l *Line) ([]byte, error) {
 // decodes to, never as text: two files with one key carry one signed
 // content, a copy under another name. "" for v2, which binds the item's
 // kind and id, and for a signature that does not decode.
-func CopyKey(l *Line) string {
+func CopyKey(l *line) string {
 	if l == nil || !l.Format.Legacy() {
 		return ""
 	}
-	sig, err := DecodeSignature(l)
+	sig, err := decodeSignature(l)
 	if err != nil {
 		return ""
 	}
@@ -450,8 +450,8 @@ func CopyKey(l *Line) string {
 
 // VerifySignature checks a line's signature with a public key, over the
 // message rebuilt from the item's actual kind and id (for v2).
-func VerifySignature(pub ed25519.PublicKey, l *Line, kind item.Kind, id item.ID) bool {
-	sig, err := DecodeSignature(l)
+func VerifySignature(pub ed25519.PublicKey, l *line, kind item.Kind, id item.ID) bool {
+	sig, err := decodeSignature(l)
 	if err != nil {
 		return false
 	}

@@ -85,15 +85,15 @@ func TestKeyFormsMadeByGo(t *testing.T) {
 	dir := t.TempDir()
 	priv := testPrivateKey(7)
 	pub := priv.Public().(ed25519.PublicKey)
-	plainPEM, _ := MarshalPrivateKey(priv, nil)
-	sigstorePEM, _ := MarshalPrivateKey(priv, []byte("pw"))
+	plainPEM, _ := marshalPrivateKey(priv, nil)
+	sigstorePEM, _ := marshalPrivateKey(priv, []byte("pw"))
 	der, err := pkcs8.MarshalPrivateKey(priv, []byte("pw"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pkcs8PEM := pem.EncodeToMemory(&pem.Block{Type: EncryptedPKCS8PEM, Bytes: der})
-	sshPlain, _ := MarshalOpenSSHPrivateKey(priv, "c", nil)
-	sshEnc, _ := MarshalOpenSSHPrivateKey(priv, "c", []byte("pw"))
+	pkcs8PEM := pem.EncodeToMemory(&pem.Block{Type: encryptedPKCS8PEM, Bytes: der})
+	sshPlain, _ := marshalOpenSSHPrivateKey(priv, "c", nil)
+	sshEnc, _ := marshalOpenSSHPrivateKey(priv, "c", []byte("pw"))
 	for _, c := range []struct {
 		name      string
 		data      []byte
@@ -125,7 +125,7 @@ func TestKeyFormsMadeByGo(t *testing.T) {
 			// A wrong passphrase is asked again, up to Tries, then refused.
 			wrong := &passphrase{p: "nope"}
 			_, err = LoadSigningKey(KeySource{Path: path, Passphrase: wrong.get, Tries: 3})
-			if !errors.Is(err, ErrWrongPassphrase) && (err == nil || !strings.Contains(err.Error(), "wrong passphrase, or the key file is damaged (3 tries)")) {
+			if !errors.Is(err, errWrongPassphrase) && (err == nil || !strings.Contains(err.Error(), "wrong passphrase, or the key file is damaged (3 tries)")) {
 				t.Errorf("wrong passphrase: %v", err)
 			}
 			if len(wrong.attempts) != 3 || wrong.attempts[2] != 3 {
@@ -179,7 +179,7 @@ func TestKeyFormsMadeBySSHKeygen(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, comment, err := ParsePublicKey(pubData)
+			want, comment, err := parsePublicKey(pubData)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -241,7 +241,7 @@ func TestKeyFormsMadeByOpenSSL(t *testing.T) {
 	}
 	os.Chmod(plain, 0o600)
 	os.Chmod(enc, 0o600)
-	if data, _ := os.ReadFile(enc); !bytes.Contains(data, []byte("BEGIN "+EncryptedPKCS8PEM)) {
+	if data, _ := os.ReadFile(enc); !bytes.Contains(data, []byte("BEGIN "+encryptedPKCS8PEM)) {
 		t.Fatalf("openssl wrote %q", data)
 	}
 	want, err := LoadSigningKey(KeySource{Path: plain})
@@ -270,14 +270,14 @@ func TestRefusedKeyForms(t *testing.T) {
 	// A PKCS#8 file whose ciphertext is not whole AES blocks: the library
 	// under sigstore would panic on it.
 	der, _ := pkcs8.MarshalPrivateKey(testPrivateKey(2), []byte("pw"), nil)
-	damaged := pem.EncodeToMemory(&pem.Block{Type: EncryptedPKCS8PEM, Bytes: truncateEncrypted(t, der)})
+	damaged := pem.EncodeToMemory(&pem.Block{Type: encryptedPKCS8PEM, Bytes: truncateEncrypted(t, der)})
 	cases := []struct {
 		name, data, want string
 	}{
 		{"text", "hello\n", "not a key file rye reads: rye signs with a PKCS#8 private key"},
 		{"pem-public", pubPEM, `this is a PEM public key ("PUBLIC KEY"): signing needs the private key`},
 		{"rsa-pem", "-----BEGIN RSA PRIVATE KEY-----\nAAAA\n-----END RSA PRIVATE KEY-----\n", `PEM block is "RSA PRIVATE KEY"; rye signs with`},
-		{"ecdsa-pkcs8", string(pem.EncodeToMemory(&pem.Block{Type: PrivateKeyPEM, Bytes: ecDER})), "rye signs with Ed25519 keys only"},
+		{"ecdsa-pkcs8", string(pem.EncodeToMemory(&pem.Block{Type: privateKeyPEM, Bytes: ecDER})), "rye signs with Ed25519 keys only"},
 		{"rsa-openssh", string(pem.EncodeToMemory(rsaSSH)), "the key is an OpenSSH ssh-rsa key; rye uses Ed25519 keys only"},
 		{"rsa-pub", string(ssh.MarshalAuthorizedKey(rsaSSHPub)), "the key is an OpenSSH ssh-rsa key; rye uses Ed25519 keys only"},
 		{"sk-pub", "sk-ssh-ed25519@openssh.com AAAAGnNrLXNzaC1lZDI1NTE5QG9wZW5zc2guY29tAAAAIA== x\n", "is a security-key (FIDO) key"},
@@ -300,7 +300,7 @@ func TestRefusedKeyForms(t *testing.T) {
 	if runtime.GOOS != "windows" {
 		p := writeKey(t, dir, "loose", []byte(pubPEM))
 		os.Chmod(p, 0o644)
-		priv, _ := MarshalOpenSSHPrivateKey(testPrivateKey(3), "", nil)
+		priv, _ := marshalOpenSSHPrivateKey(testPrivateKey(3), "", nil)
 		loose := writeKey(t, dir, "loose-ssh", priv)
 		os.Chmod(loose, 0o640)
 		if _, err := LoadSigningKey(KeySource{Path: loose}); err == nil || !strings.Contains(err.Error(), "chmod 600 "+loose) {
@@ -375,7 +375,7 @@ func TestAgentKeyring(t *testing.T) {
 	if _, err := LoadSigningKey(KeySource{Path: path}); err == nil || !strings.Contains(err.Error(), "is an OpenSSH public key, so rye signs through ssh-agent") {
 		t.Errorf("no agent: %v", err)
 	}
-	noSock := KeySource{Path: path, Agent: func() (agent.Agent, error) { return DialAgent("") }}
+	noSock := KeySource{Path: path, Agent: func() (agent.Agent, error) { return dialAgent("") }}
 	if _, err := LoadSigningKey(noSock); err == nil || !strings.Contains(err.Error(), "SSH_AUTH_SOCK is not set") {
 		t.Errorf("no SSH_AUTH_SOCK: %v", err)
 	}
@@ -461,12 +461,12 @@ func TestRealSSHAgent(t *testing.T) {
 	if err := os.Remove(id); err != nil {
 		t.Fatal(err)
 	}
-	key, err := LoadSigningKey(KeySource{Path: id + ".pub", Agent: func() (agent.Agent, error) { return DialAgent(sock) }})
+	key, err := LoadSigningKey(KeySource{Path: id + ".pub", Agent: func() (agent.Agent, error) { return dialAgent(sock) }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkSigns(t, key, direct.Public)
-	msg := []byte(MessageV2(item.Directive, "x/y", "2026-01-01T00:00:00Z", key.Fingerprint, strings.Repeat("ab", 32)))
+	msg := []byte(messageV2(item.Directive, "x/y", "2026-01-01T00:00:00Z", key.Fingerprint, strings.Repeat("ab", 32)))
 	viaAgent, err := key.SignMessage(msg)
 	if err != nil {
 		t.Fatal(err)
@@ -474,7 +474,7 @@ func TestRealSSHAgent(t *testing.T) {
 	if want, _ := direct.SignMessage(msg); !bytes.Equal(viaAgent, want) {
 		t.Errorf("ssh-agent signed %s, the key signs %s", base64.StdEncoding.EncodeToString(viaAgent), base64.StdEncoding.EncodeToString(want))
 	}
-	if _, err := DialAgent(filepath.Join(dir, "no-agent.sock")); err == nil || !strings.Contains(err.Error(), "cannot reach ssh-agent at") {
+	if _, err := dialAgent(filepath.Join(dir, "no-agent.sock")); err == nil || !strings.Contains(err.Error(), "cannot reach ssh-agent at") {
 		t.Errorf("missing socket: %v", err)
 	}
 }
@@ -483,7 +483,7 @@ func TestRealSSHAgent(t *testing.T) {
 func TestPublicKeyOf(t *testing.T) {
 	dir := t.TempDir()
 	paths := KeyPaths{Private: filepath.Join(dir, "private_key.pem"), Public: filepath.Join(dir, "public_key.pem")}
-	key, err := GenerateKeyFiles(paths, KeyFilePEM, func() ([]byte, error) { return []byte("pw"), nil }, false)
+	key, err := GenerateKeyFiles(paths, keyFilePEM, func() ([]byte, error) { return []byte("pw"), nil }, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -499,7 +499,7 @@ func TestPublicKeyOf(t *testing.T) {
 	}
 	// A public_key.pem of another key beside a plain key is an error.
 	plain := KeyPaths{Private: filepath.Join(dir, "p", "k.pem"), Public: filepath.Join(dir, "p", "public_key.pem")}
-	if _, err := GenerateKeyFiles(plain, KeyFilePEM, nil, false); err != nil {
+	if _, err := GenerateKeyFiles(plain, keyFilePEM, nil, false); err != nil {
 		t.Fatal(err)
 	}
 	otherPEM, _ := CanonicalPublicPEM(testPrivateKey(8).Public().(ed25519.PublicKey))
@@ -520,7 +520,7 @@ func TestPublicKeyOf(t *testing.T) {
 func TestSigningPublicKey(t *testing.T) {
 	dir := t.TempDir()
 	paths := KeyPaths{Private: filepath.Join(dir, "private_key.pem"), Public: filepath.Join(dir, "public_key.pem")}
-	key, err := GenerateKeyFiles(paths, KeyFilePEM, func() ([]byte, error) { return []byte("pw"), nil }, false)
+	key, err := GenerateKeyFiles(paths, keyFilePEM, func() ([]byte, error) { return []byte("pw"), nil }, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -555,12 +555,12 @@ func TestParsePublicKey(t *testing.T) {
 	pemText, _ := CanonicalPublicPEM(pub)
 	line := OpenSSHPublicKey(pub)
 	for _, in := range []string{pemText, line, line + " bob@host\n", "# my key\n\n" + line + "\n"} {
-		got, _, err := ParsePublicKey([]byte(in))
+		got, _, err := parsePublicKey([]byte(in))
 		if err != nil || !got.Equal(pub) || Fingerprint(got) != Fingerprint(pub) {
 			t.Errorf("%q: %v", in, err)
 		}
 	}
-	if _, c, _ := ParsePublicKey([]byte(line + " bob  at host")); c != "bob at host" {
+	if _, c, _ := parsePublicKey([]byte(line + " bob  at host")); c != "bob at host" {
 		t.Errorf("comment %q", c)
 	}
 	blob := strings.Fields(line)[1]
@@ -574,14 +574,14 @@ func TestParsePublicKey(t *testing.T) {
 		"hello world":                              `"hello" is not an OpenSSH key type`,
 		"ssh-ed25519 AAAA":                         "not a valid ssh-ed25519 key",
 	} {
-		if _, _, err := ParsePublicKey([]byte(in)); err == nil || !strings.Contains(err.Error(), want) {
+		if _, _, err := parsePublicKey([]byte(in)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: got %v, want %q", in, err, want)
 		}
 	}
 	// The type named on the line must be the key's.
 	ecPub, _ := ssh.NewPublicKey(&func() *ecdsa.PrivateKey { k, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader); return k }().PublicKey)
 	lie := "ssh-ed25519 " + base64.StdEncoding.EncodeToString(ecPub.Marshal())
-	if _, _, err := ParsePublicKey([]byte(lie)); err == nil || !strings.Contains(err.Error(), "the line says ssh-ed25519 but holds a ecdsa-sha2-nistp256 key") {
+	if _, _, err := parsePublicKey([]byte(lie)); err == nil || !strings.Contains(err.Error(), "the line says ssh-ed25519 but holds a ecdsa-sha2-nistp256 key") {
 		t.Errorf("mislabelled: %v", err)
 	}
 }
@@ -592,7 +592,7 @@ func TestParsePublicKey(t *testing.T) {
 func BenchmarkSignMessage(b *testing.B) {
 	priv := testPrivateKey(11)
 	pub := priv.Public().(ed25519.PublicKey)
-	msg := []byte(MessageV2(item.Tool, "my-project/deploy", "2026-01-01T00:00:00Z", Fingerprint(pub), strings.Repeat("ab", 32)))
+	msg := []byte(messageV2(item.Tool, "my-project/deploy", "2026-01-01T00:00:00Z", Fingerprint(pub), strings.Repeat("ab", 32)))
 	run := func(b *testing.B, key *Key) {
 		for b.Loop() {
 			if _, err := key.SignMessage(msg); err != nil {
@@ -609,7 +609,7 @@ func BenchmarkSignMessage(b *testing.B) {
 	ring := agent.NewKeyring()
 	ring.Add(agent.AddedKey{PrivateKey: priv})
 	b.Run("keyring", func(b *testing.B) {
-		key, err := AgentKey(ring, pub)
+		key, err := agentKey(ring, pub)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -621,14 +621,14 @@ func BenchmarkSignMessage(b *testing.B) {
 			b.Skip(err)
 		}
 		defer stop()
-		ag, err := DialAgent(sock)
+		ag, err := dialAgent(sock)
 		if err != nil {
 			b.Fatal(err)
 		}
 		if err := ag.Add(agent.AddedKey{PrivateKey: priv}); err != nil {
 			b.Fatal(err)
 		}
-		key, err := AgentKey(ag, pub)
+		key, err := agentKey(ag, pub)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -642,7 +642,7 @@ func BenchmarkSignMessage(b *testing.B) {
 func TestOpenSSHHalvesDisagree(t *testing.T) {
 	mine := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{1}, 32))
 	other := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{2}, 32))
-	data, err := MarshalOpenSSHPrivateKey(mine, "me", []byte("pw"))
+	data, err := marshalOpenSSHPrivateKey(mine, "me", []byte("pw"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -87,8 +87,8 @@ func ParseFormat(s string) (Format, error) {
 // TimeLayout is the timestamp format of both versions (UTC, seconds).
 const TimeLayout = "2006-01-02T15:04:05Z"
 
-// Line is a parsed signature line.
-type Line struct {
+// line is a parsed signature line.
+type line struct {
 	Format      Format
 	Timestamp   string // as written: YYYY-MM-DDTHH:MM:SSZ
 	Hash        string // 64 lowercase hex
@@ -100,10 +100,10 @@ type Line struct {
 }
 
 // Time returns the timestamp as a time.
-func (l *Line) Time() (time.Time, error) { return time.Parse(TimeLayout, l.Timestamp) }
+func (l *line) Time() (time.Time, error) { return time.Parse(TimeLayout, l.Timestamp) }
 
 // Fields is the part of the line inside the envelope, after "rye:signed:".
-func (l *Line) fields() string {
+func (l *line) fields() string {
 	switch l.Format {
 	case V2:
 		return "v2:" + l.Timestamp + ":" + l.Hash + ":" + l.Signature + ":" + l.Fingerprint
@@ -118,7 +118,7 @@ func (l *Line) fields() string {
 
 // Encode returns the full signature line for a file with extension ext,
 // with its envelope and ending '\n'. rye writes v1 and v2 only.
-func (l *Line) Encode(ext string) (string, error) {
+func (l *line) Encode(ext string) (string, error) {
 	prefix, suffix, ok := item.Envelope(ext)
 	if !ok {
 		return "", fmt.Errorf("%s files cannot carry a signature line", ext)
@@ -129,24 +129,24 @@ func (l *Line) Encode(ext string) (string, error) {
 	return prefix + "rye:signed:" + l.fields() + suffix + "\n", nil
 }
 
-// Status is what sits at the signature position of a file.
-type Status int
+// status is what sits at the signature position of a file.
+type status int
 
 const (
-	Unsigned  Status = iota // no line, a placeholder, or a legacy rye:validated: line
+	Unsigned  status = iota // no line, a placeholder, or a legacy rye:validated: line
 	Signed                  // a line that parses
 	Malformed               // a line that starts like a signature but does not parse
 	Duplicate               // a signature line followed by another one
 )
 
-func (s Status) String() string {
+func (s status) String() string {
 	return [...]string{"unsigned", "signed", "malformed-signature", "duplicate-signature"}[s]
 }
 
 // Found is the result of looking for the signature line of a file.
 type Found struct {
-	Status Status
-	Line   *Line // Signed (and Duplicate: the first line)
+	Status status
+	Line   *line // Signed (and Duplicate: the first line)
 	// Start and End delimit the line at the signature position, including
 	// its '\n' (and a '\r' before it), when there is a line that looks like
 	// a signature or placeholder; otherwise Start == End is where a line
@@ -219,7 +219,7 @@ func isBase64URL(b []byte) bool {
 
 // parseFields reads "<ts>:<hash>:<signature>:<fingerprint>" at the start of
 // b and returns the line (without its format) and what follows.
-func parseFields(b []byte) (*Line, []byte, bool) {
+func parseFields(b []byte) (*line, []byte, bool) {
 	if len(b) < fieldsLen {
 		return nil, nil, false
 	}
@@ -235,7 +235,7 @@ func parseFields(b []byte) (*Line, []byte, bool) {
 	if !ok {
 		return nil, nil, false
 	}
-	l := &Line{
+	l := &line{
 		Timestamp:   string(b[:tsLen]),
 		Hash:        string(b[hashAt : hashAt+hashLen]),
 		Signature:   string(b[sigAt : sigAt+sigLen]),
@@ -330,7 +330,7 @@ func Find(src []byte, ext string) Found {
 		f.Status, f.Reason = Malformed, reason
 		return f
 	}
-	if _, err := DecodeSignature(l); err != nil {
+	if _, err := decodeSignature(l); err != nil {
 		f.Status, f.Reason = Malformed, err.Error()+" (its unused low bits must be zero)"
 		return f
 	}
@@ -411,7 +411,7 @@ func hiddenBreakIn(f Format, line []byte) (rune, bool) {
 // or v1u with an unpadded signature); any other rye:signed: line the r1
 // engine's. rye's formats want exactly one space after the opener and the
 // exact closer; the Rust engine's allow any blanks there.
-func parseLine(line []byte, ext string) (l *Line, placeholder bool, reason string) {
+func parseLine(line []byte, ext string) (l *line, placeholder bool, reason string) {
 	prefix, suffix, _ := item.Envelope(ext)
 	opener := bytes.TrimRight([]byte(prefix), " ")
 	rest := bytes.TrimLeft(line[len(opener):], " \t")
@@ -476,7 +476,7 @@ func isV1Family(body []byte, suffix string) bool {
 // parseV1Family reads "<ts>:<hash>:<signature>:<fingerprint>" where the
 // signature is 88 base64url characters ending in "==" (v1) or 86 without
 // padding (v1u), and returns what follows.
-func parseV1Family(b []byte) (*Line, []byte, bool) {
+func parseV1Family(b []byte) (*line, []byte, bool) {
 	if l, tail, ok := parseFields(b); ok {
 		l.Format = V1
 		return l, tail, true
@@ -495,7 +495,7 @@ func parseV1Family(b []byte) (*Line, []byte, bool) {
 	if !ok {
 		return nil, nil, false
 	}
-	return &Line{
+	return &line{
 		Format:      V1U,
 		Timestamp:   string(b[:tsLen]),
 		Hash:        string(b[hashAt : hashAt+hashLen]),
@@ -510,7 +510,7 @@ func parseV1Family(b []byte) (*Line, []byte, bool) {
 // not do at parse time: TS as v1's, HASH and FP 64 lowercase hex, SIG 88
 // characters of standard base64 ending in "==". A Markdown line must end
 // with " -->".
-func parseRust(body []byte, suffix string, f Format) (*Line, bool, string) {
+func parseRust(body []byte, suffix string, f Format) (*line, bool, string) {
 	body = bytes.TrimRight(body, " \t")
 	if closer := strings.TrimSpace(suffix); closer != "" {
 		var ok bool
@@ -538,7 +538,7 @@ func parseRust(body []byte, suffix string, f Format) (*Line, bool, string) {
 	case !isStdBase64Sig(sig):
 		return nil, false, fmt.Sprintf("the %s signature must be 88 characters of standard base64 ending in == (the engine decodes nothing else)", f)
 	}
-	return &Line{Format: f, Timestamp: string(ts), Hash: string(hash), Signature: string(sig), Fingerprint: string(fp)}, false, ""
+	return &line{Format: f, Timestamp: string(ts), Hash: string(hash), Signature: string(sig), Fingerprint: string(fp)}, false, ""
 }
 
 // isStdBase64Sig matches an Ed25519 signature in padded standard base64: 86

@@ -20,7 +20,7 @@ func TestFindClassifies(t *testing.T) {
 	v1 := "rye:signed:" + ts + ":" + hash64 + ":" + sig88 + ":" + fp16
 	cases := []struct {
 		name, ext, src string
-		want           Status
+		want           status
 		reason         string
 	}{
 		{"v2 python", ".py", "# " + v2 + "\nx = 1\n", Signed, ""},
@@ -75,7 +75,7 @@ func TestEncodeRoundTrip(t *testing.T) {
 	// .json, .mjs and .cjs are not items but files of RYE OS tool
 	// packages that verify_deps verifies (spec 6.6).
 	for _, ext := range []string{".md", ".py", ".yaml", ".yml", ".sh", ".toml", ".js", ".ts", ".json", ".mjs", ".cjs"} {
-		for _, l := range []*Line{
+		for _, l := range []*line{
 			{Format: V2, Timestamp: ts, Hash: hash64, Signature: sig88, Fingerprint: fp16},
 			{Format: V1, Timestamp: ts, Hash: hash64, Signature: sig88, Fingerprint: fp16, Provenance: "registry@bob"},
 		} {
@@ -89,7 +89,7 @@ func TestEncodeRoundTrip(t *testing.T) {
 			}
 		}
 	}
-	if _, err := (&Line{Format: V2}).Encode(".txt"); err == nil {
+	if _, err := (&line{Format: V2}).Encode(".txt"); err == nil {
 		t.Error("encoded a line for .txt")
 	}
 }
@@ -124,7 +124,7 @@ func TestSignInsertsAndReplaces(t *testing.T) {
 		t.Errorf("placeholder: %v\n%s", err, out)
 	}
 	dup := append(append([]byte{}, once[:strings.Index(string(once), "\n# ---")+1]...), once[strings.Index(string(once), "# rye"):]...)
-	if _, err := Sign(key, V2, item.Tool, "a/b", ".sh", dup, now); err != ErrDuplicate {
+	if _, err := Sign(key, V2, item.Tool, "a/b", ".sh", dup, now); err != errDuplicate {
 		t.Errorf("duplicate: %v", err)
 	}
 	// SignedBy checks the id: the same bytes at another id are not signed.
@@ -132,10 +132,10 @@ func TestSignInsertsAndReplaces(t *testing.T) {
 		t.Error("SignedBy ignores the id")
 	}
 	// v1 of a directive without a <directive> element cannot be hashed.
-	if _, err := Sign(key, V1, item.Directive, "a/b", ".md", []byte("# no xml\n"), now); err != ErrNoDirective {
+	if _, err := Sign(key, V1, item.Directive, "a/b", ".md", []byte("# no xml\n"), now); err != errNoDirective {
 		t.Errorf("v1 without directive: %v", err)
 	}
-	if _, err := HashV1(item.Tool, []byte("x = '\xff'\n"), 0, 0); err != ErrNotUTF8 {
+	if _, err := hashV1(item.Tool, []byte("x = '\xff'\n"), 0, 0); err != ErrNotUTF8 {
 		t.Errorf("not UTF-8: %v", err)
 	}
 }
@@ -157,7 +157,7 @@ func TestHashInputV1Edges(t *testing.T) {
 	}
 	for _, c := range cases {
 		f := Find([]byte(c.src), c.ext)
-		got, err := HashInputV1(c.kind, []byte(c.src), f.Start, f.End)
+		got, err := hashInputV1(c.kind, []byte(c.src), f.Start, f.End)
 		if err != nil || got != c.want {
 			t.Errorf("%s %q: %q %v, want %q", c.kind, c.src, got, err, c.want)
 		}
@@ -175,7 +175,7 @@ func TestFindHiddenBreakInShebang(t *testing.T) {
 	v1 := "// rye:signed:2026-01-01T00:00:00Z:" + hash + ":" + strings.Repeat("A", 86) + ":0123456789abcdef\n"
 	for _, c := range []struct {
 		name, src, ext string
-		want           Status
+		want           status
 	}{
 		{"ryeos plain", "#!/usr/bin/env python3\n" + ryeos + "x = 1\n", ".py", Signed},
 		{"ryeos crlf", "#!/usr/bin/env python3\r\n" + ryeos + "x = 1\n", ".py", Signed},
@@ -200,7 +200,7 @@ func TestSignRefusesHiddenBreakInShebang(t *testing.T) {
 	now := time.Date(2026, 8, 1, 12, 0, 0, 0, time.UTC)
 	py := []byte("#!/usr/bin/env python3\rimport os\n# ryeos-tool:\n#   category: a\nx = 1\n")
 	js := []byte("#!/usr/bin/env node\u2028evil()\nx()\n")
-	if _, _, err := SignRyeOS(key, ".py", py, now); err == nil || !strings.Contains(err.Error(), "U+000D") {
+	if _, _, err := signRyeOS(key, ".py", py, now); err == nil || !strings.Contains(err.Error(), "U+000D") {
 		t.Errorf("ryeos .py: %v", err)
 	}
 	if _, err := Sign(key, V1, item.Tool, "a/b", ".js", js, now); err == nil || !strings.Contains(err.Error(), "U+2028") {
@@ -212,7 +212,7 @@ func TestSignRefusesHiddenBreakInShebang(t *testing.T) {
 	if out, err := Sign(key, V2, item.Tool, "a/b", ".js", js, now); err != nil || !SignedBy(key, V2, item.Tool, "a/b", ".js", out) {
 		t.Errorf("v2 .js: %v", err)
 	}
-	if out, err := SignR1(key, ".py", py, now); err != nil || Find(out, ".py").Status != Signed {
+	if out, err := signR1(key, ".py", py, now); err != nil || Find(out, ".py").Status != Signed {
 		t.Errorf("r1 .py (line 1, covering the #! line): %v", err)
 	}
 }

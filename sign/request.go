@@ -243,19 +243,19 @@ func validator(rules map[item.Kind]*item.Extractor) func(Target, []byte) error {
 	}
 }
 
-// Summary is what a signing run did, as rye sign --json and the MCP sign
+// summary is what a signing run did, as rye sign --json and the MCP sign
 // tool write it: the key, the format, and each item's outcome.
-type Summary struct {
+type summary struct {
 	Fingerprint string `json:"fingerprint"`
 	Format      string `json:"format"`
 	// AllowContent: items with error-level content findings were signed
 	// (rye sign --allow-content-findings).
 	AllowContent bool    `json:"allow_content_findings"`
-	Results      []Entry `json:"results"`
+	Results      []entry `json:"results"`
 }
 
-// Entry is one item of a Summary.
-type Entry struct {
+// entry is one item of a Summary.
+type entry struct {
 	Kind   item.Kind `json:"kind"`
 	ID     item.ID   `json:"id"`
 	Path   string    `json:"path"`
@@ -264,21 +264,21 @@ type Entry struct {
 	Note   string    `json:"note,omitempty"`
 	// Content are the item's error-level content findings: why it was
 	// refused, or what it was signed over.
-	Content []ContentEntry `json:"content_findings,omitempty"`
+	Content []contentEntry `json:"content_findings,omitempty"`
 	// SignedBy is the other signer whose valid signature was kept.
-	SignedBy *Signer `json:"signed_by,omitempty"`
+	SignedBy *signer `json:"signed_by,omitempty"`
 }
 
-// Signer names the key of a kept signature.
-type Signer struct {
+// signer names the key of a kept signature.
+type signer struct {
 	Fingerprint string `json:"fingerprint"`
 	Owner       string `json:"owner,omitempty"`
 	Format      string `json:"format"`
 }
 
-// ContentEntry is one content finding of an Entry, what is hidden made
+// contentEntry is one content finding of an Entry, what is hidden made
 // visible in Shown.
-type ContentEntry struct {
+type contentEntry struct {
 	Rule    string `json:"rule"`
 	Line    int    `json:"line"`
 	Column  int    `json:"column"`
@@ -289,18 +289,18 @@ type ContentEntry struct {
 // Summarize is the summary of results signed in format with the key of
 // fingerprint fp ("" when it is not known: nothing needed it),
 // allowContent as the request said.
-func Summarize(fp string, format Format, results []Result, allowContent bool) *Summary {
-	s := &Summary{Fingerprint: fp, Format: format.String(), AllowContent: allowContent, Results: make([]Entry, 0, len(results))}
+func Summarize(fp string, format Format, results []Result, allowContent bool) *summary {
+	s := &summary{Fingerprint: fp, Format: format.String(), AllowContent: allowContent, Results: make([]entry, 0, len(results))}
 	for _, r := range results {
-		e := Entry{Kind: r.Kind, ID: r.ID, Path: r.Display, Result: r.Outcome.String(), Note: r.Note}
+		e := entry{Kind: r.Kind, ID: r.ID, Path: r.Display, Result: r.Outcome.String(), Note: r.Note}
 		if r.Err != nil {
 			e.Error = r.Err.Error()
 		}
 		for _, f := range r.Content {
-			e.Content = append(e.Content, ContentEntry{Rule: f.Rule, Line: f.Line, Column: f.Col, Message: f.Message, Shown: f.Shown})
+			e.Content = append(e.Content, contentEntry{Rule: f.Rule, Line: f.Line, Column: f.Col, Message: f.Message, Shown: f.Shown})
 		}
 		if r.Signer != nil {
-			e.SignedBy = &Signer{Fingerprint: r.Signer.Fingerprint, Owner: r.Signer.Owner, Format: r.Signer.Format.String()}
+			e.SignedBy = &signer{Fingerprint: r.Signer.Fingerprint, Owner: r.Signer.Owner, Format: r.Signer.Format.String()}
 		}
 		s.Results = append(s.Results, e)
 	}

@@ -16,8 +16,8 @@ import (
 )
 
 // This file writes RyeOS's own formats (spec 7.6): ryeos, as RyeOS 0.2+
-// signs, and r1, as its engine signed from April to May 2026. SignRyeOS
-// and SignR1 are RyeOS's signers, byte for byte; oneRust is what rye sign
+// signs, and r1, as its engine signed from April to May 2026. signRyeOS
+// and signR1 are RyeOS's signers, byte for byte; oneRust is what rye sign
 // does around them (whose line it replaces, what it checks first).
 
 // Fingerprint64 is the key's fingerprint in RyeOS's Rust formats: the
@@ -51,14 +51,14 @@ func rustSign(key *Key, f Format, ext string, body []byte, t time.Time) (string,
 	return rustLine(f, ext, t.UTC().Format(TimeLayout), hash, base64.StdEncoding.EncodeToString(sig), key.Fingerprint64())
 }
 
-// SignRyeOS is RyeOS 0.2+'s signer (spec 7.6.1, steps 3 to 8) for a file
+// signRyeOS is RyeOS 0.2+'s signer (spec 7.6.1, steps 3 to 8) for a file
 // with extension ext: every marker line of the file's envelope removed
 // (CRLF becomes LF), a Python file's #! line kept above the signature
 // line, the hash over the rest. A file already validly signed by key over
 // that rest is returned unchanged (unchanged true), its old timestamp
 // kept. A line of another key is replaced, as RyeOS does; rye sign's
 // pipeline decides before whether it may be.
-func SignRyeOS(key *Key, ext string, src []byte, t time.Time) (out []byte, unchanged bool, err error) {
+func signRyeOS(key *Key, ext string, src []byte, t time.Time) (out []byte, unchanged bool, err error) {
 	s := item.StripRyeOSMarkers(src, ext)
 	var shebang, body []byte
 	body = s
@@ -90,10 +90,10 @@ func SignRyeOS(key *Key, ext string, src []byte, t time.Time) (out []byte, uncha
 	return append(out, body...), false, nil
 }
 
-// SignR1 is the r1 engine's signer (spec 7.6.2): every line that holds
+// signR1 is the r1 engine's signer (spec 7.6.2): every line that holds
 // "rye:signed:" removed, in any envelope, and the line put on line 1,
 // above a #! line (whose bytes it then covers). It has no idempotence.
-func SignR1(key *Key, ext string, src []byte, t time.Time) ([]byte, error) {
+func signR1(key *Key, ext string, src []byte, t time.Time) ([]byte, error) {
 	s := item.StripLines(src, func(line []byte) bool { return bytes.Contains(line, []byte("rye:signed:")) })
 	line, err := rustSign(key, R1, ext, s, t)
 	if err != nil {
@@ -102,9 +102,9 @@ func SignR1(key *Key, ext string, src []byte, t time.Time) ([]byte, error) {
 	return append(append([]byte(line), '\n'), s...), nil
 }
 
-// ErrOtherSigner is a file whose signature line another key made: rye
+// errOtherSigner is a file whose signature line another key made: rye
 // sign replaces only a line of the signing key's own.
-var ErrOtherSigner = errors.New("rye replaces only a signature line of your own")
+var errOtherSigner = errors.New("rye replaces only a signature line of your own")
 
 // takeOver prepares src for signing in f (r1 or ryeos) with key: the line
 // at the top of the file may be replaced only when it is the signer's own
@@ -130,7 +130,7 @@ func takeOver(key *Key, f Format, kind item.Kind, id item.ID, ext string, src []
 		case !own && replace:
 			note = "replaced the " + l.Format.String() + " line of key " + l.Fingerprint + " (--replace-other-signers)"
 		case !own:
-			return nil, "", fmt.Errorf("the file carries a %s signature by key %s, which is not the signing key %s: %w; if the item is yours to take over, remove that line first", l.Format, l.Fingerprint, key.Fingerprint64(), ErrOtherSigner)
+			return nil, "", fmt.Errorf("the file carries a %s signature by key %s, which is not the signing key %s: %w; if the item is yours to take over, remove that line first", l.Format, l.Fingerprint, key.Fingerprint64(), errOtherSigner)
 		case l.Format != f:
 			note = "replaced its " + l.Format.String() + " line"
 		}
@@ -208,10 +208,10 @@ func (b *Batch) oneRust(t Target, src []byte, staged *atomicfile.Batch) Result {
 	}
 	var out []byte
 	if b.Format == R1 {
-		out, err = SignR1(b.Key, ext, in, b.Time)
+		out, err = signR1(b.Key, ext, in, b.Time)
 	} else {
 		var unchanged bool
-		out, unchanged, err = SignRyeOS(b.Key, ext, in, b.Time)
+		out, unchanged, err = signRyeOS(b.Key, ext, in, b.Time)
 		if err == nil && unchanged && b.Force {
 			out, err = forceRyeOS(b.Key, ext, in, b.Time)
 		}
@@ -222,13 +222,13 @@ func (b *Batch) oneRust(t Target, src []byte, staged *atomicfile.Batch) Result {
 	return b.write(r, out, err, staged)
 }
 
-// forceRyeOS signs again a file that SignRyeOS would leave as it is
+// forceRyeOS signs again a file that signRyeOS would leave as it is
 // (rye sign --force): its line removed first, so the signer makes a new
 // one with the new time.
 func forceRyeOS(key *Key, ext string, src []byte, t time.Time) ([]byte, error) {
 	start, end := item.SignatureSlot(src, ext)
 	in := append(append(make([]byte, 0, len(src)), src[:start]...), src[end:]...)
-	out, _, err := SignRyeOS(key, ext, in, t)
+	out, _, err := signRyeOS(key, ext, in, t)
 	return out, err
 }
 

@@ -25,7 +25,7 @@ func FuzzSignRyeOS(f *testing.F) {
 	key := vectorKey()
 	at := time.Date(2026, 8, 1, 12, 0, 0, 0, time.UTC)
 	f.Fuzz(func(t *testing.T, src []byte, ext string) {
-		out, unchanged, err := SignRyeOS(key, ext, src, at)
+		out, unchanged, err := signRyeOS(key, ext, src, at)
 		if err != nil {
 			return // an extension that carries no line
 		}
@@ -43,7 +43,7 @@ func FuzzSignRyeOS(f *testing.F) {
 			t.Fatalf("the signed file does not verify:\n%q", out)
 		}
 		if !bytes.ContainsRune(src, '\r') {
-			if again, unchanged, err := SignRyeOS(key, ext, out, at.Add(time.Hour)); err != nil || !unchanged || !bytes.Equal(again, out) {
+			if again, unchanged, err := signRyeOS(key, ext, out, at.Add(time.Hour)); err != nil || !unchanged || !bytes.Equal(again, out) {
 				t.Fatalf("signing again changes it (%v):\n%q\n%q", err, out, again)
 			}
 		}

@@ -83,9 +83,9 @@ func TestRyeOSSignVectors(t *testing.T) {
 			unchanged := false
 			switch c.Format {
 			case "ryeos":
-				got, unchanged, err = SignRyeOS(key, ext, in, at)
+				got, unchanged, err = signRyeOS(key, ext, in, at)
 			case "r1":
-				got, err = SignR1(key, ext, in, at)
+				got, err = signR1(key, ext, in, at)
 			default:
 				t.Fatalf("format %q", c.Format)
 			}
@@ -176,7 +176,7 @@ func TestRunRyeOS(t *testing.T) {
 	if r := res["demo/greet"]; r.Outcome != OutcomeSigned || !bytes.Equal(read("tools/demo/greet.yaml"), yamlOut) {
 		t.Errorf("greet: %v %v\n%s", r.Outcome, r.Err, read("tools/demo/greet.yaml"))
 	}
-	if r := res["demo/other"]; r.Outcome != OutcomeFailed || !errors.Is(r.Err, ErrOtherSigner) || !bytes.Equal(read("tools/demo/other.yaml"), otherSigned) {
+	if r := res["demo/other"]; r.Outcome != OutcomeFailed || !errors.Is(r.Err, errOtherSigner) || !bytes.Equal(read("tools/demo/other.yaml"), otherSigned) {
 		t.Errorf("other: %v %v", r.Outcome, r.Err)
 	}
 	if r := res["demo/own"]; r.Outcome != OutcomeSigned || r.Note != "replaced its v2 line" || !bytes.Equal(read("tools/demo/own.yaml"), yamlOut) {

@@ -27,11 +27,11 @@ func NewKey(priv ed25519.PrivateKey) *Key {
 	return &Key{Public: pub, Fingerprint: Fingerprint(pub), signer: priv}
 }
 
-// NewSignerKey wraps a signer whose private half rye does not hold (an
+// newSignerKey wraps a signer whose private half rye does not hold (an
 // agent, a hardware token). Its public key must be Ed25519, and it must
 // make pure Ed25519 signatures (crypto.Hash(0): the message itself, not a
 // digest).
-func NewSignerKey(s crypto.Signer) (*Key, error) {
+func newSignerKey(s crypto.Signer) (*Key, error) {
 	pub, ok := s.Public().(ed25519.PublicKey)
 	if !ok {
 		return nil, fmt.Errorf("the key is %T; rye signs with Ed25519 keys only", s.Public())
@@ -57,10 +57,10 @@ func (k *Key) SignMessage(msg []byte) ([]byte, error) {
 	return sig, nil
 }
 
-// ErrDuplicate is returned when asked to sign a file that has two signature
+// errDuplicate is returned when asked to sign a file that has two signature
 // lines at the top: the signer changes no byte but its own line, so the
 // second one must be removed by hand.
-var ErrDuplicate = errors.New("two signature lines at the top of the file: remove the second one, then sign again")
+var errDuplicate = errors.New("two signature lines at the top of the file: remove the second one, then sign again")
 
 // Sign returns src with a signature line for (kind, id) in format f, made
 // with key at time t: the line at the signature position is inserted or
@@ -68,7 +68,7 @@ var ErrDuplicate = errors.New("two signature lines at the top of the file: remov
 func Sign(key *Key, f Format, kind item.Kind, id item.ID, ext string, src []byte, t time.Time) ([]byte, error) {
 	found := Find(src, ext)
 	if duplicated(found, src, ext) {
-		return nil, ErrDuplicate
+		return nil, errDuplicate
 	}
 	if err := replaceable(key, kind, id, ext, src, found); err != nil {
 		return nil, err
@@ -98,13 +98,13 @@ func signFound(key *Key, f Format, kind item.Kind, id item.ID, ext string, src [
 		at++
 	}
 	content = append(content, src[found.End:]...)
-	l := &Line{Format: f, Timestamp: t.UTC().Format(TimeLayout), Fingerprint: key.Fingerprint}
+	l := &line{Format: f, Timestamp: t.UTC().Format(TimeLayout), Fingerprint: key.Fingerprint}
 	switch f {
 	case V2:
-		l.Hash = HashV2(content, 0, 0)
+		l.Hash = hashV2(content, 0, 0)
 	case V1:
 		// content has no line at the signature position: nothing to drop.
-		h, err := HashV1(kind, content, 0, 0)
+		h, err := hashV1(kind, content, 0, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -116,7 +116,7 @@ func signFound(key *Key, f Format, kind item.Kind, id item.ID, ext string, src [
 	if err != nil {
 		return nil, err
 	}
-	l.Signature = EncodeSignature(sig)
+	l.Signature = encodeSignature(sig)
 	text, err := l.Encode(ext)
 	if err != nil {
 		return nil, err
@@ -231,10 +231,10 @@ func ContentHash(found Found, kind item.Kind, src []byte) (string, error) {
 	if found.Line != nil {
 		switch f := found.Line.Format; {
 		case f == V1 || f == V1U:
-			return HashV1(kind, src, found.Start, found.End)
+			return hashV1(kind, src, found.Start, found.End)
 		case f.rustFamily():
-			return HashAfterLine(src, found.End), nil
+			return hashAfterLine(src, found.End), nil
 		}
 	}
-	return HashV2(src, found.Start, found.End), nil
+	return hashV2(src, found.Start, found.End), nil
 }

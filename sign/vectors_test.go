@@ -106,7 +106,7 @@ func TestVectorsCodec(t *testing.T) {
 			}
 			kind, ext, id := item.Kind(c.Kind), path.Ext(c.Path), item.ID(c.ItemID)
 			found := Find(src, ext)
-			wantStatus := map[string]Status{"unsigned": Unsigned, "malformed-signature": Malformed, "duplicate-signature": Duplicate}
+			wantStatus := map[string]status{"unsigned": Unsigned, "malformed-signature": Malformed, "duplicate-signature": Duplicate}
 			if s, ok := wantStatus[c.Expect]; ok {
 				if found.Status != s {
 					t.Fatalf("status %s (%s), want %s", found.Status, found.Reason, s)
@@ -159,14 +159,14 @@ func TestVectorsCodec(t *testing.T) {
 				t.Errorf("hash %s, vector says %s", hash, c.Hash)
 			}
 			if c.Format == "v2" {
-				if msg := MessageV2(kind, id, found.Line.Timestamp, found.Line.Fingerprint, hash); msg != c.Message {
+				if msg := messageV2(kind, id, found.Line.Timestamp, found.Line.Fingerprint, hash); msg != c.Message {
 					t.Errorf("message %q, want %q", msg, c.Message)
 				}
 			}
 			if c.Format == "v1" {
 				unsigned := []byte(c.UnsignedFile)
 				uf := Find(unsigned, ext)
-				in, err := HashInputV1(kind, unsigned, uf.Start, uf.End)
+				in, err := hashInputV1(kind, unsigned, uf.Start, uf.End)
 				if err != nil || in != c.HashInput {
 					t.Errorf("v1 hash input %q (%v), want %q", in, err, c.HashInput)
 				}

@@ -73,7 +73,7 @@ func (s *Space) findExact(kinds []item.Kind, pats []Pattern) (found []Found, odd
 				continue // a folder on the way is missing or hidden: a walk finds nothing there
 			}
 			name := rel[len(dir)+1:]
-			if HiddenName(name) {
+			if hiddenName(name) {
 				continue
 			}
 			info, err := fs.Lstat(s.fsys, rel)
@@ -112,7 +112,7 @@ func (s *Space) plainFolders(dir string) (live, ok bool) {
 		if !ascii(part) {
 			return false, false
 		}
-		if at != "" && HiddenName(part) {
+		if at != "" && hiddenName(part) {
 			return false, true
 		}
 		if at != "" {

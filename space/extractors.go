@@ -9,24 +9,24 @@ import (
 	"github.com/ryekit/rye/item"
 )
 
-// ExtractorsFolder holds the extractor rule files among the tools.
-const ExtractorsFolder = "rye/core/extractors"
+// extractorsFolder holds the extractor rule files among the tools.
+const extractorsFolder = "rye/core/extractors"
 
-// ExtractorID is the tool id of a kind's extractor rule file (spec 1.7).
-func ExtractorID(k item.Kind) item.ID {
-	return item.ID(ExtractorsFolder + "/" + string(k) + "/" + string(k) + "_extractor")
+// extractorID is the tool id of a kind's extractor rule file (spec 1.7).
+func extractorID(k item.Kind) item.ID {
+	return item.ID(extractorsFolder + "/" + string(k) + "/" + string(k) + "_extractor")
 }
 
 // IsExtractor reports a tool id in the extractors' folder: rule files
 // that other tools read, not tools to run.
 func IsExtractor(id item.ID) bool {
-	return strings.HasPrefix(string(id), ExtractorsFolder+"/")
+	return strings.HasPrefix(string(id), extractorsFolder+"/")
 }
 
 // Extractor resolves and parses the extractor rule file of a kind: the
 // project's or user's copy when there is one, else the embedded one.
 func (ss *Spaces) Extractor(k item.Kind) (*item.Extractor, error) {
-	loc, err := ss.Resolve(item.Tool, ExtractorID(k), nil)
+	loc, err := ss.Resolve(item.Tool, extractorID(k), nil)
 	if err != nil {
 		return nil, err
 	}

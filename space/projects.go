@@ -70,7 +70,7 @@ func FindProjects(root, userRoot string) ([]string, error) {
 		if !d.IsDir() {
 			return nil
 		}
-		if p != root && HiddenName(d.Name()) {
+		if p != root && hiddenName(d.Name()) {
 			return fs.SkipDir
 		}
 		if info, err := os.Lstat(filepath.Join(p, AIDir)); err == nil && info.IsDir() && p != userRoot {

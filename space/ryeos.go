@@ -111,9 +111,9 @@ func DetectLayout(fsys fs.FS) Layout {
 			switch {
 			case err != nil:
 				return fs.SkipDir
-			case d.IsDir() && HiddenName(d.Name()) && p != k.Folder():
+			case d.IsDir() && hiddenName(d.Name()) && p != k.Folder():
 				return fs.SkipDir
-			case d.IsDir() || !d.Type().IsRegular() || HiddenName(d.Name()):
+			case d.IsDir() || !d.Type().IsRegular() || hiddenName(d.Name()):
 				return nil
 			}
 			ext := path.Ext(p)
@@ -165,7 +165,7 @@ func holdsRyeOSItem(fsys fs.FS, folder string) bool {
 				return err
 			}
 			return fs.SkipDir
-		case p != folder && HiddenName(d.Name()):
+		case p != folder && hiddenName(d.Name()):
 			if d.IsDir() {
 				return fs.SkipDir
 			}
@@ -245,7 +245,7 @@ func (s *Space) ItemAt(rel string) (item.Kind, item.ID, bool) {
 func (w *walker) visitRyeOS(s *Space, k item.Kind, p string, d fs.DirEntry, from string, deep bool) error {
 	root := folderOf(k)
 	name := d.Name()
-	if p != root && HiddenName(name) {
+	if p != root && hiddenName(name) {
 		if d.IsDir() {
 			return fs.SkipDir
 		}

@@ -62,9 +62,9 @@ func (o Oddity) Path() string { return o.Space.DisplayPath(o.Rel) }
 // (spec 1.1), besides dotfiles.
 var skipped = map[string]bool{"__pycache__": true, "node_modules": true}
 
-// HiddenName reports a file or folder name that walks pass over: dotfiles
+// hiddenName reports a file or folder name that walks pass over: dotfiles
 // and the folders of spec 1.1 that never hold items.
-func HiddenName(name string) bool { return strings.HasPrefix(name, ".") || skipped[name] }
+func hiddenName(name string) bool { return strings.HasPrefix(name, ".") || skipped[name] }
 
 // Hidden reports a '/'-separated path (relative to .ai/) that a walk never
 // reaches because one of its parts is hidden: what is read from git (the
@@ -72,7 +72,7 @@ func HiddenName(name string) bool { return strings.HasPrefix(name, ".") || skipp
 // the working tree would.
 func Hidden(rel string) bool {
 	for part := range strings.SplitSeq(rel, "/") {
-		if HiddenName(part) {
+		if hiddenName(part) {
 			return true
 		}
 	}
@@ -196,7 +196,7 @@ func (w *walker) walk(s *Space, k item.Kind, dir string, deep bool) error {
 		parts[i].ryeos = w.ryeos
 		e := entries[i]
 		p := from + "/" + e.Name()
-		if e.IsDir() && e.Type()&fs.ModeSymlink == 0 && !HiddenName(e.Name()) {
+		if e.IsDir() && e.Type()&fs.ModeSymlink == 0 && !hiddenName(e.Name()) {
 			errs[i] = parts[i].walkFrom(s, k, p, true)
 			return
 		}
@@ -243,7 +243,7 @@ func (w *walker) visit(s *Space, k item.Kind, p string, d fs.DirEntry, from stri
 	}
 	root := k.Folder()
 	name := d.Name()
-	if p != root && HiddenName(name) {
+	if p != root && hiddenName(name) {
 		if d.IsDir() {
 			return fs.SkipDir
 		}
@@ -290,7 +290,7 @@ func (w *walker) visit(s *Space, k item.Kind, p string, d fs.DirEntry, from stri
 func (s *Space) start(k item.Kind, dir string) (ok, absent bool) {
 	at := folderOf(k)
 	for part := range strings.SplitSeq(dir, "/") {
-		if HiddenName(part) {
+		if hiddenName(part) {
 			return false, true
 		}
 		entries, err := fs.ReadDir(s.fsys, at)

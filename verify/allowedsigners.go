@@ -24,16 +24,16 @@ import (
 // are the owner, valid-before the expiry. The fingerprint stays rye's,
 // recomputed from the key (spec 2.4).
 
-// keyTextForms names the forms ParseKeyText reads, for error messages.
+// keyTextForms names the forms parseKeyText reads, for error messages.
 const keyTextForms = `give a PEM public key ("-----BEGIN PUBLIC KEY-----"), an OpenSSH public key line ("ssh-ed25519 AAAA... [comment]", a .pub file) or a line of an allowed_signers file ("alice@example.com ssh-ed25519 AAAA...")`
 
-// ParseKeyText reads a public key in the forms a user hands to rye trust
+// parseKeyText reads a public key in the forms a user hands to rye trust
 // add: a PEM PUBLIC KEY block; an OpenSSH public key line (a .pub file),
 // whose comment becomes the owner; or one line of an allowed_signers file,
 // whose principals become the owner and whose valid-before becomes the
 // expiry. Blank lines and # comments are skipped; more than one key is an
 // error that names the line.
-func ParseKeyText(data []byte) (*TrustedKey, error) {
+func parseKeyText(data []byte) (*TrustedKey, error) {
 	if bytes.HasPrefix(bytes.TrimSpace(data), []byte("-----BEGIN ")) {
 		pub, err := sign.ParsePublicKeyPEM(data)
 		if err != nil {
@@ -67,7 +67,7 @@ func ParseKeyText(data []byte) (*TrustedKey, error) {
 		k = &TrustedKey{Fingerprint: sign.Fingerprint(pub), Owner: comment, Public: pub}
 	} else {
 		var err error
-		if k, err = ParseAllowedSigner(line); err != nil {
+		if k, err = parseAllowedSigner(line); err != nil {
 			return nil, fmt.Errorf("line %d: %v", n, err)
 		}
 	}
@@ -77,14 +77,14 @@ func ParseKeyText(data []byte) (*TrustedKey, error) {
 	return k, nil
 }
 
-// ParseAllowedSigner reads one allowed_signers line into a trust entry.
+// parseAllowedSigner reads one allowed_signers line into a trust entry.
 // Anything rye cannot honour is refused rather than dropped, since dropping
 // it would trust the key more widely than the line does: cert-authority (a
 // CA, not a key), valid-after (rye has no start date) and unknown options.
 // namespaces is accepted and not kept: it limits which ssh-keygen -Y
 // signatures the key may make, and rye's signatures have no namespace;
 // trusting the key for rye items is what rye trust add says.
-func ParseAllowedSigner(line string) (*TrustedKey, error) {
+func parseAllowedSigner(line string) (*TrustedKey, error) {
 	principals, rest, err := principalsField(strings.TrimSpace(line))
 	if err != nil {
 		return nil, err

@@ -36,7 +36,7 @@ func TestParseKeyText(t *testing.T) {
 		{`bob valid-before="202707011230Z" ` + otherSSH, "bob", "2027-06-30"},
 		{`bob Namespaces="git",VALID-BEFORE="20270702000000Z" ` + otherSSH, "bob", "2027-07-01"},
 	} {
-		k, err := ParseKeyText([]byte(c.in))
+		k, err := parseKeyText([]byte(c.in))
 		if err != nil {
 			t.Errorf("%q: %v", c.in, err)
 			continue
@@ -65,7 +65,7 @@ func TestParseKeyText(t *testing.T) {
 		otherSSH + " bob\x01":                        "holds a control character",
 		"-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n": "asn1",
 	} {
-		if _, err := ParseKeyText([]byte(in)); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := parseKeyText([]byte(in)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: got %v, want %q", in, err, want)
 		}
 	}
@@ -97,7 +97,7 @@ func TestFormatAllowedSigners(t *testing.T) {
 	// Each line reads back as the key it was written from.
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
 	for i, k := range keys {
-		back, err := ParseKeyText([]byte(lines[2*i+2]))
+		back, err := parseKeyText([]byte(lines[2*i+2]))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -140,7 +140,7 @@ func TestAllowedSignersWithSSHKeygen(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	pubLine, _ := os.ReadFile(id + ".pub")
-	k, err := ParseKeyText(pubLine)
+	k, err := parseKeyText(pubLine)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func TestAllowedSignersWithSSHKeygen(t *testing.T) {
 		t.Errorf("after the expiry day ssh-keygen accepts the key:\n%s", out)
 	}
 	// And the file reads back into the same trust entry.
-	back, err := ParseKeyText(data)
+	back, err := parseKeyText(data)
 	if err != nil || back.Fingerprint != k.Fingerprint || !back.Expires.Equal(exp) || back.Owner != "alice@example.com" {
 		t.Errorf("read back: %+v %v", back, err)
 	}
@@ -191,7 +191,7 @@ func FuzzParseKeyText(f *testing.F) {
 	f.Add([]byte(`bob cert-authority,valid-after="20200101" ` + otherSSH))
 	f.Add([]byte("# a\n\nbob " + otherSSH + "\n" + otherSSH))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		k, err := ParseKeyText(data)
+		k, err := parseKeyText(data)
 		if err != nil {
 			return
 		}
@@ -202,7 +202,7 @@ func FuzzParseKeyText(f *testing.F) {
 		if err != nil {
 			return
 		}
-		back, err := ParseKeyText(out)
+		back, err := parseKeyText(out)
 		if err != nil {
 			t.Fatalf("the export does not read back: %v\n%s", err, out)
 		}

@@ -59,7 +59,7 @@ func BenchmarkVerify10kCold(b *testing.B) {
 	sp, ts := benchProject(b)
 	for b.Loop() {
 		sources, _ := allSources(b, sp)
-		rs := (&Verifier{Trust: ts, Policy: benchPolicy}).Run(sources)
+		rs := (&verifier{Trust: ts, Policy: benchPolicy}).Run(sources)
 		if len(rs) != 10000 || rs[0].Verdict != Verified {
 			b.Fatalf("%d results, first %s", len(rs), rs[0].Verdict)
 		}
@@ -71,17 +71,17 @@ func BenchmarkVerify10kCold(b *testing.B) {
 func BenchmarkVerify10kWarm(b *testing.B) {
 	sp, ts := benchProject(b)
 	file := filepath.Join(b.TempDir(), "verify.cache")
-	c := OpenCache(file, testSecret)
+	c := openCache(file, testSecret)
 	sources, _ := allSources(b, sp)
-	(&Verifier{Trust: ts, Policy: benchPolicy, Cache: c}).Run(sources)
+	(&verifier{Trust: ts, Policy: benchPolicy, Cache: c}).Run(sources)
 	if err := c.Save(); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		cache := OpenCache(file, testSecret)
+		cache := openCache(file, testSecret)
 		sources, _ := allSources(b, sp)
-		rs := (&Verifier{Trust: ts, Policy: benchPolicy, Cache: cache}).Run(sources)
+		rs := (&verifier{Trust: ts, Policy: benchPolicy, Cache: cache}).Run(sources)
 		if len(rs) != 10000 || rs[0].Verdict != Verified {
 			b.Fatal("bad run")
 		}
@@ -128,7 +128,7 @@ func BenchmarkVerify10kChangedSince10(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		rs := (&Verifier{Trust: ts, Policy: benchPolicy}).Run(changed)
+		rs := (&verifier{Trust: ts, Policy: benchPolicy}).Run(changed)
 		if len(rs) != 10 || rs[0].Verdict != Modified {
 			b.Fatalf("%d changed (%v)", len(rs), edited)
 		}

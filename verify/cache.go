@@ -19,7 +19,7 @@ import (
 	"github.com/ryekit/rye/internal/filestat"
 )
 
-// Cache remembers which items verified, so that an unchanged tree is not
+// cache remembers which items verified, so that an unchanged tree is not
 // verified again. An entry's key is a hash of everything the verdict
 // depends on: the item's bytes, its kind, id and space, the exact contents
 // of every trust-store file, the policy, the day (key expiry is judged by
@@ -40,11 +40,11 @@ import (
 // is never remembered (git's racy-timestamp rule, with a margin for
 // coarse file-system clocks), and the change time cannot be set back
 // without changing the clock, so a modified file is always read again.
-type Cache struct {
+type cache struct {
 	path   string
 	self   string // identifies the rye binary
 	secret []byte
-	limits CacheLimits
+	limits cacheLimits
 
 	mu sync.Mutex
 	// file is the cache file as read: its tables are searched in place
@@ -117,45 +117,45 @@ func statOf(fi fs.FileInfo) (filestat.Stat, bool) {
 	return filestat.Of(fi)
 }
 
-// StatMargin is how long before its read a file must last have changed for
+// statMargin is how long before its read a file must last have changed for
 // its stat data to be trusted later (git's racy rule, widened for file
 // systems whose timestamps lag the clock): the default of
-// CacheLimits.StatMargin.
-const StatMargin = 2 * time.Second
+// cacheLimits.StatMargin.
+const statMargin = 2 * time.Second
 
 const cacheMagic = "rye-verify-cache-v7\n"
 
-// MaxCacheEntries bounds the file: entries not used by the last run are
-// kept only up to this many (the default of CacheLimits.MaxEntries).
-const MaxCacheEntries = 200000
+// maxCacheEntries bounds the file: entries not used by the last run are
+// kept only up to this many (the default of cacheLimits.MaxEntries).
+const maxCacheEntries = 200000
 
-// CacheLimits are a cache's bounds; zero fields are the defaults
-// (StatMargin, MaxCacheEntries). Tests shorten them.
-type CacheLimits struct {
+// cacheLimits are a cache's bounds; zero fields are the defaults
+// (statMargin, maxCacheEntries). Tests shorten them.
+type cacheLimits struct {
 	StatMargin time.Duration
 	MaxEntries int
 }
 
-func (l CacheLimits) withDefaults() CacheLimits {
+func (l cacheLimits) withDefaults() cacheLimits {
 	if l.StatMargin == 0 {
-		l.StatMargin = StatMargin
+		l.StatMargin = statMargin
 	}
 	if l.MaxEntries == 0 {
-		l.MaxEntries = MaxCacheEntries
+		l.MaxEntries = maxCacheEntries
 	}
 	return l
 }
 
-// OpenCache opens (or starts) the cache file at path, authenticated with
+// openCache opens (or starts) the cache file at path, authenticated with
 // secret (at least 32 bytes). A missing, unreadable, damaged or
 // unauthenticated file is an empty cache.
-func OpenCache(path string, secret []byte) *Cache {
-	return OpenCacheWith(path, secret, CacheLimits{})
+func openCache(path string, secret []byte) *cache {
+	return openCacheWith(path, secret, cacheLimits{})
 }
 
-// OpenCacheWith is OpenCache with the cache's bounds.
-func OpenCacheWith(path string, secret []byte, limits CacheLimits) *Cache {
-	c := &Cache{path: path, self: selfIdentity(), secret: secret, limits: limits.withDefaults(), entries: map[[32]byte]cached{}, stats: map[pathKey]statEntry{}}
+// openCacheWith is openCache with the cache's bounds.
+func openCacheWith(path string, secret []byte, limits cacheLimits) *cache {
+	c := &cache{path: path, self: selfIdentity(), secret: secret, limits: limits.withDefaults(), entries: map[[32]byte]cached{}, stats: map[pathKey]statEntry{}}
 	data, err := os.ReadFile(path)
 	if err != nil || len(data) < len(cacheMagic)+sha256.Size || string(data[:len(cacheMagic)]) != cacheMagic {
 		return c
@@ -171,7 +171,7 @@ func OpenCacheWith(path string, secret []byte, limits CacheLimits) *Cache {
 }
 
 // mac is the file's HMAC under the secret.
-func (c *Cache) mac(body []byte) []byte {
+func (c *cache) mac(body []byte) []byte {
 	m := hmac.New(sha256.New, c.secret)
 	m.Write(body)
 	return m.Sum(nil)
@@ -192,7 +192,7 @@ func selfIdentity() string {
 }
 
 // Key computes the cache key of an item under a trust store and policy.
-func (c *Cache) Key(in Input, ts *TrustStore, p Policy) [32]byte {
+func (c *cache) Key(in Input, ts *TrustStore, p Policy) [32]byte {
 	return c.KeyForSum(sha256.Sum256(in.Data), in, ts, p)
 }
 
@@ -201,7 +201,7 @@ func (c *Cache) Key(in Input, ts *TrustStore, p Policy) [32]byte {
 // format, the rye binary, the trust store, the policy, the day; keyPrefix)
 // and of the item's kind, id, space, file form and bytes' hash, each
 // length-prefixed.
-func (c *Cache) KeyForSum(sum [32]byte, in Input, ts *TrustStore, p Policy) [32]byte {
+func (c *cache) KeyForSum(sum [32]byte, in Input, ts *TrustStore, p Policy) [32]byte {
 	return c.keyer(ts, p).key(sum, in)
 }
 
@@ -209,7 +209,7 @@ func (c *Cache) KeyForSum(sum [32]byte, in Input, ts *TrustStore, p Policy) [32]
 // one per run, so that the shared prefix is not looked up per item.
 type keyer [32]byte
 
-func (c *Cache) keyer(ts *TrustStore, p Policy) keyer { return keyer(c.keyPrefix(ts, p)) }
+func (c *cache) keyer(ts *TrustStore, p Policy) keyer { return keyer(c.keyPrefix(ts, p)) }
 
 // key is KeyForSum, hashed from a buffer on the stack: this runs for every
 // item of a warm run.
@@ -236,7 +236,7 @@ type prefixKey struct {
 
 // keyPrefix digests what every key of a run shares, once per trust store,
 // policy and day.
-func (c *Cache) keyPrefix(ts *TrustStore, p Policy) [32]byte {
+func (c *cache) keyPrefix(ts *TrustStore, p Policy) [32]byte {
 	k := prefixKey{ts: ts, requireV2: p.RequireV2}
 	k.year, k.month, k.day = p.Now.UTC().Date()
 	c.prefixMu.Lock()
@@ -255,7 +255,7 @@ func (c *Cache) keyPrefix(ts *TrustStore, p Policy) [32]byte {
 }
 
 // Get returns the cached result for key, rebuilt for in.
-func (c *Cache) Get(key [32]byte, in Input) (Result, bool) {
+func (c *cache) Get(key [32]byte, in Input) (Result, bool) {
 	// The file's tables do not change: they are searched without the
 	// lock, by every worker at once, and each distinct record is decoded
 	// once.
@@ -278,7 +278,7 @@ func (c *Cache) Get(key [32]byte, in Input) (Result, bool) {
 // fileEntry looks key up in the file's verdict table and returns its
 // details, decoded once per distinct record and shared (read-only: the
 // warnings' slice is clipped, so that an append copies it).
-func (c *Cache) fileEntry(key [32]byte) (*cached, bool) {
+func (c *cache) fileEntry(key [32]byte) (*cached, bool) {
 	i, ok := c.file.findEntry(key)
 	if !ok {
 		return nil, false
@@ -302,7 +302,7 @@ func (c *Cache) fileEntry(key [32]byte) (*cached, bool) {
 }
 
 // Put remembers a verified result.
-func (c *Cache) Put(key [32]byte, r Result) {
+func (c *cache) Put(key [32]byte, r Result) {
 	if r.Verdict != Verified {
 		return
 	}
@@ -314,11 +314,11 @@ func (c *Cache) Put(key [32]byte, r Result) {
 }
 
 // size is how many verdicts the cache holds (for the tests).
-func (c *Cache) size() int { return c.file.entryCount() + len(c.entries) }
+func (c *cache) size() int { return c.file.entryCount() + len(c.entries) }
 
 // StatSum returns the hash of file's bytes when its stat data (fi, from
 // lstat) are those recorded with it: then the file need not be read.
-func (c *Cache) StatSum(file string, fi fs.FileInfo) ([32]byte, bool) {
+func (c *cache) StatSum(file string, fi fs.FileInfo) ([32]byte, bool) {
 	st, ok := statOf(fi)
 	if !ok {
 		return [32]byte{}, false
@@ -328,7 +328,7 @@ func (c *Cache) StatSum(file string, fi fs.FileInfo) ([32]byte, bool) {
 
 // statSum is StatSum for stat data already read, of the file whose path
 // has key h.
-func (c *Cache) statSum(h pathKey, st filestat.Stat) ([32]byte, bool) {
+func (c *cache) statSum(h pathKey, st filestat.Stat) ([32]byte, bool) {
 	if e, found := c.file.findStat(h, st); found {
 		return e.sum, true
 	}
@@ -344,7 +344,7 @@ func (c *Cache) statSum(h pathKey, st filestat.Stat) ([32]byte, bool) {
 // PutStat records that file, with stat data fi taken before it was read at
 // readAt, hashed to sum; unless it changed within the stat margin of the read,
 // when its stat data could not tell a later change in the same tick apart.
-func (c *Cache) PutStat(file string, fi fs.FileInfo, sum [32]byte, readAt time.Time) {
+func (c *cache) PutStat(file string, fi fs.FileInfo, sum [32]byte, readAt time.Time) {
 	if st, ok := statOf(fi); ok {
 		c.putStat(pathKeyOf(file), st, sum, readAt)
 	}
@@ -352,7 +352,7 @@ func (c *Cache) PutStat(file string, fi fs.FileInfo, sum [32]byte, readAt time.T
 
 // putStat is PutStat for stat data already read, of the file whose path
 // has key h.
-func (c *Cache) putStat(h pathKey, st filestat.Stat, sum [32]byte, readAt time.Time) {
+func (c *cache) putStat(h pathKey, st filestat.Stat, sum [32]byte, readAt time.Time) {
 	if st.Racy(readAt, c.limits.StatMargin) {
 		return
 	}
@@ -371,7 +371,7 @@ func (c *Cache) putStat(h pathKey, st filestat.Stat, sum [32]byte, readAt time.T
 // Save writes the cache when this run added to it: the verdicts this run
 // used or added first, then the others up to the bound of entries; the stat
 // records this run added first, then the others up to the same bound.
-func (c *Cache) Save() error {
+func (c *cache) Save() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.added == 0 {
@@ -386,13 +386,13 @@ func (c *Cache) Save() error {
 }
 
 // encode merges what the file held with what this run added.
-func (c *Cache) encode() []byte { return c.encodeTo(nil) }
+func (c *cache) encode() []byte { return c.encodeTo(nil) }
 
 // encodeTo appends what encode returns to dst, growing it once to the
 // whole size (and the MAC that Save adds): the tables of a large tree are
 // megabytes, which growing by doubling copied several times over. Equal
 // details are written once and shared by their entries.
-func (c *Cache) encodeTo(dst []byte) []byte {
+func (c *cache) encodeTo(dst []byte) []byte {
 	type verdict struct {
 		key [32]byte
 		rec []byte // the encoded cached value

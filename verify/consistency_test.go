@@ -77,7 +77,7 @@ func allSources(t testing.TB, sp *space.Space) ([]Source, []string) {
 	for _, l := range sel.Links {
 		rels = append(rels, l.Rel)
 	}
-	return SelectionSources(sel), rels
+	return selectionSources(sel), rels
 }
 
 // embeddedSources are a few items of the bundle compiled into rye.
@@ -87,7 +87,7 @@ func embeddedSources(t testing.TB) []Source {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srcs := SelectionSources(sel)
+	srcs := selectionSources(sel)
 	if len(srcs) == 0 || !srcs[0].Embedded {
 		t.Fatalf("embedded sources: %d", len(srcs))
 	}
@@ -146,7 +146,7 @@ func TestCacheAndChangedSinceAgreeWithFullRun(t *testing.T) {
 	// margin and a pause before each cached pass let it serve the files the
 	// round did not touch, while the edits (some keeping size and
 	// modification time) must all be read again.
-	limits := CacheLimits{StatMargin: 20 * time.Millisecond}
+	limits := cacheLimits{StatMargin: 20 * time.Millisecond}
 	for round := 0; round < 4; round++ {
 		// Random edits: flip a byte, append, delete, add an unsigned item,
 		// touch without changing, or change a byte keeping the size and the
@@ -185,7 +185,7 @@ func TestCacheAndChangedSinceAgreeWithFullRun(t *testing.T) {
 			}
 		}
 		sources, _ = allSources(t, sp)
-		full := (&Verifier{Trust: ts, Policy: policy}).Run(withEmbedded(sources))
+		full := (&verifier{Trust: ts, Policy: policy}).Run(withEmbedded(sources))
 		for _, res := range full[len(sources):] {
 			if res.Verdict != Verified || !res.Embedded || res.Reason != "embedded in rye" {
 				t.Fatalf("embedded item: %+v", res)
@@ -193,9 +193,9 @@ func TestCacheAndChangedSinceAgreeWithFullRun(t *testing.T) {
 		}
 		for pass := 0; pass < 2; pass++ {
 			time.Sleep(2 * limits.StatMargin)
-			cache := OpenCacheWith(cacheFile, testSecret, limits)
+			cache := openCacheWith(cacheFile, testSecret, limits)
 			sources, _ := allSources(t, sp)
-			got := (&Verifier{Trust: ts, Policy: policy, Cache: cache}).Run(withEmbedded(sources))
+			got := (&verifier{Trust: ts, Policy: policy, Cache: cache}).Run(withEmbedded(sources))
 			if err := cache.Save(); err != nil {
 				t.Fatal(err)
 			}
@@ -216,7 +216,7 @@ func TestCacheAndChangedSinceAgreeWithFullRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			partial := map[string]Result{}
-			for _, res := range (&Verifier{Trust: ts, Policy: policy}).Run(withEmbedded(changed)) {
+			for _, res := range (&verifier{Trust: ts, Policy: policy}).Run(withEmbedded(changed)) {
 				partial[res.Path] = res
 			}
 			failedFull := 0
@@ -259,7 +259,7 @@ func TestCacheKeyCoversTrustAndPolicy(t *testing.T) {
 	sp := signedProject(t, root, 6)
 	ts, _ := LoadTrustStore(TrustSources([]*space.Space{sp}))
 	empty, _ := LoadTrustStore(nil)
-	c := OpenCache(filepath.Join(t.TempDir(), "c"), testSecret)
+	c := openCache(filepath.Join(t.TempDir(), "c"), testSecret)
 	in := Input{Kind: item.Tool, ID: "a/b", Space: "project", Path: "x.py", Data: []byte("data")}
 	base := c.Key(in, ts, Policy{Now: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)})
 	variants := map[string][32]byte{
@@ -283,7 +283,7 @@ func TestCacheKeyCoversTrustAndPolicy(t *testing.T) {
 		t.Error("a failing verdict was cached")
 	}
 	os.WriteFile(c.path, []byte(cacheMagic+"{not json"), 0o600)
-	if OpenCache(c.path, testSecret).size() != 0 {
+	if openCache(c.path, testSecret).size() != 0 {
 		t.Error("damaged cache read")
 	}
 }
@@ -295,8 +295,8 @@ func TestEmbeddedItemsBypassTheCache(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "verify.cache")
 	ts, _ := LoadTrustStore(nil)
 	for pass := 0; pass < 2; pass++ {
-		c := OpenCache(file, testSecret)
-		for _, r := range (&Verifier{Trust: ts, Policy: Policy{Now: time.Now()}, Cache: c}).Run(embeddedSources(t)) {
+		c := openCache(file, testSecret)
+		for _, r := range (&verifier{Trust: ts, Policy: Policy{Now: time.Now()}, Cache: c}).Run(embeddedSources(t)) {
 			if r.Verdict != Verified || !r.Embedded {
 				t.Fatalf("pass %d: %+v", pass, r)
 			}
@@ -307,7 +307,7 @@ func TestEmbeddedItemsBypassTheCache(t *testing.T) {
 		c.Save()
 	}
 	// Get rebuilds the result for its input, embedded or not.
-	c := OpenCache(file, testSecret)
+	c := openCache(file, testSecret)
 	key := [32]byte{1}
 	c.Put(key, Result{Verdict: Verified, Reason: "r"})
 	if r, ok := c.Get(key, Input{Path: "p", Embedded: true}); !ok || !r.Embedded || r.Path != "p" || r.Reason != "r" {
@@ -327,17 +327,17 @@ func TestCacheEntriesAreAuthenticated(t *testing.T) {
 	in := Input{Kind: item.Tool, ID: "a/b", Space: "project", Path: "x.py", Data: []byte("data")}
 	ts, _ := LoadTrustStore(nil)
 	p := Policy{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	c := OpenCache(file, testSecret)
+	c := openCache(file, testSecret)
 	key := c.Key(in, ts, p)
 	c.Put(key, Result{Verdict: Verified, Format: "v1", Warnings: []string{"v1 signature"}})
 	if err := c.Save(); err != nil {
 		t.Fatal(err)
 	}
-	if r, ok := OpenCache(file, testSecret).Get(key, in); !ok || r.Warnings[0] != "v1 signature" {
+	if r, ok := openCache(file, testSecret).Get(key, in); !ok || r.Warnings[0] != "v1 signature" {
 		t.Fatal("the user's own entry is not read back")
 	}
 	other := []byte("another user's secret, 32 bytes!")
-	if oc := OpenCache(file, other); oc.size() != 0 {
+	if oc := openCache(file, other); oc.size() != 0 {
 		t.Error("a file written under another secret was accepted")
 	}
 	data, _ := os.ReadFile(file)
@@ -346,14 +346,14 @@ func TestCacheEntriesAreAuthenticated(t *testing.T) {
 		t.Fatal("no warning to edit")
 	}
 	os.WriteFile(file, edited, 0o600)
-	if OpenCache(file, testSecret).size() != 0 {
+	if openCache(file, testSecret).size() != 0 {
 		t.Error("an edited file was accepted")
 	}
 	// A well-formed file whose MAC was made without the secret.
-	forger := &Cache{entries: map[[32]byte]cached{key: {Format: "v2"}}, stats: map[pathKey]statEntry{}, secret: other}
+	forger := &cache{entries: map[[32]byte]cached{key: {Format: "v2"}}, stats: map[pathKey]statEntry{}, secret: other}
 	body := append([]byte(cacheMagic), forger.encode()...)
 	os.WriteFile(file, append(body, forger.mac(body)...), 0o600)
-	if OpenCache(file, testSecret).size() != 0 {
+	if openCache(file, testSecret).size() != 0 {
 		t.Error("a forged file was accepted")
 	}
 }
@@ -367,19 +367,19 @@ func TestStatShortcut(t *testing.T) {
 	os.WriteFile(file, []byte("one"), 0o644)
 	old := time.Now().Add(-time.Hour)
 	os.Chtimes(file, old, old)
-	c := OpenCache(filepath.Join(dir, "c"), testSecret)
+	c := openCache(filepath.Join(dir, "c"), testSecret)
 	fi, _ := os.Lstat(file)
 	sum := sha256.Sum256([]byte("one"))
 	// Read (as if) well after its last change: its change time, which no
 	// one can set back, is now, so the read is placed past the margin.
-	c.PutStat(file, fi, sum, time.Now().Add(StatMargin+time.Second))
+	c.PutStat(file, fi, sum, time.Now().Add(statMargin+time.Second))
 	if got, ok := c.StatSum(file, fi); !ok || got != sum {
 		t.Fatal("an unchanged file's hash is not known")
 	}
 	if err := c.Save(); err != nil {
 		t.Fatal(err)
 	}
-	c = OpenCache(filepath.Join(dir, "c"), testSecret)
+	c = openCache(filepath.Join(dir, "c"), testSecret)
 	if _, ok := c.StatSum(file, fi); !ok {
 		t.Fatal("the stat table did not survive a save")
 	}
@@ -414,9 +414,9 @@ func TestStatShortcut(t *testing.T) {
 func TestCacheFileRoundTrip(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "c")
 	dir := t.TempDir()
-	c := OpenCache(file, testSecret)
+	c := openCache(file, testSecret)
 	key := func(i int) [32]byte { return sha256.Sum256([]byte(fmt.Sprint("key", i))) }
-	later := time.Now().Add(StatMargin + time.Second)
+	later := time.Now().Add(statMargin + time.Second)
 	var files []string
 	for i := range 300 {
 		c.Put(key(i), Result{Verdict: Verified, Format: "v2", Fingerprint: fmt.Sprint("fp", i), Line: i, Warnings: []string{fmt.Sprint("w", i)}})
@@ -429,7 +429,7 @@ func TestCacheFileRoundTrip(t *testing.T) {
 	if err := c.Save(); err != nil {
 		t.Fatal(err)
 	}
-	c = OpenCache(file, testSecret)
+	c = openCache(file, testSecret)
 	if c.size() != 300 || c.file.statCount() != 300 || len(c.entries) != 0 {
 		t.Fatalf("reopened: %d verdicts (%d in the file), %d stat records", c.size(), c.file.entryCount(), c.file.statCount())
 	}
@@ -448,11 +448,11 @@ func TestCacheFileRoundTrip(t *testing.T) {
 	}
 	// Bounded at 100: a run that used verdicts 0-49 and added 1000 keeps
 	// 1000 and 0-49, and fills up with others.
-	c = OpenCacheWith(file, testSecret, CacheLimits{MaxEntries: 100})
+	c = openCacheWith(file, testSecret, cacheLimits{MaxEntries: 100})
 	if c.size() != 0 {
 		t.Fatal("a file over the bound was read") // 300 > 100: refused as damaged
 	}
-	c = OpenCacheWith(file, testSecret, CacheLimits{MaxEntries: 400})
+	c = openCacheWith(file, testSecret, cacheLimits{MaxEntries: 400})
 	for i := range 50 {
 		c.Get(key(i), Input{})
 	}
@@ -461,7 +461,7 @@ func TestCacheFileRoundTrip(t *testing.T) {
 	if err := c.Save(); err != nil {
 		t.Fatal(err)
 	}
-	c = OpenCacheWith(file, testSecret, CacheLimits{MaxEntries: 100})
+	c = openCacheWith(file, testSecret, cacheLimits{MaxEntries: 100})
 	if c.size() != 100 {
 		t.Fatalf("bounded file: %d verdicts", c.size())
 	}
@@ -475,11 +475,11 @@ func TestCacheFileRoundTrip(t *testing.T) {
 // FuzzCacheTables: whatever the body of an (authenticated) cache file,
 // opening and searching it never panics.
 func FuzzCacheTables(f *testing.F) {
-	c := &Cache{entries: map[[32]byte]cached{{1}: {Format: "v2", Warnings: []string{"w"}}, {2}: {Format: "v2", Warnings: []string{"w"}}}, stats: map[pathKey]statEntry{{2}: {sum: [32]byte{3}}}}
+	c := &cache{entries: map[[32]byte]cached{{1}: {Format: "v2", Warnings: []string{"w"}}, {2}: {Format: "v2", Warnings: []string{"w"}}}, stats: map[pathKey]statEntry{{2}: {sum: [32]byte{3}}}}
 	f.Add(c.encode())
 	f.Add([]byte{0, 0, 0, 1, 0, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, body []byte) {
-		tb, err := parseTables(body, MaxCacheEntries)
+		tb, err := parseTables(body, maxCacheEntries)
 		if err != nil {
 			return
 		}
@@ -528,7 +528,7 @@ func sortedStats(tb tables) bool {
 // item's length-prefixed kind, id, space, file form and hash; the shared
 // digest follows the trust store and policy it was made for.
 func TestCacheKeyDerivation(t *testing.T) {
-	c := &Cache{self: "rye\x00build"}
+	c := &cache{self: "rye\x00build"}
 	ts, _ := LoadTrustStore(nil)
 	in := Input{Kind: item.Tool, ID: "a/b", Space: "project", Path: "x/b.py"}
 	sum := sha256.Sum256([]byte("data"))
@@ -564,9 +564,9 @@ func TestReadEveryJudgesTheBytesRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := OpenCache(filepath.Join(t.TempDir(), "c"), testSecret)
+	c := openCache(filepath.Join(t.TempDir(), "c"), testSecret)
 	srcs, _ := allSources(t, sp)
-	v := &Verifier{Trust: ts, Cache: c}
+	v := &verifier{Trust: ts, Cache: c}
 	for _, r := range v.Run(srcs) {
 		if r.Verdict != Verified {
 			t.Fatalf("%s: %s", r.Path, r.Verdict)
@@ -576,7 +576,7 @@ func TestReadEveryJudgesTheBytesRead(t *testing.T) {
 	for _, s := range srcs {
 		data, _ := os.ReadFile(s.DiskFile())
 		fi, _ := os.Lstat(s.DiskFile())
-		c.PutStat(s.DiskFile(), fi, sha256.Sum256(data), time.Now().Add(StatMargin+time.Second))
+		c.PutStat(s.DiskFile(), fi, sha256.Sum256(data), time.Now().Add(statMargin+time.Second))
 	}
 	tampered := make([]Source, len(srcs))
 	for i, s := range srcs {
@@ -624,7 +624,7 @@ func TestDiskFile(t *testing.T) {
 func TestBucketLookupComparesWholeKeys(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, n := range []int{0, 1, 2, 3, 17, 1000} {
-		c := &Cache{entries: map[[32]byte]cached{}, stats: map[pathKey]statEntry{}, limits: CacheLimits{}.withDefaults()}
+		c := &cache{entries: map[[32]byte]cached{}, stats: map[pathKey]statEntry{}, limits: cacheLimits{}.withDefaults()}
 		var keys [][32]byte
 		for i := range n {
 			var k [32]byte
@@ -637,7 +637,7 @@ func TestBucketLookupComparesWholeKeys(t *testing.T) {
 			keys = append(keys, k)
 			c.entries[k] = cached{Format: "v2", Line: i}
 		}
-		tb, err := parseTables(c.encode(), MaxCacheEntries)
+		tb, err := parseTables(c.encode(), maxCacheEntries)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -671,7 +671,7 @@ func TestStatKeyCollisionIsAMiss(t *testing.T) {
 		t.Skip("no complete stat data here: every file is read")
 	}
 	cacheFile := filepath.Join(dir, "c")
-	c := OpenCache(cacheFile, testSecret)
+	c := openCache(cacheFile, testSecret)
 	// b's record filed under a's key, as if the two paths' keys collided.
 	c.stats[pathKeyOf(a)] = statEntry{stat: stB, sum: sha256.Sum256([]byte("bbb"))}
 	c.putStats.Add(1)
@@ -682,7 +682,7 @@ func TestStatKeyCollisionIsAMiss(t *testing.T) {
 	if err := c.Save(); err != nil {
 		t.Fatal(err)
 	}
-	c = OpenCache(cacheFile, testSecret)
+	c = openCache(cacheFile, testSecret)
 	if c.file.statCount() != 1 {
 		t.Fatalf("%d stat records in the file", c.file.statCount())
 	}
@@ -699,7 +699,7 @@ func TestStatKeyCollisionIsAMiss(t *testing.T) {
 // result's warnings does not change another's.
 func TestSharedDetails(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "c")
-	c := OpenCache(file, testSecret)
+	c := openCache(file, testSecret)
 	for i := range 100 {
 		c.Put(sha256.Sum256([]byte(fmt.Sprint(i))), Result{Verdict: Verified, Format: "v2", Fingerprint: "SHA256:abc", Owner: "me", Warnings: []string{"w"}})
 	}
@@ -707,7 +707,7 @@ func TestSharedDetails(t *testing.T) {
 	if err := c.Save(); err != nil {
 		t.Fatal(err)
 	}
-	c = OpenCache(file, testSecret)
+	c = openCache(file, testSecret)
 	if n := len(encodeCached(cached{Format: "v2", Fingerprint: "SHA256:abc", Owner: "me", Warnings: []string{"w"}})) + len(encodeCached(cached{Format: "v1", Line: 2})); len(c.file.blob) != n {
 		t.Fatalf("details: %d bytes, want %d (each distinct record once)", len(c.file.blob), n)
 	}

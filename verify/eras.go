@@ -257,7 +257,7 @@ func eraFiles(src TrustSource, problem func(string, string)) map[string][]byte {
 // up anywhere), so those are retried until nothing changes; a signer that
 // is never accepted refuses the document (rye follows no cycle).
 func (ts *TrustStore) loadEraSource(src TrustSource, h *digest) {
-	problem := func(p, why string) { ts.Problems = append(ts.Problems, TrustProblem{p, why}) }
+	problem := func(p, why string) { ts.Problems = append(ts.Problems, trustProblem{p, why}) }
 	files := eraFiles(src, problem)
 	names := make([]string, 0, len(files))
 	for p := range files {
@@ -345,7 +345,7 @@ type publisherFile struct {
 // document is a few hundred bytes, and a pipe has no size to check first.
 const maxKeyInput = 1 << 16
 
-// ImportKeyFile imports (ImportKey) the key in the file name, or with "-"
+// ImportKeyFile imports (importKey) the key in the file name, or with "-"
 // in at most 64 KiB of stdin (rye trust add FILE|-). An error that is not
 // the read's own names the file, or "standard input".
 func ImportKeyFile(name string, stdin io.Reader) (*TrustedKey, error) {
@@ -360,15 +360,15 @@ func ImportKeyFile(name string, stdin io.Reader) (*TrustedKey, error) {
 	if err != nil {
 		return nil, err
 	}
-	k, err := ImportKey(name, data)
+	k, err := importKey(name, data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return k, nil
 }
 
-// ImportKey reads a public key that someone chose to trust (rye trust add),
-// in every form a user may hand over: those of ParseKeyText (a PEM, an
+// importKey reads a public key that someone chose to trust (rye trust add),
+// in every form a user may hand over: those of parseKeyText (a PEM, an
 // OpenSSH public key line, an allowed_signers line), and those RYE OS and
 // rye wrote (spec 6.3.4): a trusted-key TOML of rye (2.5) or of any RYE OS
 // era (6.2.3, 6.3.3), a RyeOS PUBLISHER_TRUST.toml, a *.pub or *.key file
@@ -376,14 +376,14 @@ func ImportKeyFile(name string, stdin io.Reader) (*TrustedKey, error) {
 // from the key, and a declared one that disagrees refuses the file. A
 // signature line in a document is not checked here: the person importing
 // the key decides to trust it. The owner is the document's, when it has one.
-func ImportKey(name string, data []byte) (*TrustedKey, error) {
+func importKey(name string, data []byte) (*TrustedKey, error) {
 	text := strings.TrimSpace(string(data))
-	k, textErr := ParseKeyText(data)
+	k, textErr := parseKeyText(data)
 	switch {
 	case textErr == nil:
 		return k, nil
 	case strings.HasPrefix(text, "-----BEGIN") || slices.ContainsFunc(strings.Fields(text), sign.IsOpenSSHKeyType):
-		return nil, textErr // an SSH or PEM key that ParseKeyText refused, with its reason
+		return nil, textErr // an SSH or PEM key that parseKeyText refused, with its reason
 	case !strings.Contains(text, "\n"):
 		if pub, err := sign.ParseRawPublicKey(text); err == nil {
 			return newKey(pub, "", ""), nil // a RYE OS *.pub or *.key file

@@ -45,7 +45,7 @@ func eraTrust(t *testing.T, dir string, folders []string) *TrustStore {
 		root := filepath.Join(dir, filepath.FromSlash(f))
 		pub := filepath.Join(root, "PUBLISHER_TRUST.toml")
 		if data, err := os.ReadFile(pub); err == nil {
-			k, err := ImportKey("PUBLISHER_TRUST.toml", data)
+			k, err := importKey("PUBLISHER_TRUST.toml", data)
 			if err != nil {
 				t.Fatalf("%s: %v", pub, err)
 			}
@@ -157,7 +157,7 @@ func TestImportKeyForms(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		k, err := ImportKey(filepath.Base(f), data)
+		k, err := importKey(filepath.Base(f), data)
 		if err != nil || k.Fingerprint != "f0ff50dacf109dea" || k.Fingerprint64 != "56475aa75463474c0285df5dbf2bcab73da651358839e9b77481b2eab107708c" {
 			t.Errorf("%s: %+v %v", f, k, err)
 		}
@@ -167,11 +167,11 @@ func TestImportKeyForms(t *testing.T) {
 		"trust/ryeos-badfp/56475aa75463474c0285df5dbf2bcab73da651358839e9b77481b2eab107708c.toml",
 	} {
 		data, _ := os.ReadFile(filepath.Join(dir, f))
-		if _, err := ImportKey(filepath.Base(f), data); err == nil || !strings.Contains(err.Error(), "fingerprint field says") {
+		if _, err := importKey(filepath.Base(f), data); err == nil || !strings.Contains(err.Error(), "fingerprint field says") {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
-	if _, err := ImportKey("x", []byte("not a key\n")); err == nil || !strings.Contains(err.Error(), "PUBLISHER_TRUST.toml") {
+	if _, err := importKey("x", []byte("not a key\n")); err == nil || !strings.Contains(err.Error(), "PUBLISHER_TRUST.toml") {
 		t.Errorf("garbage: %v", err)
 	}
 	// rye's own file keeps its scopes and expiry: a key imported without
@@ -179,12 +179,12 @@ func TestImportKeyForms(t *testing.T) {
 	priv := ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize))
 	exp := time.Date(2030, 1, 2, 0, 0, 0, 0, time.UTC)
 	scoped := &TrustedKey{Owner: "alice", Public: priv.Public().(ed25519.PublicKey), Scopes: []string{"tool:alice/*"}, Expires: &exp}
-	k, err := ImportKey("k.toml", FormatTrustedKey(scoped))
+	k, err := importKey("k.toml", FormatTrustedKey(scoped))
 	if err != nil || !slices.Equal(k.Scopes, scoped.Scopes) || k.Expires == nil || !k.Expires.Equal(exp) || k.Owner != "alice" {
 		t.Errorf("rye's own file: %+v %v", k, err)
 	}
 	bad := bytes.Replace(FormatTrustedKey(scoped), []byte("tool:alice/*"), []byte("nonsense"), 1)
-	if _, err := ImportKey("k.toml", bad); err == nil {
+	if _, err := importKey("k.toml", bad); err == nil {
 		t.Error("a bad scope was imported")
 	}
 }
@@ -229,11 +229,11 @@ func TestOwnerWithControlCharacters(t *testing.T) {
 			t.Errorf("rye TOML: owner %q accepted", owner)
 		}
 		era := fmt.Sprintf("fingerprint = %q\nowner = %q\n\n[public_key]\npem = %q\n", sign.Fingerprint64(pub), owner, raw)
-		if _, err := ImportKey("k.toml", []byte(era)); err == nil {
+		if _, err := importKey("k.toml", []byte(era)); err == nil {
 			t.Errorf("RYE OS document: owner %q accepted", owner)
 		}
 		pubTrust := fmt.Sprintf("public_key = %q\nfingerprint = %q\nowner = %q\n", raw, sign.Fingerprint64(pub), owner)
-		if _, err := ImportKey("PUBLISHER_TRUST.toml", []byte(pubTrust)); err == nil {
+		if _, err := importKey("PUBLISHER_TRUST.toml", []byte(pubTrust)); err == nil {
 			t.Errorf("PUBLISHER_TRUST.toml: owner %q accepted", owner)
 		}
 	}

@@ -51,11 +51,11 @@ func TestOversizedGitFilesAreReportedNotFatal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	atRef, err := TrustAtRef(g, "HEAD", "")
+	atRef, err := trustAtRef(g, "HEAD", "")
 	if err != nil {
 		t.Fatalf("--trust-ref failed on one large file: %v", err)
 	}
-	staged, err := TrustInIndex(g, "")
+	staged, err := trustInIndex(g, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,12 +81,12 @@ func TestOversizedGitFilesAreReportedNotFatal(t *testing.T) {
 		t.Errorf("tree with data: %+v %v", f, err)
 	}
 	sp := space.NewDiskSpace(space.Project, root, "")
-	srcs, _, err := StagedSources(g, ".ai", sp, []item.Kind{item.Tool}, nil, nil)
+	srcs, _, err := stagedSources(g, ".ai", sp, []item.Kind{item.Tool}, nil, nil)
 	if err != nil || len(srcs) != 2 {
 		t.Fatalf("staged sources: %d %v", len(srcs), err)
 	}
-	rs := (&Verifier{Trust: &TrustStore{}, Policy: Policy{Now: time.Now()}}).Run(srcs)
-	if rs[0].ID != "a/big" || rs[0].Verdict != Unreadable || rs[0].Reason != "staged file is larger than 1048576 bytes" || rs[1].Verdict != Unsigned {
+	rs := (&verifier{Trust: &TrustStore{}, Policy: Policy{Now: time.Now()}}).Run(srcs)
+	if rs[0].ID != "a/big" || rs[0].Verdict != unreadable || rs[0].Reason != "staged file is larger than 1048576 bytes" || rs[1].Verdict != Unsigned {
 		t.Errorf("staged: %+v", rs)
 	}
 	if _, err := srcs[0].Read(); !errors.Is(err, space.ErrTooLarge) {

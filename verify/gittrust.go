@@ -18,7 +18,7 @@ import (
 
 // OpenRepo opens the git repository that holds a space's root and returns
 // it with the '/'-separated path of the space's .ai/ folder in it, the
-// form TrustAtRef, TrustInIndex, StagedSources and ChangedSince take.
+// form trustAtRef, trustInIndex, stagedSources and ChangedSince take.
 func OpenRepo(root string) (*gitrepo.Repo, string, error) {
 	repo, prefix, err := gitrepo.OpenAt(root)
 	if err != nil {
@@ -27,19 +27,19 @@ func OpenRepo(root string) (*gitrepo.Repo, string, error) {
 	return repo, path.Join(prefix, space.AIDir), nil
 }
 
-// TrustAtRef returns the project's trust tier as recorded in commit ref:
+// trustAtRef returns the project's trust tier as recorded in commit ref:
 // the trusted_keys folder below prefix (the project root's path in the
 // repository) and RYE OS's config/keys/trusted folder. A change under
 // review cannot add its own key to it.
-func TrustAtRef(r *gitrepo.Repo, ref, prefix string) ([]TrustSource, error) {
+func trustAtRef(r *gitrepo.Repo, ref, prefix string) ([]TrustSource, error) {
 	return gitTrust(ref+":", "project@"+ref, prefix, func(dir string) (map[string]gitrepo.File, error) {
 		return r.Tree(ref, dir, space.MaxItemSize)
 	})
 }
 
-// TrustInIndex returns the project's trust tier as staged in the index:
+// trustInIndex returns the project's trust tier as staged in the index:
 // what the commit being made will trust.
-func TrustInIndex(r *gitrepo.Repo, prefix string) ([]TrustSource, error) {
+func trustInIndex(r *gitrepo.Repo, prefix string) ([]TrustSource, error) {
 	return gitTrust("index:", "project (staged)", prefix, func(dir string) (map[string]gitrepo.File, error) {
 		return r.Index(dir, space.MaxItemSize)
 	})
@@ -74,11 +74,11 @@ func gitTrustSource(label, shown string, files map[string]gitrepo.File, era bool
 	for name, f := range files {
 		switch {
 		case !era && strings.Contains(name, "/"):
-			src.Problems = append(src.Problems, TrustProblem{shown + "/" + name, "in a subfolder: ignored (the trust store is flat)"})
+			src.Problems = append(src.Problems, trustProblem{shown + "/" + name, "in a subfolder: ignored (the trust store is flat)"})
 		case f.Symlink:
-			src.Problems = append(src.Problems, TrustProblem{shown + "/" + name, "symbolic link: ignored"})
+			src.Problems = append(src.Problems, trustProblem{shown + "/" + name, "symbolic link: ignored"})
 		case f.TooLarge:
-			src.Problems = append(src.Problems, TrustProblem{shown + "/" + name, fmt.Sprintf("%v: ignored", space.ErrTooLarge)})
+			src.Problems = append(src.Problems, trustProblem{shown + "/" + name, fmt.Sprintf("%v: ignored", space.ErrTooLarge)})
 		default:
 			m[name] = &fstest.MapFile{Data: f.Data, Mode: 0o444}
 		}
@@ -117,25 +117,25 @@ func Tracker(dir string) func(path string) (bool, error) {
 	}
 }
 
-// RunFile is a file or folder of the project, outside .ai/, that the
+// runFile is a file or folder of the project, outside .ai/, that the
 // executor would use without verifying it (it is not an item) and that git
 // tracks: a change under review could have added or changed it. rye
 // execute refuses each of them when git tracks it.
-type RunFile struct {
+type runFile struct {
 	Path string // relative to the project root
 	Why  string
 }
 
 // runFiles are the project paths the executor may use unverified.
-var runFiles = []RunFile{
+var runFiles = []runFile{
 	{Path: ".venv", Why: "a Python environment that venv_python runtimes would run"},
 	{Path: "node_modules", Why: "packages and programs that node runtimes would run"},
 	{Path: ".env", Why: "values that dotenv runtimes would load into the tools' environment"},
 }
 
-// TrackedRunFiles lists the runFiles that git tracks in the project whose
+// trackedRunFiles lists the runFiles that git tracks in the project whose
 // .ai/ folder is at g.AIPrefix.
-func TrackedRunFiles(g *Git) ([]RunFile, error) {
+func trackedRunFiles(g *Git) ([]runFile, error) {
 	prefix := path.Dir(g.AIPrefix)
 	rels := make([]string, len(runFiles))
 	for i, f := range runFiles {
@@ -145,7 +145,7 @@ func TrackedRunFiles(g *Git) ([]RunFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []RunFile
+	var out []runFile
 	for i, f := range runFiles {
 		if tracked[rels[i]] {
 			out = append(out, f)
@@ -154,8 +154,8 @@ func TrackedRunFiles(g *Git) ([]RunFile, error) {
 	return out, nil
 }
 
-// Nested is a project git tracks below another one.
-type Nested struct {
+// nested is a project git tracks below another one.
+type nested struct {
 	// Path is its root as shown (relative to the working directory).
 	Path string
 	// Added is a project the trusted ref does not have: the change under
@@ -170,7 +170,7 @@ type Nested struct {
 // g) that are not among inRun, each marked Added when ref (a trust ref,
 // or "") does not have its .ai folder, Changed when the index holds other
 // files there than ref.
-func nestedProjects(g *Git, sp *space.Space, ref string, inRun []string) ([]Nested, error) {
+func nestedProjects(g *Git, sp *space.Space, ref string, inRun []string) ([]nested, error) {
 	prefix := path.Dir(g.AIPrefix)
 	if prefix == "." {
 		prefix = ""
@@ -179,14 +179,14 @@ func nestedProjects(g *Git, sp *space.Space, ref string, inRun []string) ([]Nest
 	if err != nil {
 		return nil, err
 	}
-	var out []Nested
+	var out []nested
 	for _, dir := range dirs {
 		rel := strings.TrimPrefix(strings.TrimPrefix(dir, prefix), "/")
 		root := filepath.Join(sp.Root, filepath.FromSlash(rel))
 		if checkedInRun(root, inRun) {
 			continue
 		}
-		n := Nested{Path: sp.ShownRootPath(rel)}
+		n := nested{Path: sp.ShownRootPath(rel)}
 		if ref != "" {
 			ai := path.Join(dir, space.AIDir)
 			has, err := g.Repo.HasFolder(ref, ai)
@@ -224,14 +224,14 @@ func checkedInRun(root string, inRun []string) bool {
 	return false
 }
 
-// CaseVariant is a path git tracks below a project that differs only in
+// caseVariant is a path git tracks below a project that differs only in
 // letter case from the project's .ai folder (its own, or a nested
 // project's), or from a path rye reads in it (trusted_keys, config, the
 // item folders): a file system that ignores case (macOS, and Windows by
 // default) reads it as that path, and git checks it out there, so rye on
 // such a machine trusts the keys and runs the items it holds, which a run
 // on a file system that does not ignore case never looks at.
-type CaseVariant struct {
+type caseVariant struct {
 	Path string // the variant, as shown
 	Of   string // the path it stands for, as shown
 }
@@ -265,20 +265,20 @@ var aiPaths = sync.OnceValue(func() map[string]string {
 	return m
 })
 
-// caseVariants lists the case variants (CaseVariant) that the index
+// caseVariants lists the case variants (caseVariant) that the index
 // tracks below the project sp (the project in g), each once.
-func caseVariants(g *Git, sp *space.Space) ([]CaseVariant, error) {
+func caseVariants(g *Git, sp *space.Space) ([]caseVariant, error) {
 	prefix := path.Dir(g.AIPrefix)
 	if prefix == "." {
 		prefix = ""
 	}
 	known := aiPaths()
 	seen := map[string]bool{}
-	var out []CaseVariant
+	var out []caseVariant
 	add := func(p, of string) {
 		if !seen[p] {
 			seen[p] = true
-			out = append(out, CaseVariant{Path: sp.ShownRootPath(p), Of: sp.ShownRootPath(of)})
+			out = append(out, caseVariant{Path: sp.ShownRootPath(p), Of: sp.ShownRootPath(of)})
 		}
 	}
 	err := g.Repo.EachPath(prefix, func(rel string) {

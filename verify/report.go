@@ -8,9 +8,9 @@ import (
 	"github.com/ryekit/rye/space"
 )
 
-// DocURL is a section of docs/verify.md: every verdict and finding of
+// docURL is a section of docs/verify.md: every verdict and finding of
 // verification links to its fix there.
-func DocURL(anchor string) string {
+func docURL(anchor string) string {
 	return "https://github.com/ryekit/rye/blob/main/docs/verify.md#" + anchor
 }
 
@@ -30,7 +30,7 @@ func (res *Results) Report(notes []string, project *space.Space, listVerified bo
 	}
 	AddVerdicts(rep, res.Items, listVerified)
 	if project != nil && project.Layout().RyeOS {
-		GroupRyeOS(rep, res.Items, project.Label)
+		groupRyeOS(rep, res.Items, project.Label)
 	}
 	rep.Passed = res.Passed
 	for _, p := range res.Trust.Problems {
@@ -44,7 +44,7 @@ func (res *Results) Report(notes []string, project *space.Space, listVerified bo
 	}
 	for _, n := range res.Nested {
 		rule := "verify/nested-project"
-		rep.AddRule(report.Rule{ID: rule, Short: "A project git tracks below this one is not checked by this run.", Help: "A nested project has its own .ai/ folder and trusted keys, and rye execute there runs its tools: a gate must check it too. See the URL.", URL: DocURL("nested-projects")})
+		rep.AddRule(report.Rule{ID: rule, Short: "A project git tracks below this one is not checked by this run.", Help: "A nested project has its own .ai/ folder and trusted keys, and rye execute there runs its tools: a gate must check it too. See the URL.", URL: docURL("nested-projects")})
 		f := report.Finding{Rule: rule, Severity: report.Warning, Path: n.Path, Line: 1, Col: 1,
 			Message: fmt.Sprintf("%s is a project of its own (its own .ai/ and trusted keys) that this run does not check: check every project with rye check --all-projects, or this one with rye -C %s check", n.Path, n.Path)}
 		switch {
@@ -59,31 +59,31 @@ func (res *Results) Report(notes []string, project *space.Space, listVerified bo
 	}
 	if c := res.LayoutChange; c != nil && project != nil {
 		rule := "verify/layout-changed"
-		rep.AddRule(report.Rule{ID: rule, Short: "The change switches how rye reads the project: rye's layout or RyeOS 0.2+'s.", Help: "The layout decides which files the gate verifies; a change that switches it could take signed files out of the gate. See the URL.", URL: DocURL("the-layout-a-change-cannot-switch")})
+		rep.AddRule(report.Rule{ID: rule, Short: "The change switches how rye reads the project: rye's layout or RyeOS 0.2+'s.", Help: "The layout decides which files the gate verifies; a change that switches it could take signed files out of the gate. See the URL.", URL: docURL("the-layout-a-change-cannot-switch")})
 		rep.Add(report.Finding{Rule: rule, Severity: report.Error, Path: project.ShownRootPath(space.AIDir), Line: 1, Col: 1,
 			Message: fmt.Sprintf("this change makes rye read the project as %s%s, where %s reads it as %s%s: the layout decides which files the gate verifies, so it is settled by a change of its own, reviewed and merged first", layoutName(c.Now), whyText(c.Now), c.Ref, layoutName(c.Was), whyText(c.Was))})
 	}
 	for _, v := range res.CaseVariants {
 		rule := "verify/case-variant"
-		rep.AddRule(report.Rule{ID: rule, Short: "A tracked path differs from the project's .ai, or a folder rye reads in it, only in letter case.", Help: "On a file system that ignores case (macOS, Windows) it is that path: rye there trusts and runs what it holds, which a run here does not check. See the URL.", URL: DocURL("case-variants")})
+		rep.AddRule(report.Rule{ID: rule, Short: "A tracked path differs from the project's .ai, or a folder rye reads in it, only in letter case.", Help: "On a file system that ignores case (macOS, Windows) it is that path: rye there trusts and runs what it holds, which a run here does not check. See the URL.", URL: docURL("case-variants")})
 		rep.Add(report.Finding{Rule: rule, Severity: report.Error, Path: v.Path, Line: 1, Col: 1,
 			Message: fmt.Sprintf("%s differs from %s only in letter case: on a file system that ignores case (macOS, Windows) it is %s, and rye there trusts the keys and runs the items it holds, which this run does not check; rename it (git mv) or remove it", v.Path, v.Of, v.Of)})
 	}
 	for _, c := range res.Copies {
 		rule := "verify/copy"
-		rep.AddRule(report.Rule{ID: rule, Short: "An item is a copy of another file under another name, which its signature format does not bind.", Help: "v1 and the RYE OS eras sign content, not the item's kind, id or place: a signed file copied over a sibling verifies, and runs the sibling's content. See the URL.", URL: DocURL("copies")})
+		rep.AddRule(report.Rule{ID: rule, Short: "An item is a copy of another file under another name, which its signature format does not bind.", Help: "v1 and the RYE OS eras sign content, not the item's kind, id or place: a signed file copied over a sibling verifies, and runs the sibling's content. See the URL.", URL: docURL("copies")})
 		rep.Add(report.Finding{Rule: rule, Severity: report.Error, Path: c.Path, Line: 1, Col: 1, Kind: string(c.Kind), ID: string(c.ID),
 			Message: fmt.Sprintf("a copy of %s: it carries the same %s signature, which does not bind an item to its name or place, so it would run that file's content as %s %s; remove the copy, or sign the items again in v2, which binds each item's kind and id: rye sign --format v2 %s %s", c.Of, c.Format, c.Kind, c.ID, c.Kind, c.ID)})
 	}
 	for _, k := range res.Trust.Changed() {
 		rule := "verify/key-changed"
-		rep.AddRule(report.Rule{ID: rule, Short: "The change edits a trusted key's entry; the trusted ref's entry governs.", Help: "A key's scopes, expiry and owner come from the trusted ref until the change is merged. See the URL.", URL: DocURL("keys-added-by-a-change")})
+		rep.AddRule(report.Rule{ID: rule, Short: "The change edits a trusted key's entry; the trusted ref's entry governs.", Help: "A key's scopes, expiry and owner come from the trusted ref until the change is merged. See the URL.", URL: docURL("keys-added-by-a-change")})
 		rep.Add(report.Finding{Rule: rule, Severity: report.Warning, Path: k.Path, Line: 1, Col: 1,
 			Message: fmt.Sprintf("this change edits the entry of trusted key %s%s (owner, scopes or expiry); %s's entry governs until the change is merged", k.Fingerprint, OwnerText(k.Owner), res.Trust.Ref())})
 	}
 	for _, k := range res.Trust.Added() {
 		rule := "verify/key-added"
-		rep.AddRule(report.Rule{ID: rule, Short: "The change adds a trusted key that the trusted ref does not have.", Help: "A key added by the change under review is not trusted until it is merged. See the URL.", URL: DocURL("keys-added-by-a-change")})
+		rep.AddRule(report.Rule{ID: rule, Short: "The change adds a trusted key that the trusted ref does not have.", Help: "A key added by the change under review is not trusted until it is merged. See the URL.", URL: docURL("keys-added-by-a-change")})
 		rep.Add(report.Finding{Rule: rule, Severity: report.Warning, Path: k.Path, Line: 1, Col: 1,
 			Message: fmt.Sprintf("this change adds key %s%s, which %s does not trust: items it signed fail until the key is reviewed and merged into %s", k.Fingerprint, OwnerText(k.Owner), res.Trust.Ref(), res.Trust.Ref())})
 	}
@@ -116,9 +116,9 @@ func ResignV2(r Result) string {
 // one line in text.
 func LegacyGroup(rep *report.Report, f *report.Finding, format string) {
 	f.Group = "legacy-" + format
-	summary := "%s verified with " + format + " signatures, which leave parts of each item unsigned (" + DocURL("what-v1-does-not-catch") + "; -v or --format json lists them); re-sign them with your key: rye sign --format v2 \"**\""
+	summary := "%s verified with " + format + " signatures, which leave parts of each item unsigned (" + docURL("what-v1-does-not-catch") + "; -v or --format json lists them); re-sign them with your key: rye sign --format v2 \"**\""
 	if format == "r1" || format == "ryeos" {
-		summary = "%s verified with " + format + " signatures, RyeOS's own format, which signs neither the time nor the location (" + DocURL("what-v1-does-not-catch") + "; -v lists them); RyeOS reads no other format, so keep them where RyeOS reads the items"
+		summary = "%s verified with " + format + " signatures, RyeOS's own format, which signs neither the time nor the location (" + docURL("what-v1-does-not-catch") + "; -v lists them); RyeOS reads no other format, so keep them where RyeOS reads the items"
 	}
 	rep.AddGroup(report.Group{Key: f.Group, Summary: summary})
 }
@@ -132,12 +132,12 @@ func AddVerdicts(rep *report.Report, results []Result, listVerified bool) {
 		rep.Items = append(rep.Items, report.Item{Failed: r.Verdict.Failed(), Value: r})
 		if r.Verdict.Failed() {
 			rule := "verify/" + string(r.Verdict)
-			rep.AddRule(report.Rule{ID: rule, Short: r.Verdict.Description(), Help: r.Verdict.Description() + " See the URL for the fix.", URL: DocURL(string(r.Verdict))})
+			rep.AddRule(report.Rule{ID: rule, Short: r.Verdict.Description(), Help: r.Verdict.Description() + " See the URL for the fix.", URL: docURL(string(r.Verdict))})
 			rep.Add(report.Finding{Rule: rule, Severity: report.Error, Path: r.Path, Line: max(r.Line, 1), Col: 1, Message: string(r.Verdict) + ": " + r.Reason, Kind: string(r.Kind), ID: string(r.ID)})
 		}
 		for _, w := range r.Warnings {
 			rule := "verify/warning"
-			rep.AddRule(report.Rule{ID: rule, Short: "Verified, with something to act on: a key that expires soon, or a legacy signature format.", URL: DocURL("warnings")})
+			rep.AddRule(report.Rule{ID: rule, Short: "Verified, with something to act on: a key that expires soon, or a legacy signature format.", URL: docURL("warnings")})
 			f := report.Finding{Rule: rule, Severity: report.Warning, Path: r.Path, Line: max(r.Line, 1), Col: 1, Message: w, Kind: string(r.Kind), ID: string(r.ID)}
 			if r.IsLegacyWarning(w) {
 				LegacyGroup(rep, &f, r.Format)

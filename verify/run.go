@@ -92,9 +92,9 @@ func LoadTrust(ss *space.Spaces, o TrustOptions) (*TrustStore, *Git, error) {
 		}
 		var err error
 		if o.Ref != "" {
-			project, err = TrustAtRef(g.Repo, o.Ref, path.Dir(g.AIPrefix))
+			project, err = trustAtRef(g.Repo, o.Ref, path.Dir(g.AIPrefix))
 		} else {
-			project, err = TrustInIndex(g.Repo, path.Dir(g.AIPrefix))
+			project, err = trustInIndex(g.Repo, path.Dir(g.AIPrefix))
 		}
 		if err != nil {
 			return nil, nil, requestError(field, err)
@@ -110,9 +110,9 @@ func LoadTrust(ss *space.Spaces, o TrustOptions) (*TrustStore, *Git, error) {
 	}
 	// What the tree under check (the index, for staged) would add to the
 	// project's keys is reported, never trusted.
-	tree := ProjectTrust(ss.Project)
+	tree := projectTrust(ss.Project)
 	if o.Staged {
-		if tree, err = TrustInIndex(g.Repo, path.Dir(g.AIPrefix)); err != nil {
+		if tree, err = trustInIndex(g.Repo, path.Dir(g.AIPrefix)); err != nil {
 			return nil, nil, requestError(FieldStaged, err)
 		}
 	}
@@ -199,7 +199,7 @@ type Request struct {
 	// run.
 	Sink func(results []Result) error
 	// RunFiles reports the files outside .ai/ that the executor could use
-	// unverified and that git tracks (TrackedRunFiles), when the project is
+	// unverified and that git tracks (trackedRunFiles), when the project is
 	// in a git repository.
 	RunFiles bool
 	// NestedProjects reports the other projects git tracks below the
@@ -222,8 +222,8 @@ type Request struct {
 	// both, everything is verified.
 	Cache       string
 	CacheSecret []byte
-	// CacheLimits are the cache's bounds (zero: the defaults).
-	CacheLimits CacheLimits
+	// cacheLimits are the cache's bounds (zero: the defaults).
+	CacheLimits cacheLimits
 	// Progress, when set, is told how many of the selected items have been
 	// verified (a progress line on a terminal).
 	Progress func(done, total int)
@@ -246,12 +246,12 @@ type Results struct {
 	// Trust is the store the items were verified against; its Problems are
 	// the trusted-key files that were ignored.
 	Trust *TrustStore
-	// RunFiles are the tracked files of TrackedRunFiles (with
+	// RunFiles are the tracked files of trackedRunFiles (with
 	// Request.RunFiles).
-	RunFiles []RunFile
+	RunFiles []runFile
 	// Nested are the projects git tracks below this one that the run does
 	// not check (Request.NestedProjects).
-	Nested []Nested
+	Nested []nested
 	// LayoutChange is set when the project's tree is read with another
 	// layout than its .ai folder at the trust ref shows (an error: it
 	// changes which files the gate verifies).
@@ -259,7 +259,7 @@ type Results struct {
 	// CaseVariants are the tracked paths that differ from the project's
 	// .ai, or a path rye reads in it, only in letter case
 	// (Request.NestedProjects).
-	CaseVariants []CaseVariant
+	CaseVariants []caseVariant
 	// Copies are items whose signature, in a format that does not bind the
 	// item's location, is another item's of the run, or whose bytes are
 	// another path's at the trust ref: a signed file copied under another
@@ -348,7 +348,7 @@ func Run(req Request) (*Results, error) {
 			}
 		}
 		var same int
-		if res.Sources, same, err = StagedSources(g.Repo, g.AIPrefix, p, req.Kinds, pats, head); err != nil {
+		if res.Sources, same, err = stagedSources(g.Repo, g.AIPrefix, p, req.Kinds, pats, head); err != nil {
 			return nil, requestError(FieldStaged, err)
 		}
 		switch {
@@ -372,7 +372,7 @@ func Run(req Request) (*Results, error) {
 			res.Notes = append(res.Notes, noItemsYet(sels[0].Space, kinds))
 		}
 		for _, sel := range sels {
-			srcs := SelectionSources(sel)
+			srcs := selectionSources(sel)
 			if req.ChangedSince != "" && sel.Space.Name == space.Project {
 				if srcs, err = res.changedSince(g, req.ChangedSince, sel.Space, srcs, kindsOf(sel.Space, kinds), req.Cache != ""); err != nil {
 					return nil, err
@@ -394,9 +394,9 @@ func Run(req Request) (*Results, error) {
 			res.Sources[i].Read = readOnce(res.Sources[i].Bytes)
 		}
 	}
-	v := &Verifier{Trust: ts, Policy: req.Policy, Progress: req.Progress, ReadEvery: req.KeepBytes || ref != "" || req.Each != nil}
+	v := &verifier{Trust: ts, Policy: req.Policy, Progress: req.Progress, ReadEvery: req.KeepBytes || ref != "" || req.Each != nil}
 	if req.Cache != "" && len(req.CacheSecret) >= 32 {
-		v.Cache = OpenCacheWith(req.Cache, req.CacheSecret, req.CacheLimits)
+		v.Cache = openCacheWith(req.Cache, req.CacheSecret, req.CacheLimits)
 	}
 	// Chunked runs hand each chunk's results on as they come, unless a
 	// trust ref's rollback check may still change them.
@@ -433,7 +433,7 @@ func Run(req Request) (*Results, error) {
 			}
 		}
 		if g != nil {
-			if res.RunFiles, err = TrackedRunFiles(g); err != nil {
+			if res.RunFiles, err = trackedRunFiles(g); err != nil {
 				return nil, err
 			}
 		}
@@ -488,7 +488,7 @@ func noItemsYet(sp *space.Space, kinds []item.Kind) string {
 // inChunks verifies the sources a chunk at a time and hands each chunk to
 // req.Each while its bytes are held (see Request.Each), then to sink
 // (when set); count keeps only the problems in Items (Request.CountPassed).
-func (res *Results) inChunks(v *Verifier, req Request, count bool, sink func([]Result) error) error {
+func (res *Results) inChunks(v *verifier, req Request, count bool, sink func([]Result) error) error {
 	size := req.ChunkSize
 	if size <= 0 {
 		size = 2048
@@ -528,7 +528,7 @@ func (res *Results) inChunks(v *Verifier, req Request, count bool, sink func([]R
 // small), hands each chunk's results to sink (when set), keeps those that
 // failed or carry warnings and counts the others; each chunk's sources
 // are let go once verified (Request.CountPassed).
-func (res *Results) countPassed(v *Verifier, chunkSize int, sink func([]Result) error) error {
+func (res *Results) countPassed(v *verifier, chunkSize int, sink func([]Result) error) error {
 	size := chunkSize
 	if size <= 0 {
 		size = 4096
@@ -745,7 +745,7 @@ func (res *Results) compare(i int, g *Git, ref string, was gitrepo.File, what st
 	}
 	nowAt := now.Line.Timestamp
 	if !after.IsZero() && now.Line.Format == sign.V2 && nowAt < after.UTC().Format(sign.TimeLayout) {
-		r.Verdict, r.Reason = Rollback, fmt.Sprintf("signed at %s, before %s deleted it at %s: this change brings back a version older than the deletion; if that is intended, sign it again: rye sign %s %s", nowAt, ref, after.UTC().Format(sign.TimeLayout), r.Kind, r.ID)
+		r.Verdict, r.Reason = rollback, fmt.Sprintf("signed at %s, before %s deleted it at %s: this change brings back a version older than the deletion; if that is intended, sign it again: rye sign %s %s", nowAt, ref, after.UTC().Format(sign.TimeLayout), r.Kind, r.ID)
 		return
 	}
 	if then.Status != sign.Signed || then.Line.Format != sign.V2 {
@@ -754,11 +754,11 @@ func (res *Results) compare(i int, g *Git, ref string, was gitrepo.File, what st
 	wasAt := then.Line.Timestamp
 	switch {
 	case now.Line.Format != sign.V2:
-		r.Verdict, r.Reason = Rollback, fmt.Sprintf("%s is signed v2 at %s; this change replaces it with a %s signature, whose time is not signed, so it cannot show it is not an older version; sign it with v2: rye sign --format v2 %s %s", what, wasAt, now.Line.Format, r.Kind, r.ID)
+		r.Verdict, r.Reason = rollback, fmt.Sprintf("%s is signed v2 at %s; this change replaces it with a %s signature, whose time is not signed, so it cannot show it is not an older version; sign it with v2: rye sign --format v2 %s %s", what, wasAt, now.Line.Format, r.Kind, r.ID)
 	case nowAt == wasAt:
-		r.Verdict, r.Reason = Rollback, fmt.Sprintf("signed at %s, the same second as %s with other content: rye cannot tell which is newer; sign it again with a later time (without a fixed SOURCE_DATE_EPOCH): rye sign %s %s", nowAt, what, r.Kind, r.ID)
+		r.Verdict, r.Reason = rollback, fmt.Sprintf("signed at %s, the same second as %s with other content: rye cannot tell which is newer; sign it again with a later time (without a fixed SOURCE_DATE_EPOCH): rye sign %s %s", nowAt, what, r.Kind, r.ID)
 	case nowAt < wasAt: // the fixed-width UTC timestamps compare as text
-		r.Verdict, r.Reason = Rollback, fmt.Sprintf("signed at %s, earlier than %s (signed at %s): this change puts back an older version; if that is intended, sign it again: rye sign %s %s", nowAt, what, wasAt, r.Kind, r.ID)
+		r.Verdict, r.Reason = rollback, fmt.Sprintf("signed at %s, earlier than %s (signed at %s): this change puts back an older version; if that is intended, sign it again: rye sign %s %s", nowAt, what, wasAt, r.Kind, r.ID)
 	}
 }
 

@@ -151,7 +151,7 @@ func TestCheckRequiredFormatAndHints(t *testing.T) {
 		r := Check(in, ts, Policy{Now: at})
 		switch f {
 		case sign.V1:
-			if r.Verdict != LegacyFormat || !strings.Contains(r.Reason, "rye bundle create rel") {
+			if r.Verdict != legacyFormat || !strings.Contains(r.Reason, "rye bundle create rel") {
 				t.Errorf("v1 manifest: %s %s", r.Verdict, r.Reason)
 			}
 		case sign.V2:
@@ -375,7 +375,7 @@ func TestSinkAfterRollbacks(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameResults(t, "handed", got, res.Items)
-	if calls != 1 || len(got) != 5 || got[2].Verdict != Rollback {
+	if calls != 1 || len(got) != 5 || got[2].Verdict != rollback {
 		t.Errorf("%d calls; %d results, the older one %s", calls, len(got), got[2].Verdict)
 	}
 }
@@ -414,7 +414,7 @@ func TestWalkCounting(t *testing.T) {
 				problems = append(problems, r)
 			}
 		}
-		if len(problems) != 4 || problems[3].Verdict != Unreadable {
+		if len(problems) != 4 || problems[3].Verdict != unreadable {
 			t.Fatalf("%s: problems %+v", tier, problems)
 		}
 		for _, chunk := range []int{1, 7, 0} {

@@ -6,13 +6,13 @@ import (
 	"github.com/ryekit/rye/report"
 )
 
-// GroupRyeOS puts the findings of a RyeOS 0.2+ project's results (those
+// groupRyeOS puts the findings of a RyeOS 0.2+ project's results (those
 // of space label) into groups, one per cause: a tree signed by a key the
 // store does not trust, or not signed at all, is hundreds of files that
 // fail for one reason, and text and GitHub output show each group as one
 // line with its count and the command that fixes it (JSON and SARIF keep
 // every finding).
-func GroupRyeOS(rep *report.Report, results []Result, label string) {
+func groupRyeOS(rep *report.Report, results []Result, label string) {
 	byPath := make(map[string]*Result, len(results))
 	for i := range results {
 		if results[i].Space == label {
@@ -27,7 +27,7 @@ func GroupRyeOS(rep *report.Report, results []Result, label string) {
 		}
 		var key, summary string
 		switch {
-		case f.Severity == report.Warning && strings.HasPrefix(f.Message, RyeOSItemWarning):
+		case f.Severity == report.Warning && strings.HasPrefix(f.Message, ryeOSItemWarning):
 			key, summary = "ryeos-not-loadable", "%s of RyeOS 0.2+ (directives, tools, knowledge) verify but rye cannot load or execute them (-v lists them)"
 		case f.Severity != report.Error:
 			continue

@@ -14,10 +14,10 @@ import (
 	"github.com/ryekit/rye/space"
 )
 
-// SelectionSources turns a selection of a space's files into sources:
+// selectionSources turns a selection of a space's files into sources:
 // symbolic links named like items become sources that fail to read, so
 // that they get the verdict "unreadable" instead of being left out.
-func SelectionSources(sel *space.Selection) []Source {
+func selectionSources(sel *space.Selection) []Source {
 	out := make([]Source, 0, len(sel.Items)+len(sel.Links))
 	for _, f := range sel.Items {
 		f := f
@@ -41,7 +41,7 @@ func SelectionSources(sel *space.Selection) []Source {
 // the memory of a few chunks. The walk runs ahead by one chunk while the
 // workers verify the one before. The order is a whole selection's: each
 // space's items in walk order, then its links named like items.
-func (res *Results) walkCounting(v *Verifier, spaces []*space.Space, kinds []item.Kind, chunkSize int, sink func([]Result) error) error {
+func (res *Results) walkCounting(v *verifier, spaces []*space.Space, kinds []item.Kind, chunkSize int, sink func([]Result) error) error {
 	size := chunkSize
 	if size <= 0 {
 		size = 4096
@@ -63,11 +63,11 @@ func (res *Results) walkCounting(v *Verifier, spaces []*space.Space, kinds []ite
 		for _, sp := range spaces {
 			links, err := sp.WalkEach(kinds, size, func(found []space.Found) error {
 				total += len(found)
-				return send(SelectionSources(&space.Selection{Space: sp, Items: found}))
+				return send(selectionSources(&space.Selection{Space: sp, Items: found}))
 			})
 			if err == nil && len(links) > 0 {
 				total += len(links)
-				err = send(SelectionSources(&space.Selection{Space: sp, Links: links}))
+				err = send(selectionSources(&space.Selection{Space: sp, Links: links}))
 			}
 			if err != nil {
 				walkErr = err
@@ -105,7 +105,7 @@ func (res *Results) walkCounting(v *Verifier, spaces []*space.Space, kinds []ite
 
 var errStopped = errors.New("stopped")
 
-// StagedSources returns the items recorded in the git index below the
+// stagedSources returns the items recorded in the git index below the
 // project's .ai/ folder (aiPrefix, relative to the repository root) that
 // match kinds and patterns: what a pre-commit hook must verify. sp is the
 // project space, for paths as shown.
@@ -114,7 +114,7 @@ var errStopped = errors.New("stopped")
 // out (the commit does not change it; the caller says so), so that a
 // pre-commit check reads only what the commit changes. The bytes of each
 // item are read from git when the verifier asks for them, in parallel.
-func StagedSources(repo *gitrepo.Repo, aiPrefix string, sp *space.Space, kinds []item.Kind, patterns []space.Pattern, head map[string]gitrepo.File) ([]Source, int, error) {
+func stagedSources(repo *gitrepo.Repo, aiPrefix string, sp *space.Space, kinds []item.Kind, patterns []space.Pattern, head map[string]gitrepo.File) ([]Source, int, error) {
 	// The .ai folder itself, or one above it, staged as a symbolic link
 	// would hide every item from the listing below.
 	if f, ok, err := repo.Entry(aiPrefix); err != nil {

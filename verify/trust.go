@@ -24,10 +24,10 @@ import (
 	"github.com/ryekit/rye/space"
 )
 
-// ScopeBundle is the scope kind of release bundle manifests
+// scopeBundle is the scope kind of release bundle manifests
 // ("bundle:my-project"): a scoped key signs a bundle only when a bundle:
 // (or *:) scope covers its id.
-const ScopeBundle = "bundle"
+const scopeBundle = "bundle"
 
 // TrustedKeysDir is where a space keeps its trusted keys, below .ai/.
 const TrustedKeysDir = "trusted_keys"
@@ -151,7 +151,7 @@ func checkScope(s string) error {
 	if !ok || glob == "" {
 		return fmt.Errorf("scope %q: write kind:glob, e.g. tool:my-project/**", s)
 	}
-	if kind != "*" && kind != ScopeBundle {
+	if kind != "*" && kind != scopeBundle {
 		if _, err := item.ParseKind(kind); err != nil {
 			return fmt.Errorf("scope %q: %v", s, err)
 		}
@@ -270,11 +270,11 @@ type TrustSource struct {
 	// Where to show files as: a folder path for messages.
 	Shown string
 	// Problems found while gathering the files (reported with the store's).
-	Problems []TrustProblem
+	Problems []trustProblem
 }
 
-// TrustProblem is a trusted-key file that was ignored, and why.
-type TrustProblem struct {
+// trustProblem is a trusted-key file that was ignored, and why.
+type trustProblem struct {
 	Path   string `json:"path"`
 	Reason string `json:"reason"`
 }
@@ -284,7 +284,7 @@ type TrustProblem struct {
 type TrustStore struct {
 	keys     map[string]*TrustedKey
 	order    []*TrustedKey
-	Problems []TrustProblem
+	Problems []trustProblem
 	digest   string
 	// added are keys that the tree under check adds to the project's
 	// trusted_keys and that the trusted ref does not have (Added); changed
@@ -404,26 +404,26 @@ func LoadTrustStore(sources []TrustSource) (*TrustStore, error) {
 				continue
 			}
 			if !strings.HasSuffix(name, ".toml") {
-				ts.Problems = append(ts.Problems, TrustProblem{shown, "not a .toml file: ignored"})
+				ts.Problems = append(ts.Problems, trustProblem{shown, "not a .toml file: ignored"})
 				continue
 			}
 			if e.Type()&fs.ModeSymlink != 0 {
-				ts.Problems = append(ts.Problems, TrustProblem{shown, "symbolic link: ignored"})
+				ts.Problems = append(ts.Problems, trustProblem{shown, "symbolic link: ignored"})
 				continue
 			}
 			if !e.Type().IsRegular() {
-				ts.Problems = append(ts.Problems, TrustProblem{shown, "not a regular file: ignored"})
+				ts.Problems = append(ts.Problems, trustProblem{shown, "not a regular file: ignored"})
 				continue
 			}
 			data, err := readBounded(src.Files, name)
 			if err != nil {
-				ts.Problems = append(ts.Problems, TrustProblem{shown, err.Error() + ": ignored"})
+				ts.Problems = append(ts.Problems, trustProblem{shown, err.Error() + ": ignored"})
 				continue
 			}
 			h.add(src.Label, name, data)
 			k, err := ParseTrustedKey(name, data)
 			if err != nil {
-				ts.Problems = append(ts.Problems, TrustProblem{shown, err.Error() + ": ignored"})
+				ts.Problems = append(ts.Problems, trustProblem{shown, err.Error() + ": ignored"})
 				continue
 			}
 			k.Space, k.Path = src.Label, shown
@@ -458,7 +458,7 @@ func (ts *TrustStore) With(extra []TrustSource) (*TrustStore, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &TrustStore{keys: map[string]*TrustedKey{}, Problems: append(append([]TrustProblem(nil), ts.Problems...), more.Problems...)}
+	out := &TrustStore{keys: map[string]*TrustedKey{}, Problems: append(append([]trustProblem(nil), ts.Problems...), more.Problems...)}
 	for _, k := range append(append([]*TrustedKey(nil), ts.order...), more.order...) {
 		out.add(k)
 	}
@@ -520,30 +520,30 @@ func TrustTiers(ss *space.Spaces, project []TrustSource, includeUser bool) []Tru
 	case project != nil:
 		out = append(out, project...)
 	case ss.Project != nil:
-		out = append(out, ProjectTrust(ss.Project)...)
+		out = append(out, projectTrust(ss.Project)...)
 	}
 	if ss.User != nil && includeUser {
-		out = append(out, ProjectTrust(ss.User)...)
+		out = append(out, projectTrust(ss.User)...)
 	}
 	return append(out, TrustSources(ss.System)...)
 }
 
-// ProjectTrust is the trust tier of a project or user space on disk: its
+// projectTrust is the trust tier of a project or user space on disk: its
 // .ai/trusted_keys/, then its RYE OS .ai/config/keys/trusted/ when there
 // is one.
-func ProjectTrust(sp *space.Space) []TrustSource {
+func projectTrust(sp *space.Space) []TrustSource {
 	return append(TrustSources([]*space.Space{sp}), eraSources([]*space.Space{sp})...)
 }
 
-// Listing is a trust store as rye trust list --json prints it: every key
+// listing is a trust store as rye trust list --json prints it: every key
 // with where it was found, and the files that were ignored.
-type Listing struct {
-	Keys     []ListedKey    `json:"keys"`
-	Problems []TrustProblem `json:"ignored"`
+type listing struct {
+	Keys     []listedKey    `json:"keys"`
+	Problems []trustProblem `json:"ignored"`
 }
 
-// ListedKey is one key of a Listing.
-type ListedKey struct {
+// listedKey is one key of a Listing.
+type listedKey struct {
 	Fingerprint string   `json:"fingerprint"`
 	Owner       string   `json:"owner"`
 	Space       string   `json:"space"`
@@ -553,10 +553,10 @@ type ListedKey struct {
 }
 
 // Listing lists the store's keys and problems.
-func (ts *TrustStore) Listing() *Listing {
-	l := &Listing{Keys: []ListedKey{}, Problems: append([]TrustProblem{}, ts.Problems...)}
+func (ts *TrustStore) Listing() *listing {
+	l := &listing{Keys: []listedKey{}, Problems: append([]trustProblem{}, ts.Problems...)}
 	for _, k := range ts.Keys() {
-		lk := ListedKey{Fingerprint: k.Fingerprint, Owner: k.Owner, Space: k.Space, Path: k.Path, Scopes: append([]string{}, k.Scopes...)}
+		lk := listedKey{Fingerprint: k.Fingerprint, Owner: k.Owner, Space: k.Space, Path: k.Path, Scopes: append([]string{}, k.Scopes...)}
 		if k.Expires != nil {
 			lk.Expires = k.Expires.Format("2006-01-02")
 		}

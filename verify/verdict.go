@@ -20,23 +20,23 @@ type Verdict string
 const (
 	Verified      Verdict = "verified"
 	Unsigned      Verdict = "unsigned"
-	Malformed     Verdict = "malformed-signature"
-	Duplicate     Verdict = "duplicate-signature"
+	malformed     Verdict = "malformed-signature"
+	duplicate     Verdict = "duplicate-signature"
 	Modified      Verdict = "modified"
 	UntrustedKey  Verdict = "untrusted-key"
 	BadSignature  Verdict = "bad-signature"
 	Moved         Verdict = "moved"
-	KeyExpired    Verdict = "key-expired"
-	KeyOutOfScope Verdict = "key-out-of-scope"
-	LegacyFormat  Verdict = "legacy-format"
-	Unreadable    Verdict = "unreadable"
-	// Rollback is given by Run under a trust ref, after Check: the change
+	keyExpired    Verdict = "key-expired"
+	keyOutOfScope Verdict = "key-out-of-scope"
+	legacyFormat  Verdict = "legacy-format"
+	unreadable    Verdict = "unreadable"
+	// rollback is given by Run under a trust ref, after Check: the change
 	// replaces an item with a validly signed but older version.
-	Rollback Verdict = "rollback"
+	rollback Verdict = "rollback"
 )
 
 // Verdicts lists every verdict, in the order of spec 2.6's table.
-var Verdicts = []Verdict{Verified, Unsigned, Malformed, Duplicate, Modified, UntrustedKey, BadSignature, Moved, KeyExpired, KeyOutOfScope, LegacyFormat, Unreadable, Rollback}
+var Verdicts = []Verdict{Verified, Unsigned, malformed, duplicate, Modified, UntrustedKey, BadSignature, Moved, keyExpired, keyOutOfScope, legacyFormat, unreadable, rollback}
 
 // Failed reports whether the verdict fails verification.
 func (v Verdict) Failed() bool { return v != Verified }
@@ -46,17 +46,17 @@ func (v Verdict) Failed() bool { return v != Verified }
 var descriptions = map[Verdict]string{
 	Verified:      "The signature verifies against a trusted key.",
 	Unsigned:      "The item has no signature line (or only a placeholder).",
-	Malformed:     "The signature line does not parse, or has an unsupported version.",
-	Duplicate:     "Two signature lines at the top of the file.",
+	malformed:     "The signature line does not parse, or has an unsupported version.",
+	duplicate:     "Two signature lines at the top of the file.",
 	Modified:      "The content changed after it was signed.",
 	UntrustedKey:  "The signing key is not in the trust store.",
 	BadSignature:  "The signature does not verify (for v2: also an edited timestamp or fingerprint, or a copy under another id).",
 	Moved:         "The item's own metadata (name, id, category) disagrees with where the file is.",
-	KeyExpired:    "The signing key expired.",
-	KeyOutOfScope: "The signing key's scopes do not cover this item.",
-	LegacyFormat:  "A v1 signature where v2 is required.",
-	Unreadable:    "The file cannot be read: I/O error, symbolic link, over 1 MiB, or not UTF-8 where text is required.",
-	Rollback:      "The change replaces the item with a validly signed version older than the trusted ref's.",
+	keyExpired:    "The signing key expired.",
+	keyOutOfScope: "The signing key's scopes do not cover this item.",
+	legacyFormat:  "A v1 signature where v2 is required.",
+	unreadable:    "The file cannot be read: I/O error, symbolic link, over 1 MiB, or not UTF-8 where text is required.",
+	rollback:      "The change replaces the item with a validly signed version older than the trusted ref's.",
 }
 
 // Description says in one sentence what the verdict means.
@@ -71,8 +71,8 @@ type Policy struct {
 	Now time.Time
 }
 
-// ExpiryWarning is how long before a key's expiry verification warns.
-const ExpiryWarning = 30 * 24 * time.Hour
+// expiryWarning is how long before a key's expiry verification warns.
+const expiryWarning = 30 * 24 * time.Hour
 
 // Result is the verdict for one item, with what the report needs.
 type Result struct {
@@ -102,7 +102,7 @@ type Result struct {
 }
 
 // ItemPath and WithPath let a report name the result's file as a machine
-// format does, relative to the repository (report.Relocatable).
+// format does, relative to the repository (report's relocatable items).
 func (r Result) ItemPath() string { return r.Path }
 
 // WithPath is the result with another path.
@@ -149,7 +149,7 @@ func Check(in Input, ts *TrustStore, p Policy) Result {
 		return r
 	}
 	if in.ReadErr != nil {
-		return fail(Unreadable, "%v", in.ReadErr)
+		return fail(unreadable, "%v", in.ReadErr)
 	}
 	if in.Embedded {
 		r.Verdict, r.Reason = Verified, "embedded in rye"
@@ -176,21 +176,21 @@ func Check(in Input, ts *TrustStore, p Policy) Result {
 		}
 		return fail(Unsigned, "no signature line; sign it: %s", signHint)
 	case sign.Malformed:
-		return fail(Malformed, "the signature line does not parse: %s; sign it again: %s", found.Reason, signHint)
+		return fail(malformed, "the signature line does not parse: %s; sign it again: %s", found.Reason, signHint)
 	case sign.Duplicate:
-		return fail(Duplicate, "two signature lines at the top of the file; remove the second and sign again: %s", signHint)
+		return fail(duplicate, "two signature lines at the top of the file; remove the second and sign again: %s", signHint)
 	}
 	l := found.Line
 	r.Format, r.Fingerprint = l.Format.String(), l.Fingerprint
 	if in.Require != 0 && l.Format != in.Require {
-		return fail(LegacyFormat, "a %s signature where only %s is accepted; sign it again: %s", l.Format, in.Require, signHint)
+		return fail(legacyFormat, "a %s signature where only %s is accepted; sign it again: %s", l.Format, in.Require, signHint)
 	}
 
 	// Hash.
 	hash, err := sign.ContentHash(found, in.Kind, in.Data)
 	switch {
 	case errors.Is(err, sign.ErrNotUTF8):
-		return fail(Unreadable, "not UTF-8 text, which a v1 signature needs")
+		return fail(unreadable, "not UTF-8 text, which a v1 signature needs")
 	case err != nil:
 		return fail(Modified, "%v; if the change is intended, sign it again: %s", err, signHint)
 	case hash != l.Hash:
@@ -257,26 +257,26 @@ func Check(in Input, ts *TrustStore, p Policy) Result {
 
 	// Key policy.
 	if key.ExpiredAt(p.Now) {
-		return fail(KeyExpired, "key %s%s expired on %s; sign it with a current key, or extend the key's expires in %s", key.Fingerprint, ownerOf(key), key.Expires.Format("2006-01-02"), key.Path)
+		return fail(keyExpired, "key %s%s expired on %s; sign it with a current key, or extend the key's expires in %s", key.Fingerprint, ownerOf(key), key.Expires.Format("2006-01-02"), key.Path)
 	}
 	if !key.Allows(in.Kind, in.ID) {
-		return fail(KeyOutOfScope, "key %s%s may only sign %s; sign it with a key whose scopes cover %s %s", key.Fingerprint, ownerOf(key), strings.Join(key.Scopes, ", "), in.Kind, in.ID)
+		return fail(keyOutOfScope, "key %s%s may only sign %s; sign it with a key whose scopes cover %s %s", key.Fingerprint, ownerOf(key), strings.Join(key.Scopes, ", "), in.Kind, in.ID)
 	}
-	if key.ExpiresWithin(p.Now, ExpiryWarning) {
+	if key.ExpiresWithin(p.Now, expiryWarning) {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("key %s%s expires on %s", key.Fingerprint, ownerOf(key), key.Expires.Format("2006-01-02")))
 	}
 
 	// Format policy: every format but v2 is legacy.
 	if l.Format.Legacy() {
 		if p.RequireV2 {
-			return fail(LegacyFormat, "%s signature while v2 is required; re-sign it: rye sign --format v2 %s %s", l.Format, in.Kind, in.ID)
+			return fail(legacyFormat, "%s signature while v2 is required; re-sign it: rye sign --format v2 %s %s", l.Format, in.Kind, in.ID)
 		}
-		r.Warnings = append(r.Warnings, LegacyWarning(l.Format, in.Kind, in.ID, ext))
+		r.Warnings = append(r.Warnings, legacyWarning(l.Format, in.Kind, in.ID, ext))
 		r.CopyKey = sign.CopyKey(l)
 	}
 	if rust && in.Kind.Valid() {
 		if _, err := metadataOf(in); err != nil {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("%s %s (signature era %s): rye can verify it but cannot load or execute it (%v)", RyeOSItemWarning, in.Kind, l.Format, err))
+			r.Warnings = append(r.Warnings, fmt.Sprintf("%s %s (signature era %s): rye can verify it but cannot load or execute it (%v)", ryeOSItemWarning, in.Kind, l.Format, err))
 		}
 	}
 	r.Verdict = Verified
@@ -284,26 +284,26 @@ func Check(in Input, ts *TrustStore, p Policy) Result {
 }
 
 // IsLegacyWarning reports whether w, one of r's warnings, is the one
-// LegacyWarning wrote: the same for every item of a format, so reports can
+// legacyWarning wrote: the same for every item of a format, so reports can
 // show many of them as one line.
 func (r Result) IsLegacyWarning(w string) bool {
 	return r.Format != "" && r.Format != "v2" && strings.HasPrefix(w, r.Format+" signature:")
 }
 
-// LegacyWarning is the warning of an item verified under a legacy format:
+// legacyWarning is the warning of an item verified under a legacy format:
 // what the format leaves uncovered, and the command that fixes it. RyeOS
 // reads only its own formats (r1, ryeos), so for those the fix is offered
 // only where RyeOS need not read the item.
-func LegacyWarning(f sign.Format, k item.Kind, id item.ID, ext string) string {
+func legacyWarning(f sign.Format, k item.Kind, id item.ID, ext string) string {
 	if f == sign.R1 || f == sign.RyeOS {
 		return fmt.Sprintf("%s signature: %s; RyeOS reads no other format, so keep it where RyeOS reads the item (elsewhere: rye sign --format v2 %s)", f, f.Uncovered(k, ext), resignTarget(k, id))
 	}
 	return fmt.Sprintf("%s signature: %s; re-sign it: rye sign --format v2 %s %s", f, f.Uncovered(k, ext), k, id)
 }
 
-// RyeOSItemWarning starts the warning of an item of RyeOS 0.2+ that rye
+// ryeOSItemWarning starts the warning of an item of RyeOS 0.2+ that rye
 // verifies but cannot load.
-const RyeOSItemWarning = "a RyeOS 0.2+"
+const ryeOSItemWarning = "a RyeOS 0.2+"
 
 // resignTarget names an item on rye sign's command line: KIND ID, or for
 // a kind rye does not load (RyeOS 0.2+), its id as a pattern.
@@ -311,11 +311,11 @@ func resignTarget(k item.Kind, id item.ID) string {
 	if k.Valid() {
 		return string(k) + " " + string(id)
 	}
-	return ShellQuote(string(id))
+	return shellQuote(string(id))
 }
 
-// ShellQuote quotes s for a POSIX shell when it needs it.
-func ShellQuote(s string) string {
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
 	if s != "" && !strings.ContainsFunc(s, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:@%+=,", r))
 	}) {

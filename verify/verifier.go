@@ -59,13 +59,13 @@ func (s Source) Bytes() ([]byte, error) {
 	return s.In.ReadFile(s.Rel)
 }
 
-// Verifier verifies many items in parallel.
-type Verifier struct {
+// verifier verifies many items in parallel.
+type verifier struct {
 	Trust  *TrustStore
 	Policy Policy
 	// Cache, when set, remembers verified items (see Cache). Embedded items
 	// bypass it: checking them costs nothing.
-	Cache *Cache
+	Cache *cache
 	// Progress, when set, is called as items finish (one call at a time).
 	Progress func(done, total int)
 	// ReadEvery makes every item read and hashed, never known by its stat
@@ -78,7 +78,7 @@ type Verifier struct {
 
 // Run verifies the sources on GOMAXPROCS workers and returns one result
 // per source, in order.
-func (v *Verifier) Run(sources []Source) []Result {
+func (v *verifier) Run(sources []Source) []Result {
 	results := make([]Result, len(sources))
 	var keys keyer
 	if v.Cache != nil {
@@ -92,7 +92,7 @@ func (v *Verifier) Run(sources []Source) []Result {
 // is verified, prepare (when set) may change its sources; after, done gets
 // its results. Progress counts over all the sources. An error from done
 // ends the run.
-func (v *Verifier) runChunks(sources []Source, size int, prepare func(chunk []Source), done func(first int, chunk []Source, results []Result) error) error {
+func (v *verifier) runChunks(sources []Source, size int, prepare func(chunk []Source), done func(first int, chunk []Source, results []Result) error) error {
 	total := len(sources)
 	progress := v.Progress
 	defer func() { v.Progress = progress }()
@@ -114,7 +114,7 @@ func (v *Verifier) runChunks(sources []Source, size int, prepare func(chunk []So
 
 // one verifies one source; keys are the cache's keys of this run's trust
 // store and policy.
-func (v *Verifier) one(s Source, keys keyer) Result {
+func (v *verifier) one(s Source, keys keyer) Result {
 	in := Input{Kind: s.Kind, ID: s.ID, Space: s.Space, Path: s.Path, Embedded: s.Embedded}
 	if in.Embedded || v.Cache == nil {
 		in.Data, in.ReadErr = s.Bytes()

@@ -17,11 +17,11 @@ import (
 	"github.com/ryekit/rye/internal/jsonvalue"
 )
 
-// HTTPConfig is what the http_client primitive requests, after templating:
+// httpConfig is what the http_client primitive requests, after templating:
 // the caller has already expanded ${VAR} and {name} in every string, so
 // nothing is expanded here (a second expansion would let a value returned by
 // one tool inject variables into the next request).
-type HTTPConfig struct {
+type httpConfig struct {
 	Method  string            // default GET
 	URL     string            // required, http or https
 	Headers map[string]string // sent as they are; Auth is applied after them
@@ -31,27 +31,27 @@ type HTTPConfig struct {
 	// primitive speaks JSON, and a templated "{params}" arrives as a map.
 	Body    any
 	Timeout time.Duration // per attempt, body included; default 30 s
-	Retry   HTTPRetry
-	Auth    HTTPAuth
+	Retry   httpRetry
+	Auth    httpAuth
 }
 
-// HTTPRetry says how often a failed request is tried again, and how long to
+// httpRetry says how often a failed request is tried again, and how long to
 // wait in between.
-type HTTPRetry struct {
+type httpRetry struct {
 	MaxAttempts int    // default 1 (no retry)
 	Backoff     string // "exponential" (default: 0.5, 1, 2, 4 s...) or "linear" (0.5, 1, 1.5 s...)
 }
 
-// HTTPAuth adds an authentication header.
-type HTTPAuth struct {
+// httpAuth adds an authentication header.
+type httpAuth struct {
 	Type   string // "" (none), "bearer" or "api_key"
 	Token  string // bearer: Authorization: Bearer <Token>
 	Key    string // api_key: <Header>: <Key>
 	Header string // api_key header, default X-API-Key
 }
 
-// HTTPResult is the final response.
-type HTTPResult struct {
+// httpResult is the final response.
+type httpResult struct {
 	Success    bool // 2xx
 	StatusCode int
 	// Body is the decoded JSON when the whole body parses as JSON (numbers
@@ -63,8 +63,8 @@ type HTTPResult struct {
 	Duration time.Duration // all attempts and waits
 }
 
-// DefaultHTTPTimeout is the per-attempt timeout when none is configured.
-const DefaultHTTPTimeout = 30 * time.Second
+// defaultHTTPTimeout is the per-attempt timeout when none is configured.
+const defaultHTTPTimeout = 30 * time.Second
 
 // httpMethods are the methods the primitive accepts; anything else is more
 // likely a typo than an exotic verb.
@@ -78,7 +78,7 @@ var (
 	// exponential backoff cannot sleep for hours.
 	httpMaxBackoff = 5 * time.Minute
 	// httpBodyCap is how much of a response body is read.
-	httpBodyCap = MaxCapture
+	httpBodyCap = maxCapture
 	// httpSleep waits d, returning early with ctx's error when ctx is done,
 	// so that Ctrl-C is not held up by a backoff.
 	httpSleep = func(ctx context.Context, d time.Duration) error {
@@ -116,7 +116,7 @@ var (
 //
 // Error messages name the URL without its query and user info, which often
 // hold credentials.
-func RunHTTP(ctx context.Context, c HTTPConfig, client *http.Client) (*HTTPResult, error) {
+func RunHTTP(ctx context.Context, c httpConfig, client *http.Client) (*httpResult, error) {
 	start := time.Now()
 	req, err := prepareHTTP(c)
 	if err != nil {
@@ -126,16 +126,16 @@ func RunHTTP(ctx context.Context, c HTTPConfig, client *http.Client) (*HTTPResul
 		client = defaultHTTPClient
 	}
 	client = req.guard(client)
-	res := &HTTPResult{}
+	res := &httpResult{}
 	for {
 		res.Attempts++
 		r, retry, err := req.attempt(ctx, client)
 		if ctx.Err() != nil {
-			return &HTTPResult{Attempts: res.Attempts, Duration: time.Since(start)},
+			return &httpResult{Attempts: res.Attempts, Duration: time.Since(start)},
 				fmt.Errorf("http_client: %s %s: interrupted: %w", req.method, req.where, ctx.Err())
 		}
 		if r == nil {
-			r = &HTTPResult{} // no response: do not keep an earlier one
+			r = &httpResult{} // no response: do not keep an earlier one
 		}
 		r.Attempts = res.Attempts
 		res = r
@@ -147,7 +147,7 @@ func RunHTTP(ctx context.Context, c HTTPConfig, client *http.Client) (*HTTPResul
 			return res, err
 		}
 		if err := httpSleep(ctx, req.backoff(res.Attempts)); err != nil {
-			return &HTTPResult{Attempts: res.Attempts, Duration: time.Since(start)},
+			return &httpResult{Attempts: res.Attempts, Duration: time.Since(start)},
 				fmt.Errorf("http_client: %s %s: interrupted: %w", req.method, req.where, err)
 		}
 	}
@@ -188,7 +188,7 @@ func (r *httpRequest) guard(client *http.Client) *http.Client {
 	return &c
 }
 
-// httpRequest is a validated HTTPConfig, ready for attempts.
+// httpRequest is a validated httpConfig, ready for attempts.
 type httpRequest struct {
 	method   string
 	url      string
@@ -201,7 +201,7 @@ type httpRequest struct {
 	linear   bool
 }
 
-func prepareHTTP(c HTTPConfig) (*httpRequest, error) {
+func prepareHTTP(c httpConfig) (*httpRequest, error) {
 	r := &httpRequest{
 		method:   strings.ToUpper(strings.TrimSpace(c.Method)),
 		header:   http.Header{},
@@ -220,7 +220,7 @@ func prepareHTTP(c HTTPConfig) (*httpRequest, error) {
 	}
 	r.url, r.where = c.URL, httpRedactURL(u)
 	if r.timeout <= 0 {
-		r.timeout = DefaultHTTPTimeout
+		r.timeout = defaultHTTPTimeout
 	}
 	switch c.Retry.Backoff {
 	case "", "exponential":
@@ -320,7 +320,7 @@ func (r *httpRequest) backoff(n int) time.Duration {
 // attempt makes one request. It returns the result when there was a
 // response, whether to try again, and an error when there was no usable
 // response.
-func (r *httpRequest) attempt(ctx context.Context, client *http.Client) (*HTTPResult, bool, error) {
+func (r *httpRequest) attempt(ctx context.Context, client *http.Client) (*httpResult, bool, error) {
 	actx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
 	var body io.Reader
@@ -344,7 +344,7 @@ func (r *httpRequest) attempt(ctx context.Context, client *http.Client) (*HTTPRe
 	if err != nil {
 		return nil, true, r.netError(actx, err)
 	}
-	res := &HTTPResult{
+	res := &httpResult{
 		StatusCode: resp.StatusCode,
 		Success:    resp.StatusCode >= 200 && resp.StatusCode <= 299,
 		Headers:    make(map[string]string, len(resp.Header)),
@@ -390,8 +390,8 @@ func decodeHTTPBody(data []byte) any {
 // header}, in the plain values of a rendered config. Mistakes are reported
 // here, naming the key, rather than at request time. Other keys are
 // ignored (the merged config also carries keys meant for templates).
-func HTTPConfigFrom(cfg map[string]any) (HTTPConfig, error) {
-	var c HTTPConfig
+func HTTPConfigFrom(cfg map[string]any) (httpConfig, error) {
+	var c httpConfig
 	var err error
 	if c.Method, err = httpOptString(cfg, "method", "an HTTP method"); err != nil {
 		return c, err
@@ -426,7 +426,7 @@ func HTTPConfigFrom(cfg map[string]any) (HTTPConfig, error) {
 
 	c.Body = cfg["body"]
 
-	c.Timeout = DefaultHTTPTimeout
+	c.Timeout = defaultHTTPTimeout
 	if v, ok := cfg["timeout"]; ok && v != nil {
 		if c.Timeout, err = primSeconds(v); err != nil {
 			return c, fmt.Errorf("http_client config: timeout %s", err)

@@ -64,7 +64,7 @@ func TestHTTPGetJSON(t *testing.T) {
 		w.Header().Add("X-Multi", "b")
 		io.WriteString(w, `{"int": 1, "float": 2.5, "exp": 1e3, "big": 9007199254740993, "list": [true, null, "x"], "nested": {"n": -4}}`)
 	})
-	res, err := RunHTTP(context.Background(), HTTPConfig{URL: srv.URL + "/path?q=1"}, nil)
+	res, err := RunHTTP(context.Background(), httpConfig{URL: srv.URL + "/path?q=1"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestHTTPGetJSON(t *testing.T) {
 func TestHTTPTextBodies(t *testing.T) {
 	for _, body := range []string{"hello", "{not json", `{"a": 1} trailing`, "1 2", "", "  "} {
 		srv, _ := hcServer(t, func(_ int, w http.ResponseWriter, _ *http.Request) { io.WriteString(w, body) })
-		res, err := RunHTTP(context.Background(), HTTPConfig{URL: srv.URL}, srv.Client())
+		res, err := RunHTTP(context.Background(), httpConfig{URL: srv.URL}, srv.Client())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,7 +100,7 @@ func TestHTTPTextBodies(t *testing.T) {
 	}
 	// A bare JSON scalar is JSON.
 	srv, _ := hcServer(t, func(_ int, w http.ResponseWriter, _ *http.Request) { io.WriteString(w, " 42\n") })
-	res, err := RunHTTP(context.Background(), HTTPConfig{URL: srv.URL}, nil)
+	res, err := RunHTTP(context.Background(), httpConfig{URL: srv.URL}, nil)
 	if err != nil || res.Body != int64(42) {
 		t.Errorf("body 42: %v, %#v", err, res.Body)
 	}
@@ -110,7 +110,7 @@ func TestHTTPPostJSONBody(t *testing.T) {
 	srv, recs := hcServer(t, func(_ int, w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusCreated) })
 	body := map[string]any{"name": "a<b>", "n": int64(3), "tags": []any{"x"}}
 	for _, method := range []string{"POST", "put", "PATCH"} {
-		res, err := RunHTTP(context.Background(), HTTPConfig{Method: method, URL: srv.URL, Body: body}, nil)
+		res, err := RunHTTP(context.Background(), httpConfig{Method: method, URL: srv.URL, Body: body}, nil)
 		if err != nil || !res.Success || res.StatusCode != 201 {
 			t.Fatalf("%s: %v, %+v", method, err, res)
 		}
@@ -133,10 +133,10 @@ func TestHTTPPostJSONBody(t *testing.T) {
 
 	// A Content-Type of the config is kept; a GET sends no body.
 	*recs = nil
-	if _, err := RunHTTP(context.Background(), HTTPConfig{Method: "POST", URL: srv.URL, Body: []any{int64(1)}, Headers: map[string]string{"content-type": "application/vnd.x+json"}}, nil); err != nil {
+	if _, err := RunHTTP(context.Background(), httpConfig{Method: "POST", URL: srv.URL, Body: []any{int64(1)}, Headers: map[string]string{"content-type": "application/vnd.x+json"}}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := RunHTTP(context.Background(), HTTPConfig{Method: "GET", URL: srv.URL, Body: body}, nil); err != nil {
+	if _, err := RunHTTP(context.Background(), httpConfig{Method: "GET", URL: srv.URL, Body: body}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if ct := (*recs)[0].header.Get("Content-Type"); ct != "application/vnd.x+json" || (*recs)[0].body != "[1]" {
@@ -150,16 +150,16 @@ func TestHTTPPostJSONBody(t *testing.T) {
 func TestHTTPHeadersAndAuth(t *testing.T) {
 	srv, recs := hcServer(t, func(int, http.ResponseWriter, *http.Request) {})
 	cases := []struct {
-		auth HTTPAuth
+		auth httpAuth
 		want map[string]string
 	}{
-		{HTTPAuth{}, map[string]string{"X-Custom": "v 1", "Authorization": "", "X-Api-Key": ""}},
-		{HTTPAuth{Type: "bearer", Token: "tok"}, map[string]string{"X-Custom": "v 1", "Authorization": "Bearer tok"}},
-		{HTTPAuth{Type: "api_key", Key: "k1"}, map[string]string{"X-Custom": "v 1", "X-Api-Key": "k1", "Authorization": ""}},
-		{HTTPAuth{Type: "api_key", Key: "k2", Header: "X-Token"}, map[string]string{"X-Token": "k2", "X-Api-Key": ""}},
+		{httpAuth{}, map[string]string{"X-Custom": "v 1", "Authorization": "", "X-Api-Key": ""}},
+		{httpAuth{Type: "bearer", Token: "tok"}, map[string]string{"X-Custom": "v 1", "Authorization": "Bearer tok"}},
+		{httpAuth{Type: "api_key", Key: "k1"}, map[string]string{"X-Custom": "v 1", "X-Api-Key": "k1", "Authorization": ""}},
+		{httpAuth{Type: "api_key", Key: "k2", Header: "X-Token"}, map[string]string{"X-Token": "k2", "X-Api-Key": ""}},
 	}
 	for i, c := range cases {
-		if _, err := RunHTTP(context.Background(), HTTPConfig{URL: srv.URL, Headers: map[string]string{"x-custom": "v 1"}, Auth: c.auth}, nil); err != nil {
+		if _, err := RunHTTP(context.Background(), httpConfig{URL: srv.URL, Headers: map[string]string{"x-custom": "v 1"}, Auth: c.auth}, nil); err != nil {
 			t.Fatal(err)
 		}
 		for k, v := range c.want {
@@ -199,7 +199,7 @@ func TestHTTPRetries(t *testing.T) {
 				}
 				io.WriteString(w, `{"ok": true}`)
 			})
-			res, err := RunHTTP(context.Background(), HTTPConfig{URL: srv.URL, Retry: HTTPRetry{MaxAttempts: c.attempts, Backoff: c.backoff}}, nil)
+			res, err := RunHTTP(context.Background(), httpConfig{URL: srv.URL, Retry: httpRetry{MaxAttempts: c.attempts, Backoff: c.backoff}}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -236,7 +236,7 @@ func TestHTTPNetworkErrorsAreRetried(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	url := srv.URL + "/p?token=secret-value"
 	srv.Close() // connection refused from now on
-	res, err := RunHTTP(context.Background(), HTTPConfig{URL: url, Retry: HTTPRetry{MaxAttempts: 3}}, nil)
+	res, err := RunHTTP(context.Background(), httpConfig{URL: url, Retry: httpRetry{MaxAttempts: 3}}, nil)
 	if err == nil {
 		t.Fatal("no error for a refused connection")
 	}
@@ -260,7 +260,7 @@ func TestHTTPTimeoutPerAttempt(t *testing.T) {
 	}))
 	defer srv.Close()
 	start := time.Now()
-	res, err := RunHTTP(context.Background(), HTTPConfig{URL: srv.URL, Timeout: 200 * time.Millisecond, Retry: HTTPRetry{MaxAttempts: 2}}, nil)
+	res, err := RunHTTP(context.Background(), httpConfig{URL: srv.URL, Timeout: 200 * time.Millisecond, Retry: httpRetry{MaxAttempts: 2}}, nil)
 	if elapsed := time.Since(start); elapsed > 20*time.Second {
 		t.Errorf("took %v", elapsed)
 	}
@@ -285,7 +285,7 @@ func TestHTTPCancelDuringARequest(t *testing.T) {
 	}))
 	defer srv.Close()
 	start := time.Now()
-	res, err := RunHTTP(ctx, HTTPConfig{URL: srv.URL, Retry: HTTPRetry{MaxAttempts: 5}}, nil)
+	res, err := RunHTTP(ctx, httpConfig{URL: srv.URL, Retry: httpRetry{MaxAttempts: 5}}, nil)
 	if !errors.Is(err, context.Canceled) || res == nil || res.Attempts != 1 {
 		t.Errorf("got %v, %+v; want context.Canceled after 1 attempt", err, res)
 	}
@@ -307,7 +307,7 @@ func TestHTTPCancelDuringABackoff(t *testing.T) {
 	t.Cleanup(func() { httpSleep = realSleep })
 	srv, recs := hcServer(t, func(_ int, w http.ResponseWriter, _ *http.Request) { w.WriteHeader(503) })
 	start := time.Now()
-	res, err := RunHTTP(ctx, HTTPConfig{URL: srv.URL, Retry: HTTPRetry{MaxAttempts: 5}}, nil)
+	res, err := RunHTTP(ctx, httpConfig{URL: srv.URL, Retry: httpRetry{MaxAttempts: 5}}, nil)
 	if !errors.Is(err, context.Canceled) || res == nil || res.Attempts != 1 || len(*recs) != 1 {
 		t.Errorf("got %v, %+v, %d requests; want context.Canceled after 1 attempt", err, res, len(*recs))
 	}
@@ -328,14 +328,14 @@ func TestHTTPBodyCap(t *testing.T) {
 			io.WriteString(w, "0123456789") // exactly the cap
 		}
 	})
-	res, err := RunHTTP(context.Background(), HTTPConfig{URL: srv.URL, Retry: HTTPRetry{MaxAttempts: 3}}, nil)
+	res, err := RunHTTP(context.Background(), httpConfig{URL: srv.URL, Retry: httpRetry{MaxAttempts: 3}}, nil)
 	if err == nil || !strings.Contains(err.Error(), "larger than") {
 		t.Errorf("error %v, want one about the size", err)
 	}
 	if res == nil || res.Body != strings.Repeat("x", 10) || res.StatusCode != 200 || res.Attempts != 1 || len(*recs) != 1 || len(*waits) != 0 {
 		t.Errorf("result %+v, %d requests: want the cut body and no retry", res, len(*recs))
 	}
-	res, err = RunHTTP(context.Background(), HTTPConfig{URL: srv.URL}, nil)
+	res, err = RunHTTP(context.Background(), httpConfig{URL: srv.URL}, nil)
 	if err != nil || res.Body != "0123456789" { // not JSON: a leading zero
 		t.Errorf("exactly the cap: %v, %#v", err, res.Body)
 	}
@@ -344,20 +344,20 @@ func TestHTTPBodyCap(t *testing.T) {
 func TestHTTPInvalidConfigMakesNoRequest(t *testing.T) {
 	srv, recs := hcServer(t, func(int, http.ResponseWriter, *http.Request) {})
 	for _, c := range []struct {
-		cfg  HTTPConfig
+		cfg  httpConfig
 		want string
 	}{
-		{HTTPConfig{}, "url is required"},
-		{HTTPConfig{URL: "ftp://host/x"}, "must start with http:// or https://"},
-		{HTTPConfig{URL: "http://"}, "has no host"},
-		{HTTPConfig{URL: "http://a b.com/%zz"}, "not a valid URL"},
-		{HTTPConfig{URL: srv.URL, Method: "FETCH"}, `method "FETCH" is not one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS`},
-		{HTTPConfig{URL: srv.URL, Auth: HTTPAuth{Type: "basic"}}, `auth.type "basic" is not one of bearer, api_key`},
-		{HTTPConfig{URL: srv.URL, Auth: HTTPAuth{Type: "bearer"}}, "auth.token is empty"},
-		{HTTPConfig{URL: srv.URL, Auth: HTTPAuth{Type: "api_key"}}, "auth.key is empty"},
-		{HTTPConfig{URL: srv.URL, Retry: HTTPRetry{Backoff: "fibonacci"}}, `retry.backoff "fibonacci" is not one of exponential, linear`},
-		{HTTPConfig{URL: srv.URL, Method: "POST", Body: func() {}}, "body cannot be sent as JSON"},
-		{HTTPConfig{URL: srv.URL, Headers: map[string]string{"X-A": "a\r\nInjected: 1"}}, "not a valid header"},
+		{httpConfig{}, "url is required"},
+		{httpConfig{URL: "ftp://host/x"}, "must start with http:// or https://"},
+		{httpConfig{URL: "http://"}, "has no host"},
+		{httpConfig{URL: "http://a b.com/%zz"}, "not a valid URL"},
+		{httpConfig{URL: srv.URL, Method: "FETCH"}, `method "FETCH" is not one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS`},
+		{httpConfig{URL: srv.URL, Auth: httpAuth{Type: "basic"}}, `auth.type "basic" is not one of bearer, api_key`},
+		{httpConfig{URL: srv.URL, Auth: httpAuth{Type: "bearer"}}, "auth.token is empty"},
+		{httpConfig{URL: srv.URL, Auth: httpAuth{Type: "api_key"}}, "auth.key is empty"},
+		{httpConfig{URL: srv.URL, Retry: httpRetry{Backoff: "fibonacci"}}, `retry.backoff "fibonacci" is not one of exponential, linear`},
+		{httpConfig{URL: srv.URL, Method: "POST", Body: func() {}}, "body cannot be sent as JSON"},
+		{httpConfig{URL: srv.URL, Headers: map[string]string{"X-A": "a\r\nInjected: 1"}}, "not a valid header"},
 	} {
 		res, err := RunHTTP(context.Background(), c.cfg, nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) || res != nil {
@@ -373,13 +373,13 @@ func TestHTTPConfigFrom(t *testing.T) {
 	cases := []struct {
 		name    string
 		cfg     map[string]any
-		want    HTTPConfig
+		want    httpConfig
 		wantErr string
 	}{
 		{
 			name: "defaults",
 			cfg:  map[string]any{"url": "https://api.example.com/x", "template_only": "ignored"},
-			want: HTTPConfig{Method: "GET", URL: "https://api.example.com/x", Timeout: 30 * time.Second, Retry: HTTPRetry{MaxAttempts: 1, Backoff: "exponential"}},
+			want: httpConfig{Method: "GET", URL: "https://api.example.com/x", Timeout: 30 * time.Second, Retry: httpRetry{MaxAttempts: 1, Backoff: "exponential"}},
 		},
 		{
 			name: "everything",
@@ -389,11 +389,11 @@ func TestHTTPConfigFrom(t *testing.T) {
 				"retry": map[string]any{"max_attempts": int64(4), "backoff": "linear"},
 				"auth":  map[string]any{"type": "api_key", "key": "k", "header": "X-Key"},
 			},
-			want: HTTPConfig{
+			want: httpConfig{
 				Method: "POST", URL: "http://h/p", Headers: map[string]string{"X-N": "2", "X-S": "s", "X-B": "true"},
 				Body: map[string]any{"a": []any{int64(1)}}, Timeout: 2500 * time.Millisecond,
-				Retry: HTTPRetry{MaxAttempts: 4, Backoff: "linear"},
-				Auth:  HTTPAuth{Type: "api_key", Key: "k", Header: "X-Key"},
+				Retry: httpRetry{MaxAttempts: 4, Backoff: "linear"},
+				Auth:  httpAuth{Type: "api_key", Key: "k", Header: "X-Key"},
 			},
 		},
 		{
@@ -402,9 +402,9 @@ func TestHTTPConfigFrom(t *testing.T) {
 				"url": "http://h", "headers": map[string]string{"A": "b"}, "timeout": int64(1),
 				"retry": map[string]any{"max_attempts": 3.0}, "auth": map[string]any{"type": "bearer", "token": "t"},
 			},
-			want: HTTPConfig{
+			want: httpConfig{
 				Method: "GET", URL: "http://h", Headers: map[string]string{"A": "b"}, Timeout: time.Second,
-				Retry: HTTPRetry{MaxAttempts: 3, Backoff: "exponential"}, Auth: HTTPAuth{Type: "bearer", Token: "t"},
+				Retry: httpRetry{MaxAttempts: 3, Backoff: "exponential"}, Auth: httpAuth{Type: "bearer", Token: "t"},
 			},
 		},
 		{name: "no url", cfg: map[string]any{"method": "GET"}, wantErr: "url is required"},
@@ -470,9 +470,9 @@ func TestHTTPRedirectsKeepCredentials(t *testing.T) {
 		http.Redirect(w, r, target+"/landed", http.StatusFound)
 	}))
 	defer first.Close()
-	for _, auth := range []HTTPAuth{{Type: "api_key", Key: "SECRET"}, {Type: "bearer", Token: "SECRET"}} {
+	for _, auth := range []httpAuth{{Type: "api_key", Key: "SECRET"}, {Type: "bearer", Token: "SECRET"}} {
 		leaked = nil
-		res, err := RunHTTP(context.Background(), HTTPConfig{URL: first.URL, Auth: auth, Headers: map[string]string{"X-Token": "SECRET", "Accept": "application/json"}}, nil)
+		res, err := RunHTTP(context.Background(), httpConfig{URL: first.URL, Auth: auth, Headers: map[string]string{"X-Token": "SECRET", "Accept": "application/json"}}, nil)
 		if err != nil || !res.Success {
 			t.Fatalf("%v %+v", err, res)
 		}
@@ -484,7 +484,7 @@ func TestHTTPRedirectsKeepCredentials(t *testing.T) {
 		http.Redirect(w, r, other.URL, http.StatusFound)
 	}))
 	defer tlsFirst.Close()
-	if _, err := RunHTTP(context.Background(), HTTPConfig{URL: tlsFirst.URL}, tlsFirst.Client()); err == nil || !strings.Contains(err.Error(), "from https to") {
+	if _, err := RunHTTP(context.Background(), httpConfig{URL: tlsFirst.URL}, tlsFirst.Client()); err == nil || !strings.Contains(err.Error(), "from https to") {
 		t.Errorf("https -> http: %v", err)
 	}
 }

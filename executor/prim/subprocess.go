@@ -20,10 +20,10 @@ import (
 	"github.com/ryekit/rye/internal/jsonvalue"
 )
 
-// SubprocessConfig is what the subprocess primitive runs, after templating:
+// subprocessConfig is what the subprocess primitive runs, after templating:
 // every value is final, nothing is expanded or quoted again, and no shell is
 // ever involved.
-type SubprocessConfig struct {
+type subprocessConfig struct {
 	// Command is the program: a path (anything with a path separator,
 	// relative to Dir when relative) or a name looked up on the PATH found in
 	// Env (the system default when Env has none), not on the PATH of rye
@@ -38,7 +38,7 @@ type SubprocessConfig struct {
 	// Env is the complete environment, KEY=VALUE: nothing is inherited
 	// beyond it (nil is an empty environment, not rye's).
 	Env []string
-	// Timeout bounds the run; 0 means DefaultSubprocessTimeout.
+	// Timeout bounds the run; 0 means defaultSubprocessTimeout.
 	Timeout time.Duration
 	// Stdin is written to the program's standard input, which is then
 	// closed. nil means an empty stdin (the null device): a tool never reads
@@ -50,11 +50,11 @@ type SubprocessConfig struct {
 	// once the program is found, and Started reports, once the process
 	// runs, whether the program itself was executed. A launcher's failure
 	// is a Go error: nothing of the tool ran.
-	Launcher Launcher
+	Launcher launcher
 }
 
-// Launcher starts a program through another program.
-type Launcher interface {
+// launcher starts a program through another program.
+type launcher interface {
 	// Prepare rewrites cmd (Path resolved, Args, Env and Dir final)
 	// before it starts.
 	Prepare(cmd *exec.Cmd) error
@@ -68,7 +68,7 @@ type Launcher interface {
 // SubprocessResult is what happened to a run that could be attempted.
 type SubprocessResult struct {
 	Stdout, Stderr                   []byte
-	StdoutTruncated, StderrTruncated bool // more than MaxCapture bytes were written; the rest was discarded
+	StdoutTruncated, StderrTruncated bool // more than maxCapture bytes were written; the rest was discarded
 	// ReturnCode is the exit status. 127 means the program could not be
 	// started at all (not found, not executable, missing interpreter), with
 	// Stderr saying why. A program killed by a signal has 128+signal, as
@@ -90,19 +90,19 @@ func (r *SubprocessResult) Success() bool {
 }
 
 const (
-	// DefaultSubprocessTimeout is the timeout when none is configured.
-	DefaultSubprocessTimeout = 300 * time.Second
-	// MaxCapture is how much of each of stdout and stderr is kept (16 MiB),
+	// defaultSubprocessTimeout is the timeout when none is configured.
+	defaultSubprocessTimeout = 300 * time.Second
+	// maxCapture is how much of each of stdout and stderr is kept (16 MiB),
 	// and how much of an HTTP response body is read.
-	MaxCapture = 16 << 20
-	// CodeNotRun is the return code of a program that could not be started.
-	CodeNotRun = 127
+	maxCapture = 16 << 20
+	// codeNotRun is the return code of a program that could not be started.
+	codeNotRun = 127
 )
 
 // Tunables, variables so that tests can make them small.
 var (
-	// captureCap is the capture cap actually used (MaxCapture outside tests).
-	captureCap = MaxCapture
+	// captureCap is the capture cap actually used (maxCapture outside tests).
+	captureCap = maxCapture
 	// killGrace is how long the process group has to exit after SIGTERM
 	// before it gets SIGKILL. Short, because a timeout or Ctrl-C means the
 	// user wants it gone, but long enough for a tool to remove its temporary
@@ -140,7 +140,7 @@ var (
 //
 // If ctx is done before the start, nothing is run and the result is
 // Interrupted with ReturnCode -1.
-func RunSubprocess(ctx context.Context, c SubprocessConfig) (*SubprocessResult, error) {
+func RunSubprocess(ctx context.Context, c subprocessConfig) (*SubprocessResult, error) {
 	if c.Command == "" {
 		return nil, errors.New("subprocess: the command is empty")
 	}
@@ -167,7 +167,7 @@ func RunSubprocess(ctx context.Context, c SubprocessConfig) (*SubprocessResult, 
 
 	timeout := c.Timeout
 	if timeout <= 0 {
-		timeout = DefaultSubprocessTimeout
+		timeout = defaultSubprocessTimeout
 	}
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -320,7 +320,7 @@ func RunSubprocess(ctx context.Context, c SubprocessConfig) (*SubprocessResult, 
 func notRun(start time.Time, msg string) *SubprocessResult {
 	return &SubprocessResult{
 		Stderr:     []byte("rye: " + msg + "\n"),
-		ReturnCode: CodeNotRun,
+		ReturnCode: codeNotRun,
 		Duration:   time.Since(start),
 	}
 }
@@ -491,8 +491,8 @@ func envListSet(env []string, key, val string) []string {
 //
 // No ${VAR} or {name} is expanded here: rendering did that already, and a
 // second expansion would let a parameter's value inject variables.
-func SubprocessConfigFrom(cfg map[string]any, baseEnv []string, defaultDir string) (SubprocessConfig, error) {
-	c := SubprocessConfig{Dir: defaultDir, Timeout: DefaultSubprocessTimeout}
+func SubprocessConfigFrom(cfg map[string]any, baseEnv []string, defaultDir string) (subprocessConfig, error) {
+	c := subprocessConfig{Dir: defaultDir, Timeout: defaultSubprocessTimeout}
 
 	switch v := cfg["command"].(type) {
 	case nil:

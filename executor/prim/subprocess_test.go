@@ -36,7 +36,7 @@ func spEnv(extra ...string) []string {
 
 // spRun runs c with a safety timeout (so that a broken test fails rather
 // than hangs) and fails the test on a Go error.
-func spRun(t *testing.T, ctx context.Context, c SubprocessConfig) *SubprocessResult {
+func spRun(t *testing.T, ctx context.Context, c subprocessConfig) *SubprocessResult {
 	t.Helper()
 	if c.Timeout == 0 {
 		c.Timeout = 60 * time.Second
@@ -111,7 +111,7 @@ func spAssertGone(t *testing.T, pid int) {
 func TestSubprocessExitCodeAndCapture(t *testing.T) {
 	spUnix(t)
 	for _, code := range []int{0, 1, 3, 255} {
-		res := spRun(t, context.Background(), SubprocessConfig{
+		res := spRun(t, context.Background(), subprocessConfig{
 			Command: "sh",
 			Args:    []string{"-c", "printf 'out\\n'; printf 'err\\n' >&2; exit " + strconv.Itoa(code)},
 		})
@@ -129,7 +129,7 @@ func TestSubprocessExitCodeAndCapture(t *testing.T) {
 
 func TestSubprocessSignalReturnCode(t *testing.T) {
 	spUnix(t)
-	res := spRun(t, context.Background(), SubprocessConfig{Command: "sh", Args: []string{"-c", "kill -9 $$"}})
+	res := spRun(t, context.Background(), subprocessConfig{Command: "sh", Args: []string{"-c", "kill -9 $$"}})
 	if res.ReturnCode != 128+9 || res.Success() {
 		t.Errorf("killed by SIGKILL: code %d, want 137", res.ReturnCode)
 	}
@@ -138,7 +138,7 @@ func TestSubprocessSignalReturnCode(t *testing.T) {
 func TestSubprocessArgsAreNotInterpreted(t *testing.T) {
 	spUnix(t)
 	args := []string{"a b", "$HOME", "${PATH}", "`id`", "$(id)", "; echo x", "|&><*?", `'"\`, "", "{name}", "~"}
-	res := spRun(t, context.Background(), SubprocessConfig{Command: "printf", Args: append([]string{"[%s]\\n"}, args...)})
+	res := spRun(t, context.Background(), subprocessConfig{Command: "printf", Args: append([]string{"[%s]\\n"}, args...)})
 	var want strings.Builder
 	for _, a := range args {
 		want.WriteString("[" + a + "]\n")
@@ -152,25 +152,25 @@ func TestSubprocessStdin(t *testing.T) {
 	spUnix(t)
 	// No input: stdin is empty, so cat sees end of file at once instead of
 	// waiting on rye's stdin.
-	res := spRun(t, context.Background(), SubprocessConfig{Command: "cat", Timeout: 20 * time.Second})
+	res := spRun(t, context.Background(), subprocessConfig{Command: "cat", Timeout: 20 * time.Second})
 	if res.TimedOut || res.ReturnCode != 0 || len(res.Stdout) != 0 {
 		t.Errorf("cat without input: %+v", res)
 	}
 
-	res = spRun(t, context.Background(), SubprocessConfig{Command: "cat", Stdin: []byte("hello\nworld")})
+	res = spRun(t, context.Background(), subprocessConfig{Command: "cat", Stdin: []byte("hello\nworld")})
 	if res.ReturnCode != 0 || string(res.Stdout) != "hello\nworld" {
 		t.Errorf("cat with input: code %d, stdout %q", res.ReturnCode, res.Stdout)
 	}
 
 	// More than a pipe holds, in and out at once: neither side may block.
 	big := bytes.Repeat([]byte("0123456789abcdef"), 1<<16) // 1 MiB
-	res = spRun(t, context.Background(), SubprocessConfig{Command: "cat", Stdin: big})
+	res = spRun(t, context.Background(), subprocessConfig{Command: "cat", Stdin: big})
 	if res.ReturnCode != 0 || !bytes.Equal(res.Stdout, big) {
 		t.Errorf("cat with 1 MiB: code %d, %d bytes out", res.ReturnCode, len(res.Stdout))
 	}
 
 	// A program that does not read its input is not disturbed by it.
-	res = spRun(t, context.Background(), SubprocessConfig{Command: "true", Stdin: big})
+	res = spRun(t, context.Background(), subprocessConfig{Command: "true", Stdin: big})
 	if res.ReturnCode != 0 {
 		t.Errorf("true with unread input: %+v", res)
 	}
@@ -180,7 +180,7 @@ func TestSubprocessEnvIsExactlyTheGivenOne(t *testing.T) {
 	spUnix(t)
 	t.Setenv("RYE_TEST_LEAK", "from the parent")
 	env := []string{"PATH=/usr/bin:/bin", "FOO=bar baz", "EMPTY="}
-	res := spRun(t, context.Background(), SubprocessConfig{Command: "env", Env: env})
+	res := spRun(t, context.Background(), subprocessConfig{Command: "env", Env: env})
 	got := strings.Split(strings.TrimSuffix(string(res.Stdout), "\n"), "\n")
 	slices.Sort(got)
 	want := slices.Sorted(slices.Values(env))
@@ -190,7 +190,7 @@ func TestSubprocessEnvIsExactlyTheGivenOne(t *testing.T) {
 
 	// An empty environment stays empty (nil is not "inherit"); the command
 	// is then found on the default PATH.
-	res, err := RunSubprocess(context.Background(), SubprocessConfig{Command: "env", Timeout: time.Minute})
+	res, err := RunSubprocess(context.Background(), subprocessConfig{Command: "env", Timeout: time.Minute})
 	if err != nil || res.ReturnCode != 0 || len(res.Stdout) != 0 {
 		t.Errorf("env with no environment: %v, %+v, stdout %q", err, res, res.Stdout)
 	}
@@ -204,23 +204,23 @@ func TestSubprocessLooksUpThePATHOfItsEnv(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Found on the PATH of Env, which rye's own PATH does not have.
-	res := spRun(t, context.Background(), SubprocessConfig{Command: "rye-test-tool", Args: []string{"x"}, Env: []string{"PATH=/nonexistent:" + bin}})
+	res := spRun(t, context.Background(), subprocessConfig{Command: "rye-test-tool", Args: []string{"x"}, Env: []string{"PATH=/nonexistent:" + bin}})
 	if res.ReturnCode != 0 || string(res.Stdout) != "tool x\n" {
 		t.Errorf("tool on Env's PATH: code %d, stdout %q, stderr %q", res.ReturnCode, res.Stdout, res.Stderr)
 	}
 	// Not found when Env's PATH lacks it, even though rye's PATH has sh.
-	res = spRun(t, context.Background(), SubprocessConfig{Command: "sh", Args: []string{"-c", "true"}, Env: []string{"PATH=" + bin}})
+	res = spRun(t, context.Background(), subprocessConfig{Command: "sh", Args: []string{"-c", "true"}, Env: []string{"PATH=" + bin}})
 	if res.ReturnCode != 127 {
 		t.Errorf("sh on a PATH without it: code %d, want 127", res.ReturnCode)
 	}
 	// Relative PATH entries are ignored: a name never finds a file of the
 	// working directory.
-	res = spRun(t, context.Background(), SubprocessConfig{Command: "rye-test-tool", Dir: bin, Env: []string{"PATH=.:"}})
+	res = spRun(t, context.Background(), subprocessConfig{Command: "rye-test-tool", Dir: bin, Env: []string{"PATH=.:"}})
 	if res.ReturnCode != 127 {
 		t.Errorf("tool in the working directory through PATH=.: code %d, want 127", res.ReturnCode)
 	}
 	// A path with a separator is relative to Dir.
-	res = spRun(t, context.Background(), SubprocessConfig{Command: "./rye-test-tool", Args: []string{"y"}, Dir: bin})
+	res = spRun(t, context.Background(), subprocessConfig{Command: "./rye-test-tool", Args: []string{"y"}, Dir: bin})
 	if res.ReturnCode != 0 || string(res.Stdout) != "tool y\n" {
 		t.Errorf("./tool in Dir: code %d, stdout %q, stderr %q", res.ReturnCode, res.Stdout, res.Stderr)
 	}
@@ -229,7 +229,7 @@ func TestSubprocessLooksUpThePATHOfItsEnv(t *testing.T) {
 func TestSubprocessDir(t *testing.T) {
 	spUnix(t)
 	dir := t.TempDir()
-	res := spRun(t, context.Background(), SubprocessConfig{Command: "pwd", Args: []string{"-P"}, Dir: dir})
+	res := spRun(t, context.Background(), subprocessConfig{Command: "pwd", Args: []string{"-P"}, Dir: dir})
 	want, _ := filepath.EvalSymlinks(dir)
 	if res.ReturnCode != 0 || strings.TrimSpace(string(res.Stdout)) != want {
 		t.Errorf("pwd in %s: %q", want, res.Stdout)
@@ -277,7 +277,7 @@ func TestSubprocessCannotRun(t *testing.T) {
 		{write("noshebang", "\x7fELF garbage", 0o755), "cannot execute"},
 	}
 	for _, c := range cases {
-		res, err := RunSubprocess(context.Background(), SubprocessConfig{Command: c.command, Env: spEnv(), Timeout: time.Minute})
+		res, err := RunSubprocess(context.Background(), subprocessConfig{Command: c.command, Env: spEnv(), Timeout: time.Minute})
 		if err != nil {
 			t.Errorf("%s: Go error %v, want a 127 result", c.command, err)
 			continue
@@ -295,12 +295,12 @@ func TestSubprocessInvalidDirAndCommandAreErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		cfg  SubprocessConfig
+		cfg  subprocessConfig
 		want string
 	}{
-		{SubprocessConfig{Command: "true", Dir: filepath.Join(dir, "nope")}, "does not exist"},
-		{SubprocessConfig{Command: "true", Dir: file}, "is not a directory"},
-		{SubprocessConfig{Command: ""}, "command is empty"},
+		{subprocessConfig{Command: "true", Dir: filepath.Join(dir, "nope")}, "does not exist"},
+		{subprocessConfig{Command: "true", Dir: file}, "is not a directory"},
+		{subprocessConfig{Command: ""}, "command is empty"},
 	} {
 		res, err := RunSubprocess(context.Background(), c.cfg)
 		if err == nil || !strings.Contains(err.Error(), c.want) || res != nil {
@@ -317,7 +317,7 @@ func TestSubprocessTruncation(t *testing.T) {
 	spSet(t, &captureCap, 1000)
 	// 200 kB on each stream, more than the pipes hold: the program must
 	// run to completion (exit 0, not blocked, not killed by SIGPIPE).
-	res := spRun(t, context.Background(), SubprocessConfig{
+	res := spRun(t, context.Background(), subprocessConfig{
 		Command: "sh",
 		Args:    []string{"-c", "i=0; while [ $i -lt 2000 ]; do echo 0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789; echo 0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789 >&2; i=$((i+1)); done; echo done >&2"},
 	})
@@ -331,7 +331,7 @@ func TestSubprocessTruncation(t *testing.T) {
 		t.Errorf("stdout does not keep the beginning: %q", res.Stdout[:20])
 	}
 	// Exactly the cap is not truncated.
-	res = spRun(t, context.Background(), SubprocessConfig{Command: "head", Args: []string{"-c", "1000", "/dev/zero"}})
+	res = spRun(t, context.Background(), subprocessConfig{Command: "head", Args: []string{"-c", "1000", "/dev/zero"}})
 	if len(res.Stdout) != 1000 || res.StdoutTruncated {
 		t.Errorf("exactly the cap: %d bytes, truncated %v", len(res.Stdout), res.StdoutTruncated)
 	}
@@ -352,7 +352,7 @@ func TestSubprocessTimeoutKillsTheGroup(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			start := time.Now()
-			res := spRun(t, context.Background(), SubprocessConfig{Command: "sh", Args: []string{"-c", c.script}, Dir: dir, Timeout: time.Second})
+			res := spRun(t, context.Background(), subprocessConfig{Command: "sh", Args: []string{"-c", c.script}, Dir: dir, Timeout: time.Second})
 			if elapsed := time.Since(start); elapsed > 30*time.Second {
 				t.Errorf("took %v", elapsed)
 			}
@@ -375,7 +375,7 @@ func TestSubprocessCancelKillsTheGroup(t *testing.T) {
 	}
 	done := make(chan out, 1)
 	go func() {
-		res, err := RunSubprocess(ctx, SubprocessConfig{Command: "sh", Args: []string{"-c", "sleep 300 & echo $! > pidfile; wait"}, Dir: dir, Env: spEnv(), Timeout: time.Hour})
+		res, err := RunSubprocess(ctx, subprocessConfig{Command: "sh", Args: []string{"-c", "sleep 300 & echo $! > pidfile; wait"}, Dir: dir, Env: spEnv(), Timeout: time.Hour})
 		done <- out{res, err}
 	}()
 	pid := spWaitPidfile(t, filepath.Join(dir, "pidfile"))
@@ -399,7 +399,7 @@ func TestSubprocessCancelledBeforeStart(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res := spRun(t, ctx, SubprocessConfig{Command: "touch", Args: []string{"ran"}, Dir: dir})
+	res := spRun(t, ctx, subprocessConfig{Command: "touch", Args: []string{"ran"}, Dir: dir})
 	if !res.Interrupted || res.ReturnCode != -1 {
 		t.Errorf("got %+v; want interrupted with code -1", res)
 	}
@@ -415,7 +415,7 @@ func TestSubprocessLeftoverChildIsKilled(t *testing.T) {
 	spSet(t, &drainDelay, 45*time.Second)
 	dir := t.TempDir()
 	start := time.Now()
-	res := spRun(t, context.Background(), SubprocessConfig{Command: "sh", Args: []string{"-c", "sleep 300 & echo $! > pidfile; echo started"}, Dir: dir})
+	res := spRun(t, context.Background(), subprocessConfig{Command: "sh", Args: []string{"-c", "sleep 300 & echo $! > pidfile; echo started"}, Dir: dir})
 	if elapsed := time.Since(start); elapsed > 30*time.Second {
 		t.Errorf("took %v: the leftover child was not killed", elapsed)
 	}
@@ -436,7 +436,7 @@ func TestSubprocessDetachedDaemonCannotHang(t *testing.T) {
 	start := time.Now()
 	// The daemon leaves the group (a session of its own), so the group
 	// kill does not reach it, and it keeps stdout open.
-	res := spRun(t, context.Background(), SubprocessConfig{
+	res := spRun(t, context.Background(), subprocessConfig{
 		Command: "sh",
 		Args:    []string{"-c", setsid + " sh -c 'echo $$ > pidfile; exec sleep 300' & while [ ! -s pidfile ]; do sleep 0.05; done; echo started"},
 		Dir:     dir,
@@ -464,13 +464,13 @@ func TestSubprocessConfigFrom(t *testing.T) {
 	cases := []struct {
 		name    string
 		cfg     map[string]any
-		want    SubprocessConfig
+		want    subprocessConfig
 		wantErr string
 	}{
 		{
 			name: "defaults",
 			cfg:  map[string]any{"command": "tool", "unknown_key": 1, "param_env": "RYE_PARAM_"},
-			want: SubprocessConfig{Command: "tool", Dir: root, Env: base, Timeout: DefaultSubprocessTimeout},
+			want: subprocessConfig{Command: "tool", Dir: root, Env: base, Timeout: defaultSubprocessTimeout},
 		},
 		{
 			name: "everything",
@@ -482,7 +482,7 @@ func TestSubprocessConfigFrom(t *testing.T) {
 				"timeout":    int64(5),
 				"input_data": "in",
 			},
-			want: SubprocessConfig{
+			want: subprocessConfig{
 				Command: "python3",
 				Args:    []string{"x", "3", "2.5", "1000000000000000000000", "true", "null", `[1,"a"]`, `{"k":"<v>"}`},
 				Dir:     filepath.Join(root, "sub"),
@@ -497,7 +497,7 @@ func TestSubprocessConfigFrom(t *testing.T) {
 				"command": "t", "args": []string{"a"}, "cwd": filepath.FromSlash("/elsewhere"),
 				"env": map[string]string{"X": "y"}, "timeout": 0.5, "input_data": map[string]any{"a": []any{int64(1)}},
 			},
-			want: SubprocessConfig{
+			want: subprocessConfig{
 				Command: "t", Args: []string{"a"}, Dir: filepath.FromSlash("/elsewhere"),
 				Env: append(slices.Clone(base), "X=y"), Timeout: 500 * time.Millisecond, Stdin: []byte(`{"a":[1]}`),
 			},
@@ -605,7 +605,7 @@ func TestParamEnv(t *testing.T) {
 func TestParamEnvReachesTheProgram(t *testing.T) {
 	spUnix(t)
 	env := append(spEnv(), ParamEnv("RYE_PARAM_", map[string]any{"msg": "it's $HOME", "n": int64(2)})...)
-	res := spRun(t, context.Background(), SubprocessConfig{Command: "sh", Args: []string{"-c", `printf '%s|%s|%s' "$RYE_PARAM_MSG" "$RYE_PARAM_N" "$RYE_PARAMS_JSON"`}, Env: env})
+	res := spRun(t, context.Background(), subprocessConfig{Command: "sh", Args: []string{"-c", `printf '%s|%s|%s' "$RYE_PARAM_MSG" "$RYE_PARAM_N" "$RYE_PARAMS_JSON"`}, Env: env})
 	if want := `it's $HOME|2|{"msg":"it's $HOME","n":2}`; string(res.Stdout) != want {
 		t.Errorf("got %q, want %q", res.Stdout, want)
 	}
@@ -638,16 +638,16 @@ func TestSubprocessLauncher(t *testing.T) {
 		t.Skip("SKIPPED: needs sh")
 	}
 	f := &fakeLauncher{}
-	res, err := RunSubprocess(context.Background(), SubprocessConfig{Command: "sh", Args: []string{"-c", "echo hi"}, Env: []string{"PATH=/usr/bin:/bin"}, Launcher: f})
+	res, err := RunSubprocess(context.Background(), subprocessConfig{Command: "sh", Args: []string{"-c", "echo hi"}, Env: []string{"PATH=/usr/bin:/bin"}, Launcher: f})
 	if err != nil || string(res.Stdout) != "hi\n" || strings.Join(f.calls, ",") != "prepare sh,started,close" {
 		t.Fatalf("%v %+v %v", err, res, f.calls)
 	}
 	f = &fakeLauncher{prepareErr: errors.New("no ruleset")}
-	if res, err := RunSubprocess(context.Background(), SubprocessConfig{Command: "sh", Args: []string{"-c", "echo hi"}, Env: []string{"PATH=/usr/bin:/bin"}, Launcher: f}); err == nil || res != nil || strings.Join(f.calls, ",") != "prepare sh,close" {
+	if res, err := RunSubprocess(context.Background(), subprocessConfig{Command: "sh", Args: []string{"-c", "echo hi"}, Env: []string{"PATH=/usr/bin:/bin"}, Launcher: f}); err == nil || res != nil || strings.Join(f.calls, ",") != "prepare sh,close" {
 		t.Fatalf("prepare error: %v %+v %v", err, res, f.calls)
 	}
 	f = &fakeLauncher{startedErr: errors.New("the tool was not started: policy")}
-	if res, err := RunSubprocess(context.Background(), SubprocessConfig{Command: "sh", Args: []string{"-c", "echo hi"}, Env: []string{"PATH=/usr/bin:/bin"}, Launcher: f}); err == nil || res != nil || !strings.Contains(err.Error(), "not started") {
+	if res, err := RunSubprocess(context.Background(), subprocessConfig{Command: "sh", Args: []string{"-c", "echo hi"}, Env: []string{"PATH=/usr/bin:/bin"}, Launcher: f}); err == nil || res != nil || !strings.Contains(err.Error(), "not started") {
 		t.Fatalf("started error: %v %+v", err, res)
 	}
 }

@@ -26,14 +26,14 @@ type Info struct {
 // from the running binary's build information.
 func Read(linked Info) Info {
 	bi, _ := debug.ReadBuildInfo()
-	return From(linked, bi)
+	return from(linked, bi)
 }
 
-// From completes linked from bi (nil when the binary has none): a module
+// from completes linked from bi (nil when the binary has none): a module
 // version other than "(devel)", the vcs.revision and vcs.time settings.
 // A version or commit that neither names is "devel" or "unknown"; Go is
 // always the running toolchain's version.
-func From(linked Info, bi *debug.BuildInfo) Info {
+func from(linked Info, bi *debug.BuildInfo) Info {
 	i := linked
 	if bi != nil {
 		if i.Version == "" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {

@@ -29,7 +29,7 @@ func TestFrom(t *testing.T) {
 		{"linked Go is the toolchain's", Info{Go: "go0.1"}, nil, Info{Version: "devel", Commit: "unknown"}},
 	} {
 		c.want.Go = runtime.Version()
-		if got := From(c.linked, c.bi); got != c.want {
+		if got := from(c.linked, c.bi); got != c.want {
 			t.Errorf("%s: got %+v, want %+v", c.name, got, c.want)
 		}
 	}

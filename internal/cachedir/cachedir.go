@@ -23,8 +23,8 @@ func Dir() (string, error) {
 	return filepath.Join(dir, "rye"), nil
 }
 
-// SecretSize is the length of the cache secret.
-const SecretSize = 32
+// secretSize is the length of the cache secret.
+const secretSize = 32
 
 // Secret returns this user's cache secret: 32 random bytes in a 0600 file
 // of the user's configuration folder (created on first use). Caches whose
@@ -62,7 +62,7 @@ func secretAt(p string) ([]byte, error) {
 		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 			return nil, err
 		}
-		secret := make([]byte, SecretSize)
+		secret := make([]byte, secretSize)
 		if _, err := rand.Read(secret); err != nil {
 			return nil, err
 		}
@@ -84,7 +84,7 @@ func secretAt(p string) ([]byte, error) {
 }
 
 // readSecret reads the secret file, refusing one that others can read or
-// that is not exactly SecretSize bytes (a truncated write, a file put
+// that is not exactly secretSize bytes (a truncated write, a file put
 // there by hand).
 func readSecret(p string) ([]byte, error) {
 	info, err := os.Lstat(p)
@@ -101,8 +101,8 @@ func readSecret(p string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(data) != SecretSize {
-		return nil, fmt.Errorf("%s is not a cache secret (%d bytes, not %d): delete it to make a new one", p, len(data), SecretSize)
+	if len(data) != secretSize {
+		return nil, fmt.Errorf("%s is not a cache secret (%d bytes, not %d): delete it to make a new one", p, len(data), secretSize)
 	}
 	return data, nil
 }

@@ -24,7 +24,7 @@ func TestDirFollowsXDGCacheHome(t *testing.T) {
 func TestSecretIsMadeOnceAndKeptPrivate(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "rye", "cache.key")
 	a, err := secretAt(p)
-	if err != nil || len(a) != SecretSize {
+	if err != nil || len(a) != secretSize {
 		t.Fatalf("first: %d bytes, %v", len(a), err)
 	}
 	b, err := secretAt(p)

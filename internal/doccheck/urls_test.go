@@ -9,12 +9,12 @@ import (
 // The documentation URLs the code gives (a finding's rule help, SARIF's
 // helpUri, a fix in a message) lead to a heading that exists: a rule that
 // points at a section nobody wrote tells its reader nothing. Literal URLs
-// into docs/, and the anchors verify.DocURL and lint.DocURL are given as
+// into docs/, and the anchors verify's and lint's docURL are given as
 // literals, are checked; every verdict's anchor too.
 func TestCodeURLsResolve(t *testing.T) {
 	d := docs(t)
 	full := regexp.MustCompile(`github\.com/ryekit/rye/blob/main/(docs/[a-z0-9_/-]+\.md)#([a-z0-9-]+)`)
-	short := regexp.MustCompile(`\bDocURL\("([a-z0-9-]+)"\)`)
+	short := regexp.MustCompile(`\b[dD]ocURL\("([a-z0-9-]+)"\)`)
 	checked := 0
 	for _, f := range files(t, ".go") {
 		if strings.HasSuffix(f, "_test.go") {

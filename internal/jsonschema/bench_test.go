@@ -6,7 +6,7 @@ import "testing"
 // the schema itself: compiling its draft's meta-schema (nothing is done
 // at package init).
 func BenchmarkFirstUse(b *testing.B) {
-	for _, d := range []*Draft{Draft2020, Draft7} {
+	for _, d := range []*draft{Draft2020, draft7} {
 		b.Run(d.String(), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

@@ -34,7 +34,7 @@ type Document struct {
 // *InvalidPointerError, *AnchorNotFoundError for references that do not
 // resolve, *DuplicateIDError, *DuplicateAnchorError, *InvalidRegexError,
 // *ParseURLError, *UnsupportedDraftError.
-func Compile(url string, doc any, defaultDraft *Draft) (*Document, error) {
+func Compile(url string, doc any, defaultDraft *draft) (*Document, error) {
 	c := newCompiler(false)
 	if _, err := c.addRoot(url, doc, defaultDraft); err != nil {
 		return nil, err
@@ -75,7 +75,7 @@ func newCompiler(assertFormat bool) *compiler {
 
 // addRoot records a document: its resources and anchors, then (unless it
 // is a json-schema.org meta-schema) its check against its meta-schema.
-func (c *compiler) addRoot(u string, doc any, defaultDraft *Draft) (*root, error) {
+func (c *compiler) addRoot(u string, doc any, defaultDraft *draft) (*root, error) {
 	r := &root{url: u, doc: doc, resources: map[string]*resource{}, processed: map[string]bool{}}
 	if err := c.collect(r, doc, u, "", defaultDraft); err != nil {
 		return nil, err
@@ -345,7 +345,7 @@ func (oc *objCompiler) compile() error {
 }
 
 // compileCore compiles the keywords draft-04 had.
-func (oc *objCompiler) compileCore(d *Draft) error {
+func (oc *objCompiler) compileCore(d *draft) error {
 	s := oc.s
 	if d.hasVocab("applicator") {
 		s.allOf = oc.list(kwAllOf)

@@ -7,7 +7,7 @@ import (
 
 // A Draft is a JSON Schema specification version: which keywords a
 // schema has and what its "$schema" names.
-type Draft struct {
+type draft struct {
 	version       int
 	url           string     // of its meta-schema, as "$schema" writes it
 	subschemas    []position // where a schema object holds subschemas
@@ -17,7 +17,7 @@ type Draft struct {
 // The drafts rye reads. Draft 2020-12 is the default (a schema without
 // "$schema"); draft-07 and 2019-09 are honoured when "$schema" names them.
 var (
-	Draft7 = &Draft{
+	draft7 = &draft{
 		version: 7,
 		url:     "http://json-schema.org/draft-07/schema#",
 		subschemas: []position{
@@ -28,7 +28,7 @@ var (
 			{kwIf, single}, {kwThen, single}, {kwElse, single},
 		},
 	}
-	Draft2019 = &Draft{
+	draft2019 = &draft{
 		version: 2019,
 		url:     "https://json-schema.org/draft/2019-09/schema",
 		subschemas: []position{
@@ -42,7 +42,7 @@ var (
 		},
 		defaultVocabs: []string{"core", "applicator", "validation"},
 	}
-	Draft2020 = &Draft{
+	Draft2020 = &draft{
 		version: 2020,
 		url:     "https://json-schema.org/draft/2020-12/schema",
 		subschemas: []position{
@@ -60,19 +60,19 @@ var (
 )
 
 // String is the URL of the draft's meta-schema.
-func (d *Draft) String() string { return d.url }
+func (d *draft) String() string { return d.url }
 
 // hasVocab says whether the keywords of a vocabulary are in force: all of
 // them before 2019-09, the default ones (not format assertion, content or
 // meta-data, which are annotations) after.
-func (d *Draft) hasVocab(name string) bool {
+func (d *draft) hasVocab(name string) bool {
 	return d.version < 2019 || slices.Contains(d.defaultVocabs, name)
 }
 
 // assertsFormat says whether "format" is an assertion: in draft-07 it is;
 // in 2019-09 and 2020-12 it is an annotation unless the compiler asserts
 // formats (as the meta-schemas are applied).
-func (d *Draft) assertsFormat(always bool) bool { return always || d.version < 2019 }
+func (d *draft) assertsFormat(always bool) bool { return always || d.version < 2019 }
 
 // idKeyword is the keyword that gives a schema its base URI.
 func idKeyword(version int) string {
@@ -85,7 +85,7 @@ func idKeyword(version int) string {
 // draftOf reads a "$schema" value: the draft it names (nil for none rye
 // supports) and the version of a draft it knows but does not support (4
 // and 6), which still decides which keyword is the $id.
-func draftOf(s string) (d *Draft, version int) {
+func draftOf(s string) (d *draft, version int) {
 	u, frag := split(s)
 	if frag != "" {
 		return nil, 0
@@ -99,9 +99,9 @@ func draftOf(s string) (d *Draft, version int) {
 	case "json-schema.org/schema", "json-schema.org/draft/2020-12/schema":
 		return Draft2020, 2020
 	case "json-schema.org/draft/2019-09/schema":
-		return Draft2019, 2019
+		return draft2019, 2019
 	case "json-schema.org/draft-07/schema":
-		return Draft7, 7
+		return draft7, 7
 	case "json-schema.org/draft-06/schema":
 		return nil, 6
 	case "json-schema.org/draft-04/schema":

@@ -15,7 +15,7 @@ const testURL = "mem://rye/param-schema.json"
 
 func parse(t testing.TB, src string) any {
 	t.Helper()
-	v, err := UnmarshalJSON(strings.NewReader(src))
+	v, err := unmarshalJSON(strings.NewReader(src))
 	if err != nil {
 		t.Fatalf("bad test JSON %s: %v", src, err)
 	}
@@ -325,7 +325,7 @@ func TestSubschema(t *testing.T) {
 // Many goroutines validate with one schema, and compile subschemas of
 // one document, at once (go test -race checks this).
 func TestConcurrent(t *testing.T) {
-	d, err := Compile(testURL, parse(t, `{"properties": {"a": {"type": "integer"}, "b": {"$ref": "#/$defs/s"}}, "$defs": {"s": {"type": "string"}}}`), Draft7)
+	d, err := Compile(testURL, parse(t, `{"properties": {"a": {"type": "integer"}, "b": {"$ref": "#/$defs/s"}}, "$defs": {"s": {"type": "string"}}}`), draft7)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -66,16 +66,16 @@ func loadMeta(u string) (doc any, ok bool, err error) {
 	if err != nil {
 		return nil, false, err
 	}
-	doc, err = UnmarshalJSON(bytes.NewReader(b))
+	doc, err = unmarshalJSON(bytes.NewReader(b))
 	if err != nil {
 		return nil, false, fmt.Errorf("the embedded meta-schema %s: %w", name, err)
 	}
 	return doc, true, nil
 }
 
-// UnmarshalJSON reads one JSON value with its numbers as json.Number, as
+// unmarshalJSON reads one JSON value with its numbers as json.Number, as
 // the validator takes them (5 is an integer, 5.0 too, 5.5 is not).
-func UnmarshalJSON(r io.Reader) (any, error) {
+func unmarshalJSON(r io.Reader) (any, error) {
 	d := json.NewDecoder(r)
 	d.UseNumber()
 	var v any
@@ -95,11 +95,11 @@ func UnmarshalJSON(r io.Reader) (any, error) {
 var metaReg struct {
 	mu      sync.Mutex
 	c       *compiler
-	schemas map[*Draft]*Schema
+	schemas map[*draft]*Schema
 }
 
 // metaSchema is the compiled meta-schema of a draft.
-func metaSchema(d *Draft) (*Schema, error) {
+func metaSchema(d *draft) (*Schema, error) {
 	metaReg.mu.Lock()
 	defer metaReg.mu.Unlock()
 	if s := metaReg.schemas[d]; s != nil {
@@ -108,7 +108,7 @@ func metaSchema(d *Draft) (*Schema, error) {
 	if metaReg.c == nil {
 		metaReg.c = newCompiler(true)
 		metaReg.c.registry = true
-		metaReg.schemas = map[*Draft]*Schema{}
+		metaReg.schemas = map[*draft]*Schema{}
 	}
 	u, _ := split(d.url)
 	s, err := metaReg.c.compile(u, "")

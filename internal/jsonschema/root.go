@@ -22,12 +22,12 @@ type root struct {
 type resource struct {
 	ptr            string
 	id             string // absolute URL, no fragment
-	draft          *Draft
+	draft          *draft
 	anchors        map[string]string // anchor -> JSON pointer
 	dynamicAnchors []string
 }
 
-func newResource(ptr, id string, d *Draft) *resource {
+func newResource(ptr, id string, d *draft) *resource {
 	return &resource{ptr: ptr, id: id, draft: d, anchors: map[string]string{}}
 }
 
@@ -72,7 +72,7 @@ func (r *root) clone() *root {
 // fallback unless its "$schema" says otherwise where it sets an $id) and
 // the subschemas at the places its draft has them, recording resources
 // and anchors.
-func (c *compiler) collect(r *root, v any, base, ptr string, fallback *Draft) error {
+func (c *compiler) collect(r *root, v any, base, ptr string, fallback *draft) error {
 	if r.processed[ptr] {
 		return nil
 	}
@@ -178,7 +178,7 @@ func (c *compiler) collect(r *root, v any, base, ptr string, fallback *Draft) er
 // a vocabulary's meta-schema, the schema itself). A "$schema" that names
 // no document rye has is an error even where it does not count, as
 // before.
-func (c *compiler) schemaDraft(r *root, ptr, s string, fallback *Draft) (*Draft, int, bool, error) {
+func (c *compiler) schemaDraft(r *root, ptr, s string, fallback *draft) (*draft, int, bool, error) {
 	if d, version := draftOf(s); d != nil {
 		return d, version, false, nil
 	} else if version != 0 {

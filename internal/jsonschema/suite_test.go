@@ -88,11 +88,11 @@ func readSuite(t *testing.T, dir string) map[string][]suiteGroup {
 func TestSuite(t *testing.T) {
 	for _, tc := range []struct {
 		dir   string
-		draft *Draft
+		draft *draft
 		old   *santhosh.Draft
 	}{
 		{"draft2020-12", Draft2020, santhosh.Draft2020},
-		{"draft7", Draft7, santhosh.Draft7},
+		{"draft7", draft7, santhosh.Draft7},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
 			suite := readSuite(t, suiteDir(t, tc.dir))

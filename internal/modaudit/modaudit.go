@@ -13,27 +13,27 @@ import (
 	"strings"
 )
 
-// Advisory is one line of the list: versions of Module in Range are
+// advisory is one line of the list: versions of Module in Range are
 // affected by ID, fixed in Fixed.
-type Advisory struct {
+type advisory struct {
 	Module  string
-	Range   []Constraint
+	Range   []constraint
 	Fixed   string
 	ID      string
 	Summary string
 	Line    int
 }
 
-// Constraint is one comparison of a range, such as <v5.16.5.
-type Constraint struct {
+// constraint is one comparison of a range, such as <v5.16.5.
+type constraint struct {
 	Op      string // <, <=, >, >=, =
 	Version string
 }
 
 // Contains reports whether version satisfies every constraint.
-func (a *Advisory) Contains(version string) (bool, error) {
+func (a *advisory) Contains(version string) (bool, error) {
 	for _, c := range a.Range {
-		n, err := Compare(version, c.Version)
+		n, err := compare(version, c.Version)
 		if err != nil {
 			return false, err
 		}
@@ -45,12 +45,12 @@ func (a *Advisory) Contains(version string) (bool, error) {
 	return true, nil
 }
 
-// ParseList reads the list: one advisory per line (module, range, fixed
+// parseList reads the list: one advisory per line (module, range, fixed
 // version, advisory id, summary), blank lines and # comments skipped. A
 // line that does not parse, or whose fixed version is inside its own
 // range, is an error naming the line.
-func ParseList(data []byte) ([]Advisory, error) {
-	var out []Advisory
+func parseList(data []byte) ([]advisory, error) {
+	var out []advisory
 	for i, line := range strings.Split(string(data), "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
@@ -69,60 +69,60 @@ func ParseList(data []byte) ([]Advisory, error) {
 	return out, nil
 }
 
-func parseAdvisory(line string) (Advisory, error) {
+func parseAdvisory(line string) (advisory, error) {
 	f := strings.Fields(line)
 	if len(f) < 4 {
-		return Advisory{}, errors.New("write: module vulnerable-range fixed advisory [summary]")
+		return advisory{}, errors.New("write: module vulnerable-range fixed advisory [summary]")
 	}
-	a := Advisory{Module: f[0], Fixed: f[2], ID: f[3], Summary: strings.Join(f[4:], " ")}
+	a := advisory{Module: f[0], Fixed: f[2], ID: f[3], Summary: strings.Join(f[4:], " ")}
 	if strings.ContainsAny(a.Module, "@<>=,") || !strings.Contains(a.Module, "/") && !strings.Contains(a.Module, ".") {
-		return Advisory{}, fmt.Errorf("module %q: give a module path such as golang.org/x/crypto", a.Module)
+		return advisory{}, fmt.Errorf("module %q: give a module path such as golang.org/x/crypto", a.Module)
 	}
 	for _, c := range strings.Split(f[1], ",") {
 		op := strings.TrimRight(c[:min(2, len(c))], "v0123456789")
 		if op != "<" && op != "<=" && op != ">" && op != ">=" && op != "=" {
-			return Advisory{}, fmt.Errorf("range %q: each constraint is <, <=, >, >= or = and a version, joined by commas", f[1])
+			return advisory{}, fmt.Errorf("range %q: each constraint is <, <=, >, >= or = and a version, joined by commas", f[1])
 		}
 		v := c[len(op):]
 		if _, err := parse(v); err != nil {
-			return Advisory{}, fmt.Errorf("range %q: %v", f[1], err)
+			return advisory{}, fmt.Errorf("range %q: %v", f[1], err)
 		}
-		a.Range = append(a.Range, Constraint{op, v})
+		a.Range = append(a.Range, constraint{op, v})
 	}
 	if _, err := parse(a.Fixed); err != nil {
-		return Advisory{}, fmt.Errorf("fixed version: %v", err)
+		return advisory{}, fmt.Errorf("fixed version: %v", err)
 	}
 	if in, _ := a.Contains(a.Fixed); in {
-		return Advisory{}, fmt.Errorf("the fixed version %s is inside the vulnerable range %s", a.Fixed, f[1])
+		return advisory{}, fmt.Errorf("the fixed version %s is inside the vulnerable range %s", a.Fixed, f[1])
 	}
 	if !strings.HasPrefix(a.ID, "GO-") && !strings.HasPrefix(a.ID, "GHSA-") && !strings.HasPrefix(a.ID, "CVE-") {
-		return Advisory{}, fmt.Errorf("advisory %q: give its GO-, GHSA- or CVE- id", a.ID)
+		return advisory{}, fmt.Errorf("advisory %q: give its GO-, GHSA- or CVE- id", a.ID)
 	}
 	return a, nil
 }
 
-// Module is one module of the graph, as go list -m all prints it.
-type Module struct {
+// module is one module of the graph, as go list -m all prints it.
+type module struct {
 	Path, Version string
 }
 
-// ParseGraph reads `go list -m all`: "path version", "path version =>
+// parseGraph reads `go list -m all`: "path version", "path version =>
 // path version" (the replacement is what is built, and is checked too),
 // "path version => ./dir" (a local replacement, which has no version),
 // and the main module's line, which has no version.
-func ParseGraph(out []byte) ([]Module, error) {
-	var mods []Module
+func parseGraph(out []byte) ([]module, error) {
+	var mods []module
 	for i, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		f := strings.Fields(line)
 		switch {
 		case len(f) == 1:
 			// The main module.
 		case len(f) == 2:
-			mods = append(mods, Module{f[0], f[1]})
+			mods = append(mods, module{f[0], f[1]})
 		case len(f) == 4 && f[2] == "=>":
-			mods = append(mods, Module{f[0], f[1]})
+			mods = append(mods, module{f[0], f[1]})
 		case len(f) == 5 && f[2] == "=>":
-			mods = append(mods, Module{f[0], f[1]}, Module{f[3], f[4]})
+			mods = append(mods, module{f[0], f[1]}, module{f[3], f[4]})
 		default:
 			return nil, fmt.Errorf("go list -m all, line %d: %q is not a module line", i+1, line)
 		}
@@ -130,13 +130,13 @@ func ParseGraph(out []byte) ([]Module, error) {
 	return mods, nil
 }
 
-// Match is a module of the graph at a version an advisory affects.
-type Match struct {
-	Module   Module
-	Advisory Advisory
+// match is a module of the graph at a version an advisory affects.
+type match struct {
+	Module   module
+	Advisory advisory
 }
 
-func (m Match) String() string {
+func (m match) String() string {
 	s := fmt.Sprintf("%s %s is affected by %s", m.Module.Path, m.Module.Version, m.Advisory.ID)
 	if m.Advisory.Summary != "" {
 		s += " (" + m.Advisory.Summary + ")"
@@ -144,10 +144,10 @@ func (m Match) String() string {
 	return s + fmt.Sprintf(": upgrade to %s or later (go get %s@%s)", m.Advisory.Fixed, m.Module.Path, m.Advisory.Fixed)
 }
 
-// Check lists the modules of the graph that an advisory affects. A
+// check lists the modules of the graph that an advisory affects. A
 // version that cannot be compared is an error, never a pass.
-func Check(graph []Module, list []Advisory) ([]Match, error) {
-	var out []Match
+func check(graph []module, list []advisory) ([]match, error) {
+	var out []match
 	for _, m := range graph {
 		for _, a := range list {
 			if a.Module != m.Path {
@@ -158,7 +158,7 @@ func Check(graph []Module, list []Advisory) ([]Match, error) {
 				return nil, fmt.Errorf("%s %s: %v", m.Path, m.Version, err)
 			}
 			if in {
-				out = append(out, Match{m, a})
+				out = append(out, match{m, a})
 			}
 		}
 	}
@@ -204,9 +204,9 @@ func parse(v string) (version, error) {
 	return out, nil
 }
 
-// Compare orders two module versions as semantic versioning does: -1, 0
+// compare orders two module versions as semantic versioning does: -1, 0
 // or 1.
-func Compare(a, b string) (int, error) {
+func compare(a, b string) (int, error) {
 	x, err := parse(a)
 	if err != nil {
 		return 0, err

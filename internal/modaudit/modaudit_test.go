@@ -33,7 +33,7 @@ func TestCompare(t *testing.T) {
 	}
 	for i := range order {
 		for j := range order {
-			got, err := Compare(order[i], order[j])
+			got, err := compare(order[i], order[j])
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -43,18 +43,18 @@ func TestCompare(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"1.2.3", "v1.2", "v1.2.3.4", "v01.2.3", "v1.2.x", "v1.2.3-", "v1.2.3-a..b", "v-1.2.3"} {
-		if _, err := Compare(bad, "v1.0.0"); err == nil {
+		if _, err := compare(bad, "v1.0.0"); err == nil {
 			t.Errorf("Compare accepts %q", bad)
 		}
 	}
 }
 
 func TestParseList(t *testing.T) {
-	list, err := ParseList([]byte("# c\n\nexample.com/m  >=v1.0.0,<v1.2.3  v1.2.3  GO-2026-0001  what it is\ngolang.org/x/crypto <v0.56.0 v0.56.0 GHSA-xxxx-yyyy-zzzz\n"))
+	list, err := parseList([]byte("# c\n\nexample.com/m  >=v1.0.0,<v1.2.3  v1.2.3  GO-2026-0001  what it is\ngolang.org/x/crypto <v0.56.0 v0.56.0 GHSA-xxxx-yyyy-zzzz\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(list) != 2 || list[0].Line != 3 || list[0].Summary != "what it is" || len(list[0].Range) != 2 || list[0].Range[0] != (Constraint{">=", "v1.0.0"}) {
+	if len(list) != 2 || list[0].Line != 3 || list[0].Summary != "what it is" || len(list[0].Range) != 2 || list[0].Range[0] != (constraint{">=", "v1.0.0"}) {
 		t.Fatalf("%+v", list)
 	}
 	for name, tc := range map[string]struct{ in, err string }{
@@ -68,7 +68,7 @@ func TestParseList(t *testing.T) {
 		"bad id":        {"example.com/m <v1.0.0 v1.0.0 bug-12", "GO-, GHSA- or CVE-"},
 		"version in it": {"example.com/m@v1 <v1.0.0 v1.0.0 GO-2026-0001", "module path"},
 	} {
-		_, err := ParseList([]byte("# x\n" + tc.in + "\n"))
+		_, err := parseList([]byte("# x\n" + tc.in + "\n"))
 		if err == nil || !strings.Contains(err.Error(), tc.err) {
 			t.Errorf("%s: got %v, want an error with %q", name, err, tc.err)
 		} else if name != "empty" && !strings.HasPrefix(err.Error(), "line 2: ") {
@@ -77,13 +77,13 @@ func TestParseList(t *testing.T) {
 	}
 }
 
-func readList(t *testing.T) []Advisory {
+func readList(t *testing.T) []advisory {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "..", ".ci", "vulnerable.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	list, err := ParseList(data)
+	list, err := parseList(data)
 	if err != nil {
 		t.Fatalf(".ci/vulnerable.txt: %v", err)
 	}
@@ -95,7 +95,7 @@ func readList(t *testing.T) []Advisory {
 // and x/crypto v0.55.0 (two), and nothing in their fixed versions.
 func TestListCatchesTheOldGraph(t *testing.T) {
 	list := readList(t)
-	graph, err := ParseGraph([]byte(`github.com/ryekit/rye
+	graph, err := parseGraph([]byte(`github.com/ryekit/rye
 github.com/go-git/go-git/v5 v5.16.3
 golang.org/x/crypto v0.55.0
 golang.org/x/net v0.57.0
@@ -105,7 +105,7 @@ example.com/old v1.0.0 => golang.org/x/crypto v0.54.0
 	if err != nil {
 		t.Fatal(err)
 	}
-	matches, err := Check(graph, list)
+	matches, err := check(graph, list)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,14 +122,14 @@ example.com/old v1.0.0 => golang.org/x/crypto v0.54.0
 	if s := matches[0].String(); s != "github.com/go-git/go-git/v5 v5.16.3 is affected by GO-2026-4473 (.idx and .pack checksums not verified (GHSA-37cx-329c-33x3, CVE-2026-25934)): upgrade to v5.16.5 or later (go get github.com/go-git/go-git/v5@v5.16.5)" {
 		t.Errorf("message %q", s)
 	}
-	fixed, _ := ParseGraph([]byte("github.com/go-git/go-git/v5 v5.19.1\ngolang.org/x/crypto v0.56.0\n"))
-	if m, err := Check(fixed, list); err != nil || len(m) != 0 {
+	fixed, _ := parseGraph([]byte("github.com/go-git/go-git/v5 v5.19.1\ngolang.org/x/crypto v0.56.0\n"))
+	if m, err := check(fixed, list); err != nil || len(m) != 0 {
 		t.Errorf("the fixed versions match: %v, %v", m, err)
 	}
-	if _, err := Check([]Module{{"golang.org/x/crypto", "0.56"}}, list); err == nil {
+	if _, err := check([]module{{"golang.org/x/crypto", "0.56"}}, list); err == nil {
 		t.Error("a version that does not parse passes")
 	}
-	if _, err := ParseGraph([]byte("a b c\n")); err == nil {
+	if _, err := parseGraph([]byte("a b c\n")); err == nil {
 		t.Error("a line of three fields parses")
 	}
 }
@@ -150,14 +150,14 @@ func TestModuleGraphHasNoVulnerableVersion(t *testing.T) {
 		if err != nil {
 			t.Fatalf("go list -m all in %s: %v", dir, err)
 		}
-		graph, err := ParseGraph(out)
+		graph, err := parseGraph(out)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(graph) < 10 {
 			t.Fatalf("go list -m all in %s lists %d modules: not the graph", dir, len(graph))
 		}
-		matches, err := Check(graph, list)
+		matches, err := check(graph, list)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -171,7 +171,7 @@ func FuzzParseList(f *testing.F) {
 	f.Add([]byte("example.com/m  >=v1.0.0,<v1.2.3  v1.2.3  GO-2026-0001  what\n"))
 	f.Add([]byte("golang.org/x/crypto <v0.56.0-pre.1+x v0.56.0 GHSA-a\n"))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		list, err := ParseList(in)
+		list, err := parseList(in)
 		if err != nil {
 			return
 		}

@@ -107,11 +107,11 @@ func (st Style) explain(e *jsonschema.ValidationError, doc any, depth int) []Lea
 		}
 		return st.alternatives(e, "oneOf", doc, v, depth)
 	case *jsonschema.Type:
-		return []Leaf{{Loc: loc, Kind: k, Found: st.show(v) + st.note(v), Expected: WantTypes(k.Want), TypeMiss: true}}
+		return []Leaf{{Loc: loc, Kind: k, Found: st.show(v) + st.note(v), Expected: wantTypes(k.Want), TypeMiss: true}}
 	case *jsonschema.Enum:
 		l := Leaf{Loc: loc, Kind: k, Found: st.show(v), Expected: st.oneOf(k.Want), TypeMiss: true}
 		for _, w := range k.Want {
-			if SameType(w, v) {
+			if sameType(w, v) {
 				l.TypeMiss = false
 			}
 		}
@@ -120,21 +120,21 @@ func (st Style) explain(e *jsonschema.ValidationError, doc any, depth int) []Lea
 		}
 		return []Leaf{l}
 	case *jsonschema.Const:
-		return []Leaf{{Loc: loc, Kind: k, Found: st.show(v), Expected: st.show(k.Want), TypeMiss: !SameType(k.Want, v)}}
+		return []Leaf{{Loc: loc, Kind: k, Found: st.show(v), Expected: st.show(k.Want), TypeMiss: !sameType(k.Want, v)}}
 	case *jsonschema.Minimum:
-		return leaf(Rat(k.Got), "at least "+Rat(k.Want))
+		return leaf(rat(k.Got), "at least "+rat(k.Want))
 	case *jsonschema.Maximum:
-		return leaf(Rat(k.Got), "at most "+Rat(k.Want))
+		return leaf(rat(k.Got), "at most "+rat(k.Want))
 	case *jsonschema.ExclusiveMinimum:
-		return leaf(Rat(k.Got), "more than "+Rat(k.Want))
+		return leaf(rat(k.Got), "more than "+rat(k.Want))
 	case *jsonschema.ExclusiveMaximum:
-		return leaf(Rat(k.Got), "less than "+Rat(k.Want))
+		return leaf(rat(k.Got), "less than "+rat(k.Want))
 	case *jsonschema.MultipleOf:
-		return leaf(Rat(k.Got), "a multiple of "+Rat(k.Want))
+		return leaf(rat(k.Got), "a multiple of "+rat(k.Want))
 	case *jsonschema.MinLength:
-		return leaf(st.show(v)+" ("+Plural(k.Got, "character")+")", "at least "+Plural(k.Want, "character"))
+		return leaf(st.show(v)+" ("+plural(k.Got, "character")+")", "at least "+plural(k.Want, "character"))
 	case *jsonschema.MaxLength:
-		return leaf(st.show(v)+" ("+Plural(k.Got, "character")+")", "at most "+Plural(k.Want, "character"))
+		return leaf(st.show(v)+" ("+plural(k.Got, "character")+")", "at most "+plural(k.Want, "character"))
 	case *jsonschema.Pattern:
 		return leaf(st.show(v), "a string matching "+Quote(k.Want))
 	case *jsonschema.Format:
@@ -147,15 +147,15 @@ func (st Style) explain(e *jsonschema.ValidationError, doc any, depth int) []Lea
 		}
 		return leaf(st.show(v), exp)
 	case *jsonschema.MinItems:
-		return leaf(Plural(k.Got, "item"), "at least "+Plural(k.Want, "item"))
+		return leaf(plural(k.Got, "item"), "at least "+plural(k.Want, "item"))
 	case *jsonschema.MaxItems:
-		return leaf(Plural(k.Got, "item"), "at most "+Plural(k.Want, "item"))
+		return leaf(plural(k.Got, "item"), "at most "+plural(k.Want, "item"))
 	case *jsonschema.UniqueItems:
 		return leaf(fmt.Sprintf("equal items at %d and %d", k.Duplicates[0], k.Duplicates[1]), "unique items")
 	case *jsonschema.MinProperties:
-		return leaf(Plural(k.Got, "property"), "at least "+Plural(k.Want, "property"))
+		return leaf(plural(k.Got, "property"), "at least "+plural(k.Want, "property"))
 	case *jsonschema.MaxProperties:
-		return leaf(Plural(k.Got, "property"), "at most "+Plural(k.Want, "property"))
+		return leaf(plural(k.Got, "property"), "at most "+plural(k.Want, "property"))
 	case *jsonschema.Required:
 		return []Leaf{{Loc: loc, Kind: k, Other: "missing required " + QuoteList("property", k.Missing)}}
 	case *jsonschema.AdditionalProperties:
@@ -171,13 +171,13 @@ func (st Style) explain(e *jsonschema.ValidationError, doc any, depth int) []Lea
 		}
 		return []Leaf{l}
 	case *jsonschema.AdditionalItems:
-		return leaf(Plural(k.Count, "item")+" more than the schema lists", "no additional items")
+		return leaf(plural(k.Count, "item")+" more than the schema lists", "no additional items")
 	case *jsonschema.Contains:
 		return leaf(`no item matching "contains"`, "at least one")
 	case *jsonschema.MinContains:
-		return leaf(Plural(len(k.Got), "item")+` matching "contains"`, "at least "+strconv.Itoa(k.Want))
+		return leaf(plural(len(k.Got), "item")+` matching "contains"`, "at least "+strconv.Itoa(k.Want))
 	case *jsonschema.MaxContains:
-		return leaf(Plural(len(k.Got), "item")+` matching "contains"`, "at most "+strconv.Itoa(k.Want))
+		return leaf(plural(len(k.Got), "item")+` matching "contains"`, "at most "+strconv.Itoa(k.Want))
 	case *jsonschema.FalseSchema:
 		return []Leaf{{Loc: loc, Kind: k, Found: st.show(v), Expected: "nothing here (the schema is false)", TypeMiss: true}}
 	case *jsonschema.Not:
@@ -218,7 +218,7 @@ func (st Style) alternatives(e *jsonschema.ValidationError, kw string, doc, v an
 	case len(near) == 1:
 		return near[0]
 	case len(near) == 0 && len(wants) > 0:
-		return []Leaf{{Loc: e.InstanceLocation, Kind: e.Kind, Found: st.show(v) + st.note(v), Expected: JoinOr(wants), TypeMiss: true}}
+		return []Leaf{{Loc: e.InstanceLocation, Kind: e.Kind, Found: st.show(v) + st.note(v), Expected: joinOr(wants), TypeMiss: true}}
 	}
 	return []Leaf{{Loc: e.InstanceLocation, Kind: e.Kind, Found: st.show(v), Expected: fmt.Sprintf("a value matching one of the %q alternatives", kw)}}
 }

@@ -6,7 +6,7 @@
 //
 // It holds:
 //   - Doc: a schema node as the plain value the validator takes,
-//     with the one set of limits (MaxDepth, MaxValues, finite numbers) a
+//     with the one set of limits (maxDepth, maxValues, finite numbers) a
 //     schema must keep to;
 //   - Compile: the validator's (internal/jsonschema) compiler, cached by
 //     the schema's canonical JSON and never loading anything, and Validate;
@@ -18,7 +18,7 @@
 //     "properties" and those of its $ref, allOf/anyOf/oneOf, if/then/else,
 //     not and dependentSchemas branches);
 //   - the wording helpers of schema messages: Quote, QuoteList, Article,
-//     WantTypes, Compact, Display, Describe, JoinOr, Plural, Rat.
+//     wantTypes, Compact, Display, Describe, joinOr, Plural, Rat.
 package paramschema
 
 import (
@@ -31,19 +31,19 @@ import (
 	"github.com/ryekit/rye/item/syntax"
 )
 
-// MaxDepth bounds the nesting of a schema given to the validator, whose
+// maxDepth bounds the nesting of a schema given to the validator, whose
 // meta-validation time grows with the square of the depth (each level's
 // "$dynamicRef" resolves through the whole dynamic scope). Parameter
 // schemas nest a dozen levels at most.
-const MaxDepth = 128
+const maxDepth = 128
 
-// MaxValues bounds the size of a schema given to the validator, whose
+// maxValues bounds the size of a schema given to the validator, whose
 // compile time grows with the number of subschemas (20,000 take about
 // 0.2 s).
-const MaxValues = 20000
+const maxValues = 20000
 
-// A DocProblem is a value of a schema that Doc cannot give the validator.
-type DocProblem struct {
+// A docProblem is a value of a schema that Doc cannot give the validator.
+type docProblem struct {
 	Node     *syntax.Node // the value (the root for a schema that is too large)
 	Ptr      []string     // its JSON pointer tokens from the root (nil for a schema that is too large)
 	Found    string       // without "found "
@@ -51,19 +51,19 @@ type DocProblem struct {
 }
 
 // Text is "found …, expected …".
-func (p DocProblem) Text() string { return "found " + p.Found + ", expected " + p.Expected }
+func (p docProblem) Text() string { return "found " + p.Found + ", expected " + p.Expected }
 
 // Doc converts a schema node to the plain value the validator takes:
 // numbers as json.Number, so that 5 is an integer and 5.5 is not; later
 // duplicate keys win, as in Node.Get. It lists the values the validator
 // cannot take: infinities and NaN (JSON has none; all of them are
-// listed), nesting deeper than MaxDepth and more than MaxValues values.
+// listed), nesting deeper than maxDepth and more than maxValues values.
 // When there are problems the value is only good for showing (an infinity
 // is its text, what is too deep or too much is nil), never for compiling.
 //
 // The limits are lint's: the executor's former copy allowed 512 levels and
 // any size, so it ran schemas lint refused.
-func Doc(n *syntax.Node) (any, []DocProblem) {
+func Doc(n *syntax.Node) (any, []docProblem) {
 	w := &docWalk{root: n}
 	v, _ := w.value(n, nil)
 	return v, w.problems
@@ -72,11 +72,11 @@ func Doc(n *syntax.Node) (any, []DocProblem) {
 type docWalk struct {
 	root     *syntax.Node
 	values   int
-	problems []DocProblem
+	problems []docProblem
 }
 
 func (w *docWalk) add(n *syntax.Node, ptr []string, found, expected string) {
-	w.problems = append(w.problems, DocProblem{Node: n, Ptr: slices.Clone(ptr), Found: found, Expected: expected})
+	w.problems = append(w.problems, docProblem{Node: n, Ptr: slices.Clone(ptr), Found: found, Expected: expected})
 }
 
 // value converts n and says whether n or something below it is refused.
@@ -86,14 +86,14 @@ func (w *docWalk) value(n *syntax.Node, ptr []string) (any, bool) {
 	if n == nil {
 		return nil, false
 	}
-	if w.values++; w.values > MaxValues {
-		if w.values == MaxValues+1 {
-			w.add(w.root, nil, fmt.Sprintf("a parameter schema of more than %d values", MaxValues), "a smaller one")
+	if w.values++; w.values > maxValues {
+		if w.values == maxValues+1 {
+			w.add(w.root, nil, fmt.Sprintf("a parameter schema of more than %d values", maxValues), "a smaller one")
 		}
 		return nil, true
 	}
-	if len(ptr) > MaxDepth {
-		w.add(n, ptr, fmt.Sprintf("a value nested more than %d levels deep", MaxDepth), "a shallower schema")
+	if len(ptr) > maxDepth {
+		w.add(n, ptr, fmt.Sprintf("a value nested more than %d levels deep", maxDepth), "a shallower schema")
 		return nil, true
 	}
 	switch n.Kind {
@@ -122,7 +122,7 @@ func (w *docWalk) value(n *syntax.Node, ptr []string) (any, bool) {
 			out[i] = v
 			if b {
 				bad = true
-				if len(ptr) >= MaxDepth {
+				if len(ptr) >= maxDepth {
 					break
 				}
 			}
@@ -137,7 +137,7 @@ func (w *docWalk) value(n *syntax.Node, ptr []string) (any, bool) {
 			out[f.Key] = v
 			if b {
 				bad = true
-				if len(ptr) >= MaxDepth {
+				if len(ptr) >= maxDepth {
 					break
 				}
 			}

@@ -48,22 +48,22 @@ func TestDoc(t *testing.T) {
 		t.Errorf("infinities: %+v", probs)
 	}
 
-	deep := node(t, strings.Repeat(`{"not": `, MaxDepth+5)+"{}"+strings.Repeat("}", MaxDepth+5))
+	deep := node(t, strings.Repeat(`{"not": `, maxDepth+5)+"{}"+strings.Repeat("}", maxDepth+5))
 	_, probs = Doc(deep)
-	if len(probs) != 1 || len(probs[0].Ptr) != MaxDepth+1 || probs[0].Found != fmt.Sprintf("a value nested more than %d levels deep", MaxDepth) {
+	if len(probs) != 1 || len(probs[0].Ptr) != maxDepth+1 || probs[0].Found != fmt.Sprintf("a value nested more than %d levels deep", maxDepth) {
 		t.Errorf("deep: %d problems, %+v", len(probs), probs)
 	}
 
 	var many strings.Builder
 	many.WriteString(`{"enum": [0`)
-	for i := range MaxValues {
+	for i := range maxValues {
 		fmt.Fprintf(&many, ",%d", i)
 	}
 	many.WriteString("]}")
 	big := node(t, many.String())
 	_, probs = Doc(big)
 	if len(probs) != 1 || probs[0].Node != big || probs[0].Ptr != nil ||
-		probs[0].Text() != fmt.Sprintf("found a parameter schema of more than %d values, expected a smaller one", MaxValues) {
+		probs[0].Text() != fmt.Sprintf("found a parameter schema of more than %d values, expected a smaller one", maxValues) {
 		t.Errorf("large: %+v", probs)
 	}
 }
@@ -85,7 +85,7 @@ func TestResolve(t *testing.T) {
 		"other.json#/$defs/a": nil,
 		"":                    nil,
 	} {
-		if got := Resolve(root, ref); got != want {
+		if got := resolve(root, ref); got != want {
 			t.Errorf("Resolve(%q) = %v, want %v", ref, got, want)
 		}
 	}

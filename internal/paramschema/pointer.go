@@ -19,10 +19,10 @@ type Resolver struct {
 // NewResolver resolves inside root.
 func NewResolver(root *syntax.Node) *Resolver { return &Resolver{root: root} }
 
-// Resolve is the schema a local reference names ("#", "#/$defs/x",
+// resolve is the schema a local reference names ("#", "#/$defs/x",
 // percent-encoded or not), or nil for anything else: another document, an
 // anchor, a pointer to nothing.
-func Resolve(root *syntax.Node, ref string) *syntax.Node { return NewResolver(root).Resolve(ref) }
+func resolve(root *syntax.Node, ref string) *syntax.Node { return NewResolver(root).Resolve(ref) }
 
 // Resolve is the schema a local reference names, as the function Resolve.
 func (r *Resolver) Resolve(ref string) *syntax.Node {

@@ -37,13 +37,13 @@ func QuoteList(what string, names []string) string {
 	}
 	slices.Sort(q)
 	if len(names) != 1 {
-		what = PluralWord(what)
+		what = pluralWord(what)
 	}
 	return what + " " + strings.Join(q, ", ")
 }
 
-// Article is a JSON type with its article: "a string", "an integer", "null".
-func Article(t string) string {
+// article is a JSON type with its article: "a string", "an integer", "null".
+func article(t string) string {
 	switch t {
 	case "null":
 		return "null"
@@ -53,11 +53,11 @@ func Article(t string) string {
 	return "a " + t
 }
 
-// WantTypes writes the types a "type" keyword wants: "an integer", "a
+// wantTypes writes the types a "type" keyword wants: "an integer", "a
 // string or null" (sorted as lint did, null last as the executor did),
 // "true or false" for a lone boolean (the executor's words), "a schema (an
 // object or boolean)".
-func WantTypes(types []string) string {
+func wantTypes(types []string) string {
 	w := slices.Clone(types)
 	slices.SortFunc(w, func(a, b string) int {
 		if (a == "null") != (b == "null") {
@@ -75,9 +75,9 @@ func WantTypes(types []string) string {
 		return "a schema (an object or boolean)"
 	}
 	for i, t := range w {
-		w[i] = Article(t)
+		w[i] = article(t)
 	}
-	return JoinOr(w)
+	return joinOr(w)
 }
 
 // Compact is a value as compact JSON (fmt's form for what JSON cannot
@@ -128,11 +128,11 @@ func TypeNote(v any) string {
 	case []any, map[string]any, nil:
 		return ""
 	}
-	return " (" + Article(TypeOf(v)) + ")"
+	return " (" + article(typeOf(v)) + ")"
 }
 
-// TypeOf is the JSON type of a plain value, "integer" for whole numbers.
-func TypeOf(v any) string {
+// typeOf is the JSON type of a plain value, "integer" for whole numbers.
+func typeOf(v any) string {
 	switch v := v.(type) {
 	case nil:
 		return "null"
@@ -148,7 +148,7 @@ func TypeOf(v any) string {
 	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
 		return "integer"
 	case float32:
-		return TypeOf(float64(v))
+		return typeOf(float64(v))
 	case float64:
 		if v == math.Trunc(v) && !math.IsInf(v, 0) {
 			return "integer"
@@ -162,10 +162,10 @@ func TypeOf(v any) string {
 	return "value"
 }
 
-// SameType says whether two plain values have the same JSON type, an
+// sameType says whether two plain values have the same JSON type, an
 // integer being a number.
-func SameType(a, b any) bool {
-	ta, tb := TypeOf(a), TypeOf(b)
+func sameType(a, b any) bool {
+	ta, tb := typeOf(a), typeOf(b)
 	if ta == "integer" {
 		ta = "number"
 	}
@@ -175,34 +175,34 @@ func SameType(a, b any) bool {
 	return ta == tb
 }
 
-// JoinOr writes "a", "a or b", "a, b or c".
-func JoinOr(s []string) string {
+// joinOr writes "a", "a or b", "a, b or c".
+func joinOr(s []string) string {
 	if len(s) <= 1 {
 		return strings.Join(s, "")
 	}
 	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
 
-// Plural writes "1 property", "2 properties".
-func Plural(n int, what string) string {
+// plural writes "1 property", "2 properties".
+func plural(n int, what string) string {
 	if n == 1 {
 		return "1 " + what
 	}
-	return strconv.Itoa(n) + " " + PluralWord(what)
+	return strconv.Itoa(n) + " " + pluralWord(what)
 }
 
-// PluralWord is the plural of an English noun of the kinds schema messages
+// pluralWord is the plural of an English noun of the kinds schema messages
 // use (item, property, entry).
-func PluralWord(w string) string {
+func pluralWord(w string) string {
 	if strings.HasSuffix(w, "y") {
 		return w[:len(w)-1] + "ies"
 	}
 	return w + "s"
 }
 
-// Rat writes a schema bound (the validator keeps them as big.Rat): integers
+// rat writes a schema bound (the validator keeps them as big.Rat): integers
 // exactly, other numbers in the shortest float form.
-func Rat(r *big.Rat) string {
+func rat(r *big.Rat) string {
 	if r == nil {
 		return "?"
 	}

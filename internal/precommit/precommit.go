@@ -17,9 +17,9 @@ import (
 // files that are not items are skipped rather than refused.
 func Hook(getenv func(string) string) bool { return getenv("PRE_COMMIT") == "1" }
 
-// Self is what the process knows of how it was started; Process gives
+// self is what the process knows of how it was started; Process gives
 // the running process's, a test its own.
-type Self struct {
+type self struct {
 	Arg0       string                       // os.Args[0]
 	LookPath   func(string) (string, error) // exec.LookPath
 	Executable func() (string, error)       // os.Executable
@@ -27,20 +27,20 @@ type Self struct {
 }
 
 // Process is the running process's Self.
-func Process() Self {
-	return Self{Arg0: os.Args[0], LookPath: exec.LookPath, Executable: os.Executable, Home: os.UserHomeDir}
+func Process() self {
+	return self{Arg0: os.Args[0], LookPath: exec.LookPath, Executable: os.Executable, Home: os.UserHomeDir}
 }
 
 // Path is the running binary as it was started: Arg0 when it is a path
 // (pre-commit starts hooks by their full path), else found on PATH, else
 // what the system says; "" when none knows. A path in the home folder is
 // written ~/…, which every shell expands.
-func (s Self) Path() string {
+func (s self) Path() string {
 	return s.homeRelative(s.executable())
 }
 
 // executable is the binary's absolute path, or "".
-func (s Self) executable() string {
+func (s self) executable() string {
 	arg := s.Arg0
 	if strings.ContainsRune(arg, filepath.Separator) {
 		if abs, err := filepath.Abs(arg); err == nil {
@@ -60,7 +60,7 @@ func (s Self) executable() string {
 }
 
 // homeRelative writes p, when it is in the home folder, as ~/….
-func (s Self) homeRelative(p string) string {
+func (s self) homeRelative(p string) string {
 	if p == "" {
 		return ""
 	}

@@ -25,16 +25,16 @@ func TestPath(t *testing.T) {
 	bin := filepath.Join(home, ".cache", "pre-commit", "repo1", "bin", "rye")
 	for _, c := range []struct {
 		name string
-		self Self
+		self self
 		want string
 	}{
-		{"a path in the home folder", Self{Arg0: bin, LookPath: noPath, Executable: noExe, Home: homeIs(home)}, "~/.cache/pre-commit/repo1/bin/rye"},
-		{"a path elsewhere", Self{Arg0: "/opt/rye/bin/rye", LookPath: noPath, Executable: noExe, Home: homeIs(home)}, "/opt/rye/bin/rye"},
-		{"no home folder", Self{Arg0: bin, LookPath: noPath, Executable: noExe, Home: homeIs("")}, bin},
-		{"the home folder's parent", Self{Arg0: filepath.Dir(home) + "/rye", LookPath: noPath, Executable: noExe, Home: homeIs(home)}, filepath.Dir(home) + "/rye"},
-		{"a name on PATH", Self{Arg0: "rye", LookPath: func(string) (string, error) { return "/usr/local/bin/rye", nil }, Executable: noExe, Home: homeIs(home)}, "/usr/local/bin/rye"},
-		{"what the system says", Self{Arg0: "rye", LookPath: noPath, Executable: func() (string, error) { return bin, nil }, Home: homeIs(home)}, "~/.cache/pre-commit/repo1/bin/rye"},
-		{"nobody knows", Self{Arg0: "rye", LookPath: noPath, Executable: noExe, Home: homeIs(home)}, ""},
+		{"a path in the home folder", self{Arg0: bin, LookPath: noPath, Executable: noExe, Home: homeIs(home)}, "~/.cache/pre-commit/repo1/bin/rye"},
+		{"a path elsewhere", self{Arg0: "/opt/rye/bin/rye", LookPath: noPath, Executable: noExe, Home: homeIs(home)}, "/opt/rye/bin/rye"},
+		{"no home folder", self{Arg0: bin, LookPath: noPath, Executable: noExe, Home: homeIs("")}, bin},
+		{"the home folder's parent", self{Arg0: filepath.Dir(home) + "/rye", LookPath: noPath, Executable: noExe, Home: homeIs(home)}, filepath.Dir(home) + "/rye"},
+		{"a name on PATH", self{Arg0: "rye", LookPath: func(string) (string, error) { return "/usr/local/bin/rye", nil }, Executable: noExe, Home: homeIs(home)}, "/usr/local/bin/rye"},
+		{"what the system says", self{Arg0: "rye", LookPath: noPath, Executable: func() (string, error) { return bin, nil }, Home: homeIs(home)}, "~/.cache/pre-commit/repo1/bin/rye"},
+		{"nobody knows", self{Arg0: "rye", LookPath: noPath, Executable: noExe, Home: homeIs(home)}, ""},
 	} {
 		if got := c.self.Path(); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)

@@ -36,8 +36,8 @@ import (
 	"github.com/ryekit/rye/internal/sshsig"
 )
 
-// Namespace is the SSHSIG namespace of release signatures.
-const Namespace = "rye-release"
+// namespace is the SSHSIG namespace of release signatures.
+const namespace = "rye-release"
 
 // Principal is the principals field of every release key line: the
 // identity ssh-keygen -Y verify -I checks.
@@ -47,15 +47,15 @@ const Principal = "rye-release"
 // messages and for the install script, which reads the same file.
 const PinnedFile = "internal/releasesig/allowed_signers"
 
-// MaxChecksums bounds the checksums file: a release lists a few dozen
+// maxChecksums bounds the checksums file: a release lists a few dozen
 // files, about 100 bytes each.
-const MaxChecksums = 1 << 20
+const maxChecksums = 1 << 20
 
 //go:embed allowed_signers
 var pinned []byte
 
-// Signer is a key that may sign releases.
-type Signer struct {
+// signer is a key that may sign releases.
+type signer struct {
 	Principal string
 	Key       ed25519.PublicKey
 	Line      int // in the allowed_signers file
@@ -66,8 +66,8 @@ var ErrNoKey = errors.New("no release key: the file has no key line")
 
 // Pinned returns the keys compiled into this rye (PinnedFile of the source
 // it was built from).
-func Pinned() ([]Signer, error) {
-	s, err := ParseSigners(pinned)
+func Pinned() ([]signer, error) {
+	s, err := parseSigners(pinned)
 	if err != nil {
 		return nil, fmt.Errorf("%s (compiled into this rye): %w", PinnedFile, err)
 	}
@@ -75,29 +75,29 @@ func Pinned() ([]Signer, error) {
 }
 
 // ReadSigners reads the allowed_signers file at path (rye version verify
-// --signers FILE) with ParseSigners; an error it finds in the file names
+// --signers FILE) with parseSigners; an error it finds in the file names
 // the file.
-func ReadSigners(path string) ([]Signer, error) {
+func ReadSigners(path string) ([]signer, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	s, err := ParseSigners(data)
+	s, err := parseSigners(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return s, nil
 }
 
-// ParseSigners reads an allowed_signers file of release keys: one key per
+// parseSigners reads an allowed_signers file of release keys: one key per
 // line, as principals, options, key type, base64 key and an optional
 // comment; blank lines and # comments are skipped. A line that ssh-keygen
 // would read differently from rye (any option other than namespaces, a
 // namespaces option without rye-release, no namespaces option at all, a key
 // that is not Ed25519) is an error that names the line; a file without a
 // key is ErrNoKey.
-func ParseSigners(data []byte) ([]Signer, error) {
-	var out []Signer
+func parseSigners(data []byte) ([]signer, error) {
+	var out []signer
 	for i, line := range strings.Split(string(data), "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
@@ -118,96 +118,96 @@ func ParseSigners(data []byte) ([]Signer, error) {
 
 const signerForm = `write principals namespaces="rye-release" ssh-ed25519 AAAA... (a line of an OpenSSH allowed_signers file)`
 
-func parseSigner(line string) (Signer, error) {
+func parseSigner(line string) (signer, error) {
 	i := strings.IndexFunc(line, unicode.IsSpace)
 	if i <= 0 || strings.HasPrefix(line, `"`) {
-		return Signer{}, errors.New("not a key line: " + signerForm)
+		return signer{}, errors.New("not a key line: " + signerForm)
 	}
 	principal := line[:i]
 	if strings.HasPrefix(principal, "ssh-") || strings.HasPrefix(principal, "ecdsa-") || strings.HasPrefix(principal, "sk-") {
-		return Signer{}, errors.New("not a key line (no principals before the key): " + signerForm)
+		return signer{}, errors.New("not a key line (no principals before the key): " + signerForm)
 	}
 	// ssh-keygen -Y verify is told -I rye-release by every script: a
 	// line for another principal would verify in rye and not there.
 	if principal != Principal {
-		return Signer{}, fmt.Errorf("principals %.40q: every release key line starts with %s (tell keys apart in the comment at the end)", principal, Principal)
+		return signer{}, fmt.Errorf("principals %.40q: every release key line starts with %s (tell keys apart in the comment at the end)", principal, Principal)
 	}
 	// The rest is an authorized_keys line: options, type, key, comment.
 	key, _, options, rest, err := ssh.ParseAuthorizedKey([]byte(strings.TrimSpace(line[i:])))
 	if err != nil {
-		return Signer{}, fmt.Errorf("%v: %s", err, signerForm)
+		return signer{}, fmt.Errorf("%v: %s", err, signerForm)
 	}
 	if len(rest) != 0 {
-		return Signer{}, errors.New("more than one key on the line")
+		return signer{}, errors.New("more than one key on the line")
 	}
 	if key.Type() != ssh.KeyAlgoED25519 {
-		return Signer{}, fmt.Errorf("a %s key: release keys are Ed25519 (ssh-keygen -t ed25519)", key.Type())
+		return signer{}, fmt.Errorf("a %s key: release keys are Ed25519 (ssh-keygen -t ed25519)", key.Type())
 	}
 	ck, ok := key.(ssh.CryptoPublicKey)
 	if !ok {
-		return Signer{}, errors.New("cannot read the key")
+		return signer{}, errors.New("cannot read the key")
 	}
 	pub, ok := ck.CryptoPublicKey().(ed25519.PublicKey)
 	if !ok {
-		return Signer{}, errors.New("cannot read the key")
+		return signer{}, errors.New("cannot read the key")
 	}
 	limited := false
 	for _, o := range options {
 		name, value, _ := strings.Cut(o, "=")
 		if !strings.EqualFold(name, "namespaces") {
-			return Signer{}, fmt.Errorf("option %.40q: a release key line has namespaces=%q and no other option", o, Namespace)
+			return signer{}, fmt.Errorf("option %.40q: a release key line has namespaces=%q and no other option", o, namespace)
 		}
 		value = strings.Trim(value, `"`)
-		if !slices.Contains(strings.Split(value, ","), Namespace) {
-			return Signer{}, fmt.Errorf("namespaces=%q does not include %s: the key could not sign releases", value, Namespace)
+		if !slices.Contains(strings.Split(value, ","), namespace) {
+			return signer{}, fmt.Errorf("namespaces=%q does not include %s: the key could not sign releases", value, namespace)
 		}
 		limited = true
 	}
 	if !limited {
-		return Signer{}, fmt.Errorf("the key is not limited to release signatures: add namespaces=%q before the key type", Namespace)
+		return signer{}, fmt.Errorf("the key is not limited to release signatures: add namespaces=%q before the key type", namespace)
 	}
-	return Signer{Principal: principal, Key: pub}, nil
+	return signer{Principal: principal, Key: pub}, nil
 }
 
-// VerifySignature checks that armored is a signature of checksums, for
+// verifySignature checks that armored is a signature of checksums, for
 // Namespace, by one of signers, and returns that signer.
-func VerifySignature(checksums, armored []byte, signers []Signer) (Signer, error) {
+func verifySignature(checksums, armored []byte, signers []signer) (signer, error) {
 	sig, err := sshsig.Parse(armored)
 	if err != nil {
-		return Signer{}, err
+		return signer{}, err
 	}
-	if sig.Namespace != Namespace {
-		return Signer{}, fmt.Errorf("the signature is for namespace %q, not %s: it does not sign a rye release", sig.Namespace, Namespace)
+	if sig.Namespace != namespace {
+		return signer{}, fmt.Errorf("the signature is for namespace %q, not %s: it does not sign a rye release", sig.Namespace, namespace)
 	}
 	for _, s := range signers {
 		if bytes.Equal(s.Key, sig.PublicKey) {
-			if err := sig.Verify(s.Key, Namespace, bytes.NewReader(checksums)); err != nil {
-				return Signer{}, err
+			if err := sig.Verify(s.Key, namespace, bytes.NewReader(checksums)); err != nil {
+				return signer{}, err
 			}
 			return s, nil
 		}
 	}
-	return Signer{}, fmt.Errorf("%w: it was made by key %s, which is not a release key", sshsig.ErrBadSignature, sshsig.Fingerprint(sig.PublicKey))
+	return signer{}, fmt.Errorf("%w: it was made by key %s, which is not a release key", sshsig.ErrBadSignature, sshsig.Fingerprint(sig.PublicKey))
 }
 
-// Checksums is a parsed checksums file: the SHA-256 of each file of a
+// checksums is a parsed checksums file: the SHA-256 of each file of a
 // release, by file name (what sha256sum writes and sha256sum -c reads).
-type Checksums struct {
+type checksums struct {
 	Names []string // in file order
 	sums  map[string]string
 }
 
-// ParseChecksums reads a checksums file: lines of 64 lowercase hex
+// parseChecksums reads a checksums file: lines of 64 lowercase hex
 // digits, two spaces and a file name (no folder, no control character),
 // each name once. Anything else is an error that names the line.
-func ParseChecksums(data []byte) (*Checksums, error) {
-	if len(data) > MaxChecksums {
-		return nil, fmt.Errorf("%d bytes: a checksums file has at most %d", len(data), MaxChecksums)
+func parseChecksums(data []byte) (*checksums, error) {
+	if len(data) > maxChecksums {
+		return nil, fmt.Errorf("%d bytes: a checksums file has at most %d", len(data), maxChecksums)
 	}
 	if len(data) == 0 || data[len(data)-1] != '\n' {
 		return nil, errors.New("empty, or the last line does not end with a newline")
 	}
-	c := &Checksums{sums: map[string]string{}}
+	c := &checksums{sums: map[string]string{}}
 	for i, line := range strings.Split(string(data[:len(data)-1]), "\n") {
 		sum, name, ok := strings.Cut(line, "  ")
 		if !ok || len(sum) != sha256.Size*2 || strings.Trim(sum, "0123456789abcdef") != "" {
@@ -237,15 +237,15 @@ func checkName(name string) error {
 	return nil
 }
 
-// ErrNotListed is the error of a file the checksums file does not list.
-var ErrNotListed = errors.New("not listed in the checksums file")
+// errNotListed is the error of a file the checksums file does not list.
+var errNotListed = errors.New("not listed in the checksums file")
 
 // Check hashes r and compares it with the checksum of name; it returns
 // the file's SHA-256 in hex.
-func (c *Checksums) Check(name string, r io.Reader) (string, error) {
+func (c *checksums) Check(name string, r io.Reader) (string, error) {
 	want, ok := c.sums[name]
 	if !ok {
-		return "", fmt.Errorf("%s: %w", name, ErrNotListed)
+		return "", fmt.Errorf("%s: %w", name, errNotListed)
 	}
 	h := sha256.New()
 	if _, err := io.Copy(h, r); err != nil {

@@ -50,7 +50,7 @@ func TestParseSigners(t *testing.T) {
 	k := keyText(testKey(0))
 	good := "# release keys\n\nrye-release namespaces=\"rye-release\" " + k + " first key\n" +
 		"rye-release namespaces=\"file,rye-release\" " + keyText(testKey(0x20)) + " old key\n"
-	s, err := ParseSigners([]byte(good))
+	s, err := parseSigners([]byte(good))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestParseSigners(t *testing.T) {
 		"other principal":   {`alice@example.com namespaces="rye-release" ` + k, "starts with rye-release"},
 		"garbage":           {"rye-release namespaces=\"rye-release\" ssh-ed25519 !!!", "allowed_signers"},
 	} {
-		_, err := ParseSigners([]byte("# x\n" + tc.in + "\n"))
+		_, err := parseSigners([]byte("# x\n" + tc.in + "\n"))
 		if err == nil || !strings.Contains(err.Error(), tc.err) {
 			t.Errorf("%s: got %v, want an error with %q", name, err, tc.err)
 			continue
@@ -82,7 +82,7 @@ func TestParseSigners(t *testing.T) {
 
 func TestVerifySignature(t *testing.T) {
 	release, other := testKey(0), testKey(0x20)
-	signers, err := ParseSigners([]byte(`rye-release namespaces="rye-release" ` + keyText(release) + "\n"))
+	signers, err := parseSigners([]byte(`rye-release namespaces="rye-release" ` + keyText(release) + "\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestVerifySignature(t *testing.T) {
 		}
 		return s.Marshal()
 	}
-	got, err := VerifySignature(sums, sign(release, Namespace, sums), signers)
+	got, err := verifySignature(sums, sign(release, namespace, sums), signers)
 	if err != nil || got.Principal != "rye-release" {
 		t.Fatalf("a good signature: %+v, %v", got, err)
 	}
@@ -103,12 +103,12 @@ func TestVerifySignature(t *testing.T) {
 		sums, sig []byte
 		err       string
 	}{
-		"tampered checksums": {tampered, sign(release, Namespace, sums), "the signed file or the signature was changed"},
-		"other key":          {sums, sign(other, Namespace, sums), "which is not a release key"},
+		"tampered checksums": {tampered, sign(release, namespace, sums), "the signed file or the signature was changed"},
+		"other key":          {sums, sign(other, namespace, sums), "which is not a release key"},
 		"other namespace":    {sums, sign(release, "git", sums), `namespace "git"`},
 		"not a signature":    {sums, []byte("hello\n"), "not an SSH signature"},
 	} {
-		_, err := VerifySignature(tc.sums, tc.sig, signers)
+		_, err := verifySignature(tc.sums, tc.sig, signers)
 		if err == nil || !strings.Contains(err.Error(), tc.err) {
 			t.Errorf("%s: got %v, want an error with %q", name, err, tc.err)
 		}
@@ -117,7 +117,7 @@ func TestVerifySignature(t *testing.T) {
 
 func TestChecksums(t *testing.T) {
 	a := "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" // sha256("abc")
-	c, err := ParseChecksums([]byte(a + "  rye_1.0.0_linux_amd64.tar.gz\n" + strings.Repeat("0", 64) + "  rye_1.0.0_windows_arm64.zip\n"))
+	c, err := parseChecksums([]byte(a + "  rye_1.0.0_linux_amd64.tar.gz\n" + strings.Repeat("0", 64) + "  rye_1.0.0_windows_arm64.zip\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestChecksums(t *testing.T) {
 	if _, err := c.Check("rye_1.0.0_linux_amd64.tar.gz", strings.NewReader("abd")); err == nil || !strings.Contains(err.Error(), "was changed or damaged") {
 		t.Errorf("a changed file: %v", err)
 	}
-	if _, err := c.Check("rye_1.0.0_linux_386.tar.gz", strings.NewReader("abc")); !errors.Is(err, ErrNotListed) {
+	if _, err := c.Check("rye_1.0.0_linux_386.tar.gz", strings.NewReader("abc")); !errors.Is(err, errNotListed) {
 		t.Errorf("an unlisted file: %v", err)
 	}
 
@@ -147,11 +147,11 @@ func TestChecksums(t *testing.T) {
 		"twice":        {a + "  x\n" + a + "  x\n", "line 2: x is listed twice"},
 		"blank line":   {a + "  x\n\n", "line 2: not <64"},
 		"binary mode":  {a + " *x\n", "line 1: not <64"},
-		"too big":      {strings.Repeat("a", MaxChecksums+1), "at most"},
+		"too big":      {strings.Repeat("a", maxChecksums+1), "at most"},
 		"empty name":   {a + "  \n", `file name ""`},
 		"invalid utf8": {a + "  \xff\n", "invalid UTF-8"},
 	} {
-		_, err := ParseChecksums([]byte(tc.in))
+		_, err := parseChecksums([]byte(tc.in))
 		if err == nil || !strings.Contains(err.Error(), tc.err) {
 			t.Errorf("%s: got %v, want an error with %q", name, err, tc.err)
 		}
@@ -161,7 +161,7 @@ func TestChecksums(t *testing.T) {
 func FuzzParseChecksums(f *testing.F) {
 	f.Add([]byte(strings.Repeat("0", 64) + "  rye_1.0.0_linux_amd64.tar.gz\n"))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		c, err := ParseChecksums(in)
+		c, err := parseChecksums(in)
 		if err != nil {
 			return
 		}
@@ -169,7 +169,7 @@ func FuzzParseChecksums(f *testing.F) {
 			if checkName(n) != nil {
 				t.Fatalf("accepted name %q", n)
 			}
-			if _, err := c.Check(n, strings.NewReader("")); err != nil && errors.Is(err, ErrNotListed) {
+			if _, err := c.Check(n, strings.NewReader("")); err != nil && errors.Is(err, errNotListed) {
 				t.Fatalf("a listed name is not found: %q", n)
 			}
 		}
@@ -179,7 +179,7 @@ func FuzzParseChecksums(f *testing.F) {
 func FuzzParseSigners(f *testing.F) {
 	f.Add([]byte(`rye-release namespaces="rye-release" ` + keyText(testKey(0)) + " comment\n"))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		s, err := ParseSigners(in)
+		s, err := parseSigners(in)
 		if err != nil {
 			return
 		}

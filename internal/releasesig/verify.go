@@ -15,7 +15,7 @@ type Request struct {
 	Checksums string   // the checksums file
 	Signature string   // its signature; "" is Checksums + ".sig"
 	Files     []string // files to check against it (archives, SBOMs)
-	Signers   []Signer // nil: the pinned keys
+	Signers   []signer // nil: the pinned keys
 }
 
 // Report is what Verify found. Signer is set once the signature verified;
@@ -23,13 +23,13 @@ type Request struct {
 type Report struct {
 	Checksums string
 	Signature string
-	Signer    Signer
+	Signer    signer
 	Listed    int // files the checksums file lists
-	Files     []FileResult
+	Files     []fileResult
 }
 
-// FileResult is one file's check.
-type FileResult struct {
+// fileResult is one file's check.
+type fileResult struct {
 	Path   string
 	SHA256 string // "" when the file is not listed
 	Err    error  // nil: the file is the one the signed checksums file lists
@@ -75,7 +75,7 @@ func Verify(req Request) (*Report, error) {
 	if rep.Signature == "" {
 		rep.Signature = req.Checksums + ".sig"
 	}
-	sums, err := readBounded(req.Checksums, MaxChecksums)
+	sums, err := readBounded(req.Checksums, maxChecksums)
 	if err != nil {
 		return nil, err
 	}
@@ -83,23 +83,23 @@ func Verify(req Request) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w (the signature of %s; --signature names another file)", err, req.Checksums)
 	}
-	if rep.Signer, err = VerifySignature(sums, armored, signers); err != nil {
+	if rep.Signer, err = verifySignature(sums, armored, signers); err != nil {
 		return nil, &Failure{Path: rep.Signature, Err: err}
 	}
-	c, err := ParseChecksums(sums)
+	c, err := parseChecksums(sums)
 	if err != nil {
 		return nil, &Failure{Path: req.Checksums, Err: err}
 	}
 	rep.Listed = len(c.Names)
 	for _, p := range req.Files {
-		r := FileResult{Path: p}
+		r := fileResult{Path: p}
 		f, err := os.Open(p)
 		if err != nil {
 			return nil, err
 		}
 		r.SHA256, r.Err = c.Check(filepath.Base(p), f)
 		f.Close()
-		if errors.Is(r.Err, ErrNotListed) {
+		if errors.Is(r.Err, errNotListed) {
 			r.SHA256 = ""
 		}
 		rep.Files = append(rep.Files, r)
@@ -124,20 +124,20 @@ func readBounded(path string, limit int64) ([]byte, error) {
 	return data, nil
 }
 
-// Document is the report as rye version verify --json prints it
+// document is the report as rye version verify --json prints it
 // (docs/json/version-verify.schema.json).
-type Document struct {
+type document struct {
 	Checksums string         `json:"checksums"`
 	Signature string         `json:"signature"`
 	Signer    string         `json:"signer"`
 	Key       string         `json:"key"`
 	Listed    int            `json:"listed"`
-	Files     []DocumentFile `json:"files"`
+	Files     []documentFile `json:"files"`
 	OK        bool           `json:"ok"`
 }
 
-// DocumentFile is one file of a Document.
-type DocumentFile struct {
+// documentFile is one file of a Document.
+type documentFile struct {
 	Path   string `json:"path"`
 	SHA256 string `json:"sha256,omitempty"`
 	OK     bool   `json:"ok"`
@@ -145,10 +145,10 @@ type DocumentFile struct {
 }
 
 // Document is the report's JSON document.
-func (r *Report) Document() *Document {
-	d := &Document{Checksums: r.Checksums, Signature: r.Signature, Signer: r.Signer.Principal, Key: sshsig.Fingerprint(r.Signer.Key), Listed: r.Listed, Files: []DocumentFile{}, OK: r.OK()}
+func (r *Report) Document() *document {
+	d := &document{Checksums: r.Checksums, Signature: r.Signature, Signer: r.Signer.Principal, Key: sshsig.Fingerprint(r.Signer.Key), Listed: r.Listed, Files: []documentFile{}, OK: r.OK()}
 	for _, f := range r.Files {
-		df := DocumentFile{Path: f.Path, SHA256: f.SHA256, OK: f.Err == nil}
+		df := documentFile{Path: f.Path, SHA256: f.SHA256, OK: f.Err == nil}
 		if f.Err != nil {
 			df.Error = f.Err.Error()
 		}

@@ -21,14 +21,14 @@ func TestVerify(t *testing.T) {
 		return p
 	}
 	release := testKey(0)
-	signers, err := ParseSigners([]byte(`rye-release namespaces="rye-release" ` + keyText(release) + "\n"))
+	signers, err := parseSigners([]byte(`rye-release namespaces="rye-release" ` + keyText(release) + "\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	archive := write("rye_1.0.0_linux_amd64.tar.gz", "abc")
 	sums := "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  rye_1.0.0_linux_amd64.tar.gz\n"
 	checksums := write("checksums.txt", sums)
-	sig, err := sshsig.Sign(release, Namespace, strings.NewReader(sums))
+	sig, err := sshsig.Sign(release, namespace, strings.NewReader(sums))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestVerify(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Signer.Principal != "rye-release" || rep.Listed != 1 || len(rep.Files) != 2 || rep.Files[0].Err != nil || !errors.Is(rep.Files[1].Err, ErrNotListed) || rep.OK() {
+	if rep.Signer.Principal != "rye-release" || rep.Listed != 1 || len(rep.Files) != 2 || rep.Files[0].Err != nil || !errors.Is(rep.Files[1].Err, errNotListed) || rep.OK() {
 		t.Fatalf("report %+v", rep)
 	}
 

@@ -40,32 +40,32 @@ const (
 	armorEnd   = "-----END SSH SIGNATURE-----"
 	keyType    = "ssh-ed25519"
 
-	// MaxArmored bounds the armored signature Parse reads: an Ed25519
+	// maxArmored bounds the armored signature Parse reads: an Ed25519
 	// signature is about 300 bytes armored, so anything near this is not
 	// one.
-	MaxArmored = 16 << 10
+	maxArmored = 16 << 10
 )
 
 // Hash algorithms a signature may use; ssh-keygen signs with sha512.
 const (
-	SHA256 = "sha256"
-	SHA512 = "sha512"
+	shA256 = "sha256"
+	shA512 = "sha512"
 )
 
-// Signature is a parsed SSHSIG signature.
-type Signature struct {
+// signature is a parsed SSHSIG signature.
+type signature struct {
 	PublicKey     ed25519.PublicKey // the key that made it, as the signature states (never trusted by itself)
 	Namespace     string
-	HashAlgorithm string // SHA256 or SHA512
+	HashAlgorithm string // shA256 or shA512
 	Sig           []byte // the Ed25519 signature, 64 bytes
 }
 
 // Parse reads an armored signature (a .sig file ssh-keygen -Y sign
 // writes). Blank space around the armor and at the ends of its lines is
 // ignored; anything else outside it is an error.
-func Parse(armored []byte) (*Signature, error) {
-	if len(armored) > MaxArmored {
-		return nil, fmt.Errorf("%d bytes: larger than any SSH signature (%d bytes at most)", len(armored), MaxArmored)
+func Parse(armored []byte) (*signature, error) {
+	if len(armored) > maxArmored {
+		return nil, fmt.Errorf("%d bytes: larger than any SSH signature (%d bytes at most)", len(armored), maxArmored)
 	}
 	lines := strings.Split(strings.TrimSpace(string(armored)), "\n")
 	for i := range lines {
@@ -82,11 +82,11 @@ func Parse(armored []byte) (*Signature, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the SSH signature is not valid base64: %v", err)
 	}
-	return ParseBlob(blob)
+	return parseBlob(blob)
 }
 
-// ParseBlob reads the binary SSHSIG blob inside the armor.
-func ParseBlob(blob []byte) (*Signature, error) {
+// parseBlob reads the binary SSHSIG blob inside the armor.
+func parseBlob(blob []byte) (*signature, error) {
 	if !bytes.HasPrefix(blob, []byte(magic)) {
 		return nil, errors.New("not an SSHSIG blob (no SSHSIG preamble)")
 	}
@@ -127,8 +127,8 @@ func ParseBlob(blob []byte) (*Signature, error) {
 	if len(reserved) != 0 {
 		return nil, errors.New("the signature's reserved field is not empty")
 	}
-	if a := string(alg); a != SHA256 && a != SHA512 {
-		return nil, fmt.Errorf("hash algorithm %.40q: only %s and %s are defined", a, SHA256, SHA512)
+	if a := string(alg); a != shA256 && a != shA512 {
+		return nil, fmt.Errorf("hash algorithm %.40q: only %s and %s are defined", a, shA256, shA512)
 	}
 	pub, err := parseEd25519(pubBlob, "public key", ed25519.PublicKeySize)
 	if err != nil {
@@ -138,7 +138,7 @@ func ParseBlob(blob []byte) (*Signature, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Signature{PublicKey: pub, Namespace: string(ns), HashAlgorithm: string(alg), Sig: sig}, nil
+	return &signature{PublicKey: pub, Namespace: string(ns), HashAlgorithm: string(alg), Sig: sig}, nil
 }
 
 // parseEd25519 reads an SSH public key or signature blob: the string
@@ -164,7 +164,7 @@ func parseEd25519(blob []byte, what string, size int) ([]byte, error) {
 
 // Marshal writes the signature armored, as ssh-keygen -Y sign does (lines
 // of 70 characters, a final newline).
-func (s *Signature) Marshal() []byte {
+func (s *signature) Marshal() []byte {
 	b64 := base64.StdEncoding.EncodeToString(s.Blob())
 	var out strings.Builder
 	out.WriteString(armorBegin + "\n")
@@ -177,7 +177,7 @@ func (s *Signature) Marshal() []byte {
 }
 
 // Blob is the binary SSHSIG blob.
-func (s *Signature) Blob() []byte {
+func (s *signature) Blob() []byte {
 	var b []byte
 	b = append(b, magic...)
 	b = binary.BigEndian.AppendUint32(b, sigVersion)
@@ -195,7 +195,7 @@ func ed25519Blob(v []byte) []byte {
 
 // Sign signs message for namespace with signer, an Ed25519 key (a key
 // file's, or ssh-agent's), hashing it with SHA-512 as ssh-keygen does.
-func Sign(signer crypto.Signer, namespace string, message io.Reader) (*Signature, error) {
+func Sign(signer crypto.Signer, namespace string, message io.Reader) (*signature, error) {
 	pub, ok := signer.Public().(ed25519.PublicKey)
 	if !ok {
 		return nil, fmt.Errorf("the key is a %T, not an Ed25519 key", signer.Public())
@@ -203,7 +203,7 @@ func Sign(signer crypto.Signer, namespace string, message io.Reader) (*Signature
 	if namespace == "" {
 		return nil, errors.New("an SSH signature needs a namespace")
 	}
-	data, err := signedData(namespace, SHA512, message)
+	data, err := signedData(namespace, shA512, message)
 	if err != nil {
 		return nil, err
 	}
@@ -214,7 +214,7 @@ func Sign(signer crypto.Signer, namespace string, message io.Reader) (*Signature
 	if !ed25519.Verify(pub, data, sig) {
 		return nil, errors.New("the key made a signature that does not verify against its own public key")
 	}
-	return &Signature{PublicKey: pub, Namespace: namespace, HashAlgorithm: SHA512, Sig: sig}, nil
+	return &signature{PublicKey: pub, Namespace: namespace, HashAlgorithm: shA512, Sig: sig}, nil
 }
 
 // ErrBadSignature is the error of a signature that does not verify.
@@ -223,7 +223,7 @@ var ErrBadSignature = errors.New("the signature does not verify")
 // Verify checks that s is a signature by key, for namespace, over
 // message. The key is the caller's (a pinned key), never the one the
 // signature names: a signature by another key is an error that says so.
-func (s *Signature) Verify(key ed25519.PublicKey, namespace string, message io.Reader) error {
+func (s *signature) Verify(key ed25519.PublicKey, namespace string, message io.Reader) error {
 	if s.Namespace != namespace {
 		return fmt.Errorf("the signature is for namespace %q, not %q: it was made for another purpose", s.Namespace, namespace)
 	}
@@ -240,7 +240,7 @@ func (s *Signature) Verify(key ed25519.PublicKey, namespace string, message io.R
 	return nil
 }
 
-// Fingerprint is the key's OpenSSH fingerprint (SHA256:<base64>), as
+// Fingerprint is the key's OpenSSH fingerprint (shA256:<base64>), as
 // ssh-keygen -l prints it.
 func Fingerprint(key ed25519.PublicKey) string {
 	sum := sha256.Sum256(ed25519Blob(key))
@@ -253,12 +253,12 @@ func Fingerprint(key ed25519.PublicKey) string {
 func signedData(namespace, alg string, message io.Reader) ([]byte, error) {
 	var h hash.Hash
 	switch alg {
-	case SHA256:
+	case shA256:
 		h = sha256.New()
-	case SHA512:
+	case shA512:
 		h = sha512.New()
 	default:
-		return nil, fmt.Errorf("hash algorithm %q: only %s and %s are defined", alg, SHA256, SHA512)
+		return nil, fmt.Errorf("hash algorithm %q: only %s and %s are defined", alg, shA256, shA512)
 	}
 	if _, err := io.Copy(h, message); err != nil {
 		return nil, err

@@ -102,7 +102,7 @@ func TestParseRefuses(t *testing.T) {
 	pub := make([]byte, 32)
 	sig := make([]byte, 64)
 	good := blob(1, keyType, pub, "rye-release", "", "sha512", keyType, sig, nil)
-	if _, err := ParseBlob(good); err != nil {
+	if _, err := parseBlob(good); err != nil {
 		t.Fatalf("the well-formed blob of this test is refused: %v", err)
 	}
 	for name, tc := range map[string]struct {
@@ -124,7 +124,7 @@ func TestParseRefuses(t *testing.T) {
 		"md5":              {armor(blob(1, keyType, pub, "rye-release", "", "md5", keyType, sig, nil)), `"md5"`},
 		"trailing bytes":   {armor(blob(1, keyType, pub, "rye-release", "", "sha512", keyType, sig, []byte{0})), "1 bytes after the signature"},
 		"truncated":        {armor(good[:len(good)-3]), "truncated"},
-		"huge":             {bytes.Repeat([]byte("A"), MaxArmored+1), "larger than any SSH signature"},
+		"huge":             {bytes.Repeat([]byte("A"), maxArmored+1), "larger than any SSH signature"},
 	} {
 		_, err := Parse(tc.in)
 		if err == nil || !strings.Contains(err.Error(), tc.err) {
@@ -236,7 +236,7 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		// What parses, writes back to a blob that parses to the same.
-		again, err := ParseBlob(s.Blob())
+		again, err := parseBlob(s.Blob())
 		if err != nil {
 			t.Fatalf("the blob of a parsed signature does not parse: %v", err)
 		}

@@ -24,42 +24,42 @@ func IsTerminal(w any) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// Terminal is where a prompt asks and reads.
-type Terminal struct {
+// terminal is where a prompt asks and reads.
+type terminal struct {
 	in    *os.File
 	Out   io.Writer
 	close func() error
 }
 
-// ErrNoTerminal is a process with no terminal to ask on.
-var ErrNoTerminal = errors.New("no terminal")
+// errNoTerminal is a process with no terminal to ask on.
+var errNoTerminal = errors.New("no terminal")
 
 // Open returns the user's terminal: /dev/tty, the controlling terminal, as
 // ssh, gpg and minisign use it, so that a prompt reaches the user when
 // standard input and output are pipes (the rye-sign pre-commit hook runs
 // with no terminal on stdin and its output captured); else stdin when it
 // is a terminal (Windows has no /dev/tty), with prompts on stderr. A
-// process with neither gets ErrNoTerminal.
-func Open(stdin io.Reader, stderr io.Writer) (*Terminal, error) {
+// process with neither gets errNoTerminal.
+func Open(stdin io.Reader, stderr io.Writer) (*terminal, error) {
 	if f, err := os.OpenFile("/dev/tty", os.O_RDWR, 0); err == nil {
 		if term.IsTerminal(int(f.Fd())) {
-			return &Terminal{in: f, Out: f, close: f.Close}, nil
+			return &terminal{in: f, Out: f, close: f.Close}, nil
 		}
 		f.Close()
 	}
 	if f, ok := stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		return &Terminal{in: f, Out: stderr, close: func() error { return nil }}, nil
+		return &terminal{in: f, Out: stderr, close: func() error { return nil }}, nil
 	}
-	return nil, ErrNoTerminal
+	return nil, errNoTerminal
 }
 
 // Close closes the terminal when Open opened it.
-func (t *Terminal) Close() error { return t.close() }
+func (t *terminal) Close() error { return t.close() }
 
 // ReadSecret prints prompt and reads a line without echo. If the process
 // is interrupted while echo is off, the terminal is restored before it
 // exits (status 130), so that the shell is not left without echo.
-func (t *Terminal) ReadSecret(prompt string) ([]byte, error) {
+func (t *terminal) ReadSecret(prompt string) ([]byte, error) {
 	fd := int(t.in.Fd())
 	state, err := term.GetState(fd)
 	if err != nil {
@@ -87,11 +87,11 @@ func (t *Terminal) ReadSecret(prompt string) ([]byte, error) {
 	return p, err
 }
 
-// Progress draws one line ("verifying 1,234/5,000"), redrawn in place at
+// progress draws one line ("verifying 1,234/5,000"), redrawn in place at
 // most ten times a second, from delay after it was made (a quick walk
 // prints nothing); it erases itself when the walk is done, so that what
 // follows starts on a clean line.
-type Progress struct {
+type progress struct {
 	mu    sync.Mutex
 	w     io.Writer
 	verb  string
@@ -103,12 +103,12 @@ type Progress struct {
 }
 
 // NewProgress starts a progress line on w, now.
-func NewProgress(w io.Writer, verb string, delay time.Duration, now func() time.Time, count func(int) string) *Progress {
-	return &Progress{w: w, verb: verb, delay: delay, now: now, count: count, start: now()}
+func NewProgress(w io.Writer, verb string, delay time.Duration, now func() time.Time, count func(int) string) *progress {
+	return &progress{w: w, verb: verb, delay: delay, now: now, count: count, start: now()}
 }
 
 // Update is told how many of total are done.
-func (p *Progress) Update(done, total int) {
+func (p *progress) Update(done, total int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	t := p.now()

@@ -17,7 +17,7 @@ import (
 // again), on a pseudo-terminal.
 func TestReadSecretRestoresEchoOnInterrupt(t *testing.T) {
 	if os.Getenv("RYE_TEST_PROMPT_CHILD") == "1" {
-		tm := &Terminal{in: os.Stdin, Out: os.Stdout, close: func() error { return nil }}
+		tm := &terminal{in: os.Stdin, Out: os.Stdout, close: func() error { return nil }}
 		tm.ReadSecret("Secret: ")
 		os.Exit(0) // not reached when interrupted
 	}

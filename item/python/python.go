@@ -29,15 +29,15 @@ import (
 	"github.com/ryekit/rye/item/syntax"
 )
 
-// Module is what Read finds at module level.
-type Module struct {
+// module is what Read finds at module level.
+type module struct {
 	Docstring *syntax.Node // the module docstring (a StringNode), nil when there is none
-	Assigns   []Assign     // every module-level assignment to a single plain name, in source order (and every other module-level binding of a name, without a value)
+	Assigns   []assign     // every module-level assignment to a single plain name, in source order (and every other module-level binding of a name, without a value)
 }
 
-// Assign is one module-level `NAME = expr` (or `NAME: annotation = expr`),
+// assign is one module-level `NAME = expr` (or `NAME: annotation = expr`),
 // or another statement that binds or changes NAME (then Value is nil).
-type Assign struct {
+type assign struct {
 	Name    string
 	NamePos syntax.Pos
 	Value   *syntax.Node // the evaluated literal, nil when the expression is not a literal
@@ -52,11 +52,11 @@ type Assign struct {
 // (unterminated string or triple-quoted string, unbalanced brackets,
 // inconsistent dedent, invalid character outside strings/comments); it
 // never panics on any input.
-func Read(src []byte) (*Module, error) {
+func Read(src []byte) (*module, error) {
 	r := &pyReader{
 		src:    src,
 		lines:  syntax.NewLineIndex(src),
-		mod:    &Module{Assigns: make([]Assign, 0, 16)},
+		mod:    &module{Assigns: make([]assign, 0, 16)},
 		bound:  map[string]int{},
 		meta:   make([]pyVal, 0, 16),
 		budget: pyMaxCopiedNodes,
@@ -70,7 +70,7 @@ func Read(src []byte) (*Module, error) {
 
 // Lookup returns the last assignment to name (Python semantics: a later
 // binding wins), or nil.
-func (m *Module) Lookup(name string) *Assign {
+func (m *module) Lookup(name string) *assign {
 	if m == nil {
 		return nil
 	}
@@ -92,7 +92,7 @@ type pyReader struct {
 	src    []byte
 	lines  *syntax.LineIndex
 	enc    string // the source encoding, from the coding cookie
-	mod    *Module
+	mod    *module
 	bound  map[string]int // name -> index of its last binding in mod.Assigns
 	meta   []pyVal        // what the evaluator knows of each mod.Assigns value
 	budget int            // nodes that name references may still copy
@@ -208,7 +208,7 @@ func (r *pyReader) bindName(toks []pyToken, i, stmt int, reason string) {
 
 // bind records a binding of the name t without a value.
 func (r *pyReader) bind(t pyToken, exprOff int, reason string) {
-	r.record(Assign{
+	r.record(assign{
 		Name:    r.text(t),
 		NamePos: r.pos(t.start),
 		ExprPos: r.pos(exprOff),
@@ -216,7 +216,7 @@ func (r *pyReader) bind(t pyToken, exprOff int, reason string) {
 	}, pyVal{})
 }
 
-func (r *pyReader) record(a Assign, v pyVal) {
+func (r *pyReader) record(a assign, v pyVal) {
 	r.bound[a.Name] = len(r.mod.Assigns)
 	r.mod.Assigns = append(r.mod.Assigns, a)
 	r.meta = append(r.meta, v)
@@ -467,7 +467,7 @@ func (r *pyReader) docstring(toks []pyToken) {
 
 // assign records NAME = value.
 func (r *pyReader) assign(name pyToken, value []pyToken, exprOff int) {
-	a := Assign{Name: r.text(name), NamePos: r.pos(name.start), ExprPos: r.pos(exprOff)}
+	a := assign{Name: r.text(name), NamePos: r.pos(name.start), ExprPos: r.pos(exprOff)}
 	end := exprOff
 	if len(value) > 0 {
 		end = value[len(value)-1].end

@@ -13,7 +13,7 @@ import (
 	"github.com/ryekit/rye/item/syntax"
 )
 
-func readPyFile(t *testing.T, name string) *Module {
+func readPyFile(t *testing.T, name string) *module {
 	t.Helper()
 	src, err := os.ReadFile(filepath.Join("testdata", "python", name))
 	if err != nil {
@@ -28,7 +28,7 @@ func readPyFile(t *testing.T, name string) *Module {
 
 // pyValue returns the value of the last binding of name, failing when it
 // is not a literal.
-func pyValue(t *testing.T, m *Module, name string) *syntax.Node {
+func pyValue(t *testing.T, m *module, name string) *syntax.Node {
 	t.Helper()
 	a := m.Lookup(name)
 	if a == nil {
@@ -49,7 +49,7 @@ func checkPos(t *testing.T, what string, got syntax.Pos, want string) {
 
 // checkReason checks that name is bound to something that is not a
 // literal, for a reason that contains want.
-func checkReason(t *testing.T, m *Module, name, want string) {
+func checkReason(t *testing.T, m *module, name, want string) {
 	t.Helper()
 	a := m.Lookup(name)
 	switch {
@@ -62,7 +62,7 @@ func checkReason(t *testing.T, m *Module, name, want string) {
 	}
 }
 
-func checkPlain(t *testing.T, m *Module, name string, want any) {
+func checkPlain(t *testing.T, m *module, name string, want any) {
 	t.Helper()
 	if got := pyValue(t, m, name).Plain(); !reflect.DeepEqual(got, want) {
 		t.Errorf("%s = %#v, want %#v", name, got, want)
@@ -647,7 +647,7 @@ func TestReadPythonLimits(t *testing.T) {
 }
 
 func TestPyModuleLookupNil(t *testing.T) {
-	var m *Module
+	var m *module
 	if m.Lookup("x") != nil {
 		t.Error("Lookup on nil module")
 	}

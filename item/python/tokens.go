@@ -8,13 +8,13 @@ import "github.com/ryekit/rye/item/syntax"
 // every reader of the file, and no reader is fooled by a "#" inside a
 // string or a quote inside a comment.
 
-// TokenKind is the kind of a Token.
-type TokenKind uint8
+// tokenKind is the kind of a Token.
+type tokenKind uint8
 
 const (
-	Newline TokenKind = iota + 1 // the end of a logical line
+	Newline tokenKind = iota + 1 // the end of a logical line
 	Name                         // an identifier or keyword
-	Number
+	number
 	String  // a whole string literal, prefix and quotes included; an f-string is one token
 	Op      // an operator or delimiter
 	Comment // from "#" to the end of its line
@@ -23,7 +23,7 @@ const (
 // Token is one token of a Python file: its kind and the bytes [Start, End)
 // of the file it spans.
 type Token struct {
-	Kind       TokenKind
+	Kind       tokenKind
 	Start, End int
 	// Level is the indentation depth of the token's logical line: 0 at
 	// module level.
@@ -62,7 +62,7 @@ func Tokens(src []byte) ([]Token, error) {
 	}
 }
 
-var tokenKinds = [...]TokenKind{pyNewline: Newline, pyName: Name, pyNumber: Number, pyString: String, pyOp: Op}
+var tokenKinds = [...]tokenKind{pyNewline: Newline, pyName: Name, pyNumber: number, pyString: String, pyOp: Op}
 
 // StringValue decodes a String token of src (not an f-string): escapes
 // applied, in the file's encoding (its coding cookie), bytes literals as

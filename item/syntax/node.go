@@ -2,9 +2,7 @@ package syntax
 
 import (
 	"encoding/json"
-	"maps"
 	"math"
-	"slices"
 	"strconv"
 )
 
@@ -206,47 +204,6 @@ func (n *Node) appendJSON(b []byte) []byte {
 		return append(b, '}')
 	}
 	return append(b, "null"...)
-}
-
-// FromPlain builds a node tree (without positions) from plain Go values, as
-// decoded from JSON. Map keys are sorted so that the result is deterministic.
-func FromPlain(v any) *Node {
-	switch x := v.(type) {
-	case nil:
-		return &Node{Kind: NullNode}
-	case string:
-		return &Node{Kind: StringNode, Str: x}
-	case bool:
-		return &Node{Kind: BoolNode, Bool: x}
-	case int:
-		return &Node{Kind: IntNode, Int: int64(x)}
-	case int64:
-		return &Node{Kind: IntNode, Int: x}
-	case float64:
-		if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
-			return &Node{Kind: IntNode, Int: int64(x)}
-		}
-		return &Node{Kind: FloatNode, Float: x}
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return &Node{Kind: IntNode, Int: i}
-		}
-		f, _ := x.Float64()
-		return &Node{Kind: FloatNode, Float: f}
-	case []any:
-		n := &Node{Kind: ListNode}
-		for _, it := range x {
-			n.Items = append(n.Items, FromPlain(it))
-		}
-		return n
-	case map[string]any:
-		n := &Node{Kind: MapNode}
-		for _, k := range slices.Sorted(maps.Keys(x)) {
-			n.Fields = append(n.Fields, &Field{Key: k, Value: FromPlain(x[k])})
-		}
-		return n
-	}
-	return &Node{Kind: NullNode}
 }
 
 // Fields of a map node (nil for anything else), for ranging without a

@@ -117,7 +117,7 @@ func prepareUsage(links []executor.Link, err error) error {
 	return nil
 }
 
-// toolHelp prints a tool's parameters from its schema (executor.Help:
+// toolHelp prints a tool's parameters from its schema (the executor's help:
 // read without running anything; labelled when the tool does not verify).
 func (a *app) toolHelp(x *executor.Executor, loc *space.Located) error {
 	h, err := x.Help(loc)
