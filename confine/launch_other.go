@@ -9,9 +9,9 @@ import (
 
 var errNotLinux = errors.New("unenforceable: confinement needs Linux (Landlock and seccomp); nothing was run")
 
-// InterpreterGrants are Linux's: none elsewhere.
-func InterpreterGrants(program string, notIn []string) ([]Grant, *Prefixes) {
-	return nil, &Prefixes{Program: program}
+// interpreterGrants are Linux's: none elsewhere.
+func interpreterGrants(program string, notIn []string) ([]Grant, *prefixes) {
+	return nil, &prefixes{Program: program}
 }
 
 // FindHelper: there is no helper outside Linux.

@@ -9,7 +9,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/ryekit/rye/item"
@@ -52,7 +51,7 @@ func TestWalkForSelectsWhatAWholeWalkSelects(t *testing.T) {
 	os.WriteFile(filepath.Join(ai, "tools", "file"), nil, 0o644)  // a file where an id's folder would be
 	os.MkdirAll(filepath.Join(ai, "tools", "p", "dir.py"), 0o755) // a folder named like an item file
 	os.WriteFile(filepath.Join(ai, "tools", "p", "Up.py"), nil, 0o644)
-	syscall.Mkfifo(filepath.Join(ai, "tools", "p", "fifo.sh"), 0o644) // not a regular file
+	mkfifo(filepath.Join(ai, "tools", "p", "fifo.sh")) // not a regular file
 	os.Symlink(filepath.Join(ai, "tools", "q"), filepath.Join(ai, "tools", "p", "sub", "qlink"))
 	sp := NewDiskSpace(Project, root, "")
 
