@@ -64,10 +64,15 @@ func runSandbox(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		n := md.Get(sandbox.Key)
+		// A Python tool's tokens, split once for both readings below.
+		var code pyCode
+		if path.Ext(f.Name) == ".py" && f.Src != nil {
+			code.toks, code.err = python.Tokens(f.Src)
+		}
 		if n == nil && path.Ext(f.Name) == ".py" && f.Src != nil {
 			// What the executor refuses: a __sandbox__ a reviewer sees
 			// but rye's reader does not (bound inside a block).
-			if off, msg := sandbox.PythonElsewhere(f.Src); msg != "" {
+			if off, msg := sandbox.PythonElsewhereIn(f.Src, code.toks, code.err); msg != "" {
 				r.at(sevError, "unread-block", f.Pos(syntax.Pos{Offset: off, Line: 1}), 0, msg+"; rye execute refuses to run it")
 				continue
 			}
@@ -90,7 +95,7 @@ func runSandbox(pass *analysis.Pass) (any, error) {
 				continue
 			}
 		}
-		uses := codeUses(f, md)
+		uses := codeUses(f, md, code)
 		count := map[string]int{}
 		for _, u := range uses {
 			count[u.what]++
@@ -169,11 +174,22 @@ func forbidden(b *sandbox.Block, what string) string {
 	return ""
 }
 
-// codeUses reads a tool's code for what it visibly uses.
-func codeUses(f *file, md *item.Metadata) []use {
+// pyCode is a Python tool's tokens and the error of splitting it into
+// them (python.Tokens), read once per file by the sandbox analyzer.
+type pyCode struct {
+	toks []python.Token
+	err  error
+}
+
+// codeUses reads a tool's code for what it visibly uses; code holds a
+// Python tool's tokens (split here when the caller has none).
+func codeUses(f *file, md *item.Metadata, code pyCode) []use {
 	switch path.Ext(f.Name) {
 	case ".py":
-		return pythonUses(f.Src)
+		if code.toks == nil && code.err == nil {
+			code.toks, code.err = python.Tokens(f.Src)
+		}
+		return pythonUses(f.Src, code)
 	case ".sh":
 		return shellUses(f.Src, md)
 	case ".js", ".ts":
@@ -214,9 +230,9 @@ type pyTok struct {
 // modules, os.system and friends, asyncio's subprocesses and connections,
 // the home folder (expanduser, Path.home, HOME from the environment) and
 // strings that name credential files.
-func pythonUses(src []byte) []use {
-	all, err := python.Tokens(src)
-	if err != nil {
+func pythonUses(src []byte, code pyCode) []use {
+	all := code.toks
+	if code.err != nil {
 		return nil // the parse analyzer reports it
 	}
 	toks := make([]pyTok, 0, len(all))

@@ -32,7 +32,7 @@ func FuzzCodeUses(f *testing.F) {
 			if err != nil {
 				continue
 			}
-			for _, u := range codeUses(&file{Name: c.name, Src: []byte(src)}, md) {
+			for _, u := range codeUses(&file{Name: c.name, Src: []byte(src)}, md, pyCode{}) {
 				if u.off < 0 || u.end < u.off || u.end > len(src) {
 					t.Fatalf("%s: use %+v outside the file (%d bytes)", c.name, u, len(src))
 				}

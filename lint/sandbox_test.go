@@ -16,7 +16,7 @@ func usesOf(t *testing.T, name, src string) string {
 	}
 	f := &file{Name: name, Src: []byte(src)}
 	var out []string
-	for _, u := range codeUses(f, md) {
+	for _, u := range codeUses(f, md, pyCode{}) {
 		line := 1 + strings.Count(src[:u.off], "\n")
 		out = append(out, fmt.Sprintf("%d:%s:%s", line, u.what, u.why))
 	}

@@ -20,6 +20,12 @@ const pythonName = "__sandbox__"
 // into tokens.
 func PythonElsewhere(src []byte) (off int, msg string) {
 	toks, err := python.Tokens(src)
+	return PythonElsewhereIn(src, toks, err)
+}
+
+// PythonElsewhereIn is PythonElsewhere over the file's tokens (and the
+// error of splitting it into them), for a caller that has them already.
+func PythonElsewhereIn(src []byte, toks []python.Token, err error) (off int, msg string) {
 	if err != nil {
 		return 0, fmt.Sprintf("cannot be read for %s: %v", pythonName, err)
 	}
