@@ -41,42 +41,49 @@ func pyEncoding(src []byte) string {
 	return pyUTF8
 }
 
-// pyCutLine splits src after its first line break.
+// pyCutLine splits src after its first line break. It is run for every
+// string literal StringValue decodes (the cookie is looked up again each
+// time), so it looks for the break with IndexByte rather than byte by byte.
 func pyCutLine(src []byte) (line, rest []byte) {
-	for i, c := range src {
-		if c == '\n' || c == '\r' {
-			return src[:i], src[pySkipNewline(src, i):]
-		}
+	i := bytes.IndexByte(src, '\n')
+	end := i
+	if end < 0 {
+		end = len(src)
 	}
-	return src, nil
+	if j := bytes.IndexByte(src[:end], '\r'); j >= 0 {
+		i = j
+	}
+	if i < 0 {
+		return src, nil
+	}
+	return src[:i], src[pySkipNewline(src, i):]
 }
 
 // pyCodingCookie returns the encoding name of a comment line matching
 // ^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+), "" when it does not match.
+// It works on the bytes (a string is made only of a name found): like
+// pyCutLine it runs once for every string literal StringValue decodes.
 func pyCodingCookie(line []byte) string {
-	if bytes.IndexByte(line, '#') < 0 {
-		return ""
-	}
-	s := strings.TrimLeft(string(line), " \t\f")
-	if s == "" || s[0] != '#' {
+	s := bytes.TrimLeft(line, " \t\f")
+	if len(s) == 0 || s[0] != '#' {
 		return ""
 	}
 	for {
-		i := strings.Index(s, "coding")
+		i := bytes.Index(s, []byte("coding"))
 		if i < 0 {
 			return ""
 		}
 		s = s[i+len("coding"):]
-		if s != "" && (s[0] == ':' || s[0] == '=') {
+		if len(s) > 0 && (s[0] == ':' || s[0] == '=') {
 			break
 		}
 	}
-	s = strings.TrimLeft(s[1:], " \t")
+	s = bytes.TrimLeft(s[1:], " \t")
 	n := 0
 	for n < len(s) && (pyIdentByte[s[n]] && s[n] < 0x80 || s[n] == '-' || s[n] == '.') {
 		n++
 	}
-	return s[:n]
+	return string(s[:n])
 }
 
 // pyNormalEncoding maps the aliases of the encodings rye decodes to one

@@ -582,6 +582,11 @@ func TestPyEncoding(t *testing.T) {
 		{"# coding: koi8-r\n", "koi8-r"},
 		{"# no cookie\n# still none\n# coding: latin-1\n", pyUTF8},
 		{"#coding:\n", pyUTF8},
+		{"#!/usr/bin/python\r# coding: latin-1\r", pyLatin1}, // old Mac line breaks
+		{"#!/usr/bin/python\r\n# coding: latin-1\r\n", pyLatin1},
+		{"x = 1\r# coding: latin-1\n", pyUTF8}, // a \r ends line 1 before the \n
+		{" \t\f# codings, then coding=cp1252\n", pyCP1252},
+		{"# coding: latin-1", pyLatin1}, // no line break at all
 	} {
 		if got := pyEncoding([]byte(tc.src)); got != tc.want {
 			t.Errorf("%q: %q, want %q", tc.src, got, tc.want)
