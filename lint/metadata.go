@@ -35,10 +35,10 @@ id to the file name, quote an unquoted version.`,
 func runMetadata(pass *analysis.Pass) (any, error) {
 	e, r := env(pass), reporter{pass}
 	parsed := pass.ResultOf[parse].(parsed)
-	for _, f := range e.Files {
+	each(e.Files, func(_ int, f *file) {
 		md := parsed[f]
 		if md == nil {
-			continue
+			return
 		}
 		for _, p := range md.Problems {
 			if p.Field == "permissions" {
@@ -48,7 +48,7 @@ func runMetadata(pass *analysis.Pass) (any, error) {
 		}
 		x := e.Extractors[f.Kind]
 		if x == nil {
-			continue
+			return
 		}
 		violations := x.Check(md, f.ID)
 		for _, v := range violations {
@@ -71,7 +71,7 @@ func runMetadata(pass *analysis.Pass) (any, error) {
 			}
 			r.at(sevError, v.Rule, pos, end, msg, fixes...)
 		}
-	}
+	})
 	return nil, nil
 }
 

@@ -58,10 +58,11 @@ type use struct {
 func runSandbox(pass *analysis.Pass) (any, error) {
 	e, r := env(pass), reporter{pass}
 	parsed := pass.ResultOf[parse].(parsed)
-	for _, f := range e.Files {
+	// Each tool is judged on its own: in parallel, as the parse is.
+	each(e.Files, func(_ int, f *file) {
 		md := parsed[f]
 		if md == nil || f.Kind != item.Tool {
-			continue
+			return
 		}
 		n := md.Get(sandbox.Key)
 		// A Python tool's tokens, split once for both readings below.
@@ -74,7 +75,7 @@ func runSandbox(pass *analysis.Pass) (any, error) {
 			// but rye's reader does not (bound inside a block).
 			if off, msg := sandbox.PythonElsewhereIn(f.Src, code.toks, code.err); msg != "" {
 				r.at(sevError, "unread-block", f.Pos(syntax.Pos{Offset: off, Line: 1}), 0, msg+"; rye execute refuses to run it")
-				continue
+				return
 			}
 		}
 		var b *sandbox.Block
@@ -89,10 +90,10 @@ func runSandbox(pass *analysis.Pass) (any, error) {
 			}
 			if tt := md.Str("tool_type"); tt == "runtime" || tt == "primitive" {
 				r.at(sevWarning, "runtime-block", f.Pos(n.Pos), 0, fmt.Sprintf("a %s's sandbox block has no effect: only the tool's own block counts (nothing in a chain can widen or replace it); declare it in each tool", tt))
-				continue
+				return
 			}
 			if len(ps) > 0 {
-				continue
+				return
 			}
 		}
 		uses := codeUses(f, md, code)
@@ -127,7 +128,7 @@ func runSandbox(pass *analysis.Pass) (any, error) {
 				r.at(sevError, "forbidden-"+u.what, pos, end, fmt.Sprintf("%s (%s), which its sandbox block forbids: %s", describeUse(u.what), u.why, msg))
 			}
 		}
-	}
+	})
 	return nil, nil
 }
 

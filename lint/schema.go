@@ -33,10 +33,10 @@ parameter is not caught.`,
 func runSchema(pass *analysis.Pass) (any, error) {
 	e, r := env(pass), reporter{pass}
 	parsed := pass.ResultOf[parse].(parsed)
-	for _, f := range e.Files {
+	each(e.Files, func(_ int, f *file) {
 		md := parsed[f]
 		if md == nil || f.Kind != item.Tool {
-			continue
+			return
 		}
 		for _, p := range checkParamSchema(md.Schema()) {
 			r.at(sevError, "invalid", f.Pos(p.Node.Pos), endPos(f, p.Node), p.Msg)
@@ -46,7 +46,7 @@ func runSchema(pass *analysis.Pass) (any, error) {
 			name := item.Spelling(md.Form, "config_schema")
 			r.at(sevWarning, "none", f.Pos(nodePos(exec, md)), 0, fmt.Sprintf("no %s: rye passes every parameter given to this tool on unchecked (as the reference did), so a misspelt or missing parameter is not caught; declare its parameters in %s", name, name))
 		}
-	}
+	})
 	return nil, nil
 }
 
