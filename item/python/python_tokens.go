@@ -67,7 +67,11 @@ type pyScanner struct {
 	indents   []int // indentation columns of the open blocks (tab stops every 8)
 	altIndent []int // the same with tab stops every 1, to detect ambiguous tabs
 	brackets  []int // offsets of the open brackets, innermost last
-	lines     *syntax.LineIndex
+	// lines turns offsets into positions, for errors only: Tokens
+	// passes nil and the table is built when an error needs it, so that
+	// a file that tokenizes is not scanned for its lines (its readers
+	// have their own table).
+	lines *syntax.LineIndex
 	// comment, when set, is told of every comment [start, end): Tokens
 	// keeps them; the metadata reader has no use for them.
 	comment func(start, end int)
@@ -89,7 +93,16 @@ func newPyScanner(src []byte, start int, lines *syntax.LineIndex) *pyScanner {
 func (s *pyScanner) level() int { return len(s.indents) - 1 }
 
 func (s *pyScanner) errAt(off int, format string, args ...any) *syntax.Error {
-	return syntax.Errorf(s.lines.Pos(off), format, args...)
+	return syntax.Errorf(s.posAt(off), format, args...)
+}
+
+// posAt is the position of offset off, from the line table (built on
+// first use).
+func (s *pyScanner) posAt(off int) syntax.Pos {
+	if s.lines == nil {
+		s.lines = syntax.NewLineIndex(s.src)
+	}
+	return s.lines.Pos(off)
 }
 
 // next returns the next token. Comments and blank lines produce nothing;
@@ -613,7 +626,7 @@ func (s *pyScanner) operator() (pyToken, *syntax.Error) {
 		open := s.brackets[len(s.brackets)-1]
 		if pyClosing(s.src[open]) != c {
 			return pyToken{}, s.errAt(start, "closing parenthesis '%c' does not match opening parenthesis '%c' at %s",
-				c, s.src[open], s.lines.Pos(open))
+				c, s.src[open], s.posAt(open))
 		}
 		s.brackets = s.brackets[:len(s.brackets)-1]
 	}

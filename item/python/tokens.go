@@ -1,7 +1,5 @@
 package python
 
-import "github.com/ryekit/rye/item/syntax"
-
 // Tokens for readers other than the metadata reader: the content
 // analyzers judge a tool's code (what it fetches and runs) on the same
 // tokens, so that a string, a comment or a bracket means the same thing to
@@ -48,7 +46,7 @@ func Tokens(src []byte) ([]Token, error) {
 		start = 3
 	}
 	out := make([]Token, 0, len(src)/4)
-	sc := newPyScanner(src, start, syntax.NewLineIndex(src))
+	sc := newPyScanner(src, start, nil) // the line table only if an error needs it
 	sc.comment = func(s, e int) { out = append(out, Token{Kind: Comment, Start: s, End: e}) }
 	for {
 		t, err := sc.next()

@@ -3,6 +3,8 @@ package python
 import (
 	"strings"
 	"testing"
+
+	"github.com/ryekit/rye/item/syntax"
 )
 
 func TestTokens(t *testing.T) {
@@ -83,5 +85,31 @@ func TestTokensLevel(t *testing.T) {
 	}
 	if got := strings.Join(names, " "); got != "import os x if x os system" {
 		t.Errorf("names: %q", got)
+	}
+}
+
+// Tokens builds its line table only for an error: the error's position,
+// and a position it names, are the same as the metadata reader's.
+func TestTokensErrorPositions(t *testing.T) {
+	for _, tc := range []struct{ src, pos string }{
+		{"a = 1\nb = 2)\n", "2:6"},
+		{"a = 1\r\nb = [1,\r\n  2)\n", "3:4"},
+		{"x = 1\n\ny = '''\nopen", "3:5"},
+	} {
+		_, terr := Tokens([]byte(tc.src))
+		_, rerr := Read([]byte(tc.src))
+		if terr == nil || rerr == nil {
+			t.Fatalf("%q: Tokens %v, Read %v: both must fail", tc.src, terr, rerr)
+		}
+		if terr.Error() != rerr.Error() {
+			t.Errorf("%q: Tokens says %q, Read %q", tc.src, terr, rerr)
+		}
+		se, ok := terr.(*syntax.Error)
+		if !ok {
+			t.Fatalf("%q: %T", tc.src, terr)
+		}
+		if got := se.Pos.String(); got != tc.pos {
+			t.Errorf("%q: error at %s, want %s (%v)", tc.src, got, tc.pos, terr)
+		}
 	}
 }
