@@ -1,6 +1,8 @@
 package python
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -111,5 +113,25 @@ func TestTokensErrorPositions(t *testing.T) {
 		if got := se.Pos.String(); got != tc.pos {
 			t.Errorf("%q: error at %s, want %s (%v)", tc.src, got, tc.pos, terr)
 		}
+	}
+}
+
+// BenchmarkTokens splits a tool's code as the sandbox analyzer and the
+// content rules do, once per Python tool of a lint run.
+func BenchmarkTokens(b *testing.B) {
+	for _, name := range []string{"tool_plain.py", "modern.py"} {
+		b.Run(name, func(b *testing.B) {
+			src, err := os.ReadFile(filepath.Join("testdata", "python", name))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Tokens(src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
